@@ -169,73 +169,89 @@ _FOLD_BYTE = np.arange(256, dtype=np.uint8)
 _FOLD_BYTE[0x41:0x5B] += 0x20
 _FOLD_BYTE[[0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F]] = 0x20
 _SPACE = 0x20
-_ARTICLE_RUN = r" (?:(?:a|an|the) )+"
 
 
 def _string_buffers(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """Offsets (int64, starting at 0) and value bytes of a string array without nulls."""
-    if pa.types.is_large_string(arr.type):
-        offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)
-    else:
-        offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32)
+    width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+    offsets = np.frombuffer(arr.buffers()[1], dtype=width)
     offsets = offsets[arr.offset : arr.offset + len(arr) + 1].astype(np.int64)
     data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
     return offsets - offsets[0], data
 
 
-def _bytes_per_row(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """How many bytes of each row ``mask`` marks."""
-    cs = np.zeros(len(mask) + 1, dtype=np.int64)
-    np.cumsum(mask, out=cs[1:])
-    return cs[offsets[1:]] - cs[offsets[:-1]]
+def _rows_of(positions: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The row each byte position belongs to."""
+    return np.searchsorted(offsets, positions, side="right") - 1
 
 
-def _seed_ascii(offsets: np.ndarray, data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The seed pipeline on ASCII bytes: new (offsets, data). Exact for fast-path rows."""
-    keep = ~_PUNCT_BYTE[data]
-    folded = _FOLD_BYTE[data[keep]]
-    offsets = np.concatenate(([0], np.cumsum(_bytes_per_row(keep, offsets))))
-    n = len(folded)
-    is_space = folded == _SPACE
-    # A space survives when the next byte of its row is not a space ...
-    row_end = np.zeros(n + 1, dtype=bool)
-    row_end[offsets[1:]] = True
-    next_is_word = np.zeros(n, dtype=bool)
-    next_is_word[:-1] = ~is_space[1:]
-    keep_space = is_space & next_is_word & ~row_end[1:]
-    # ... and a non-space comes before it in the row (drop the end of a leading run).
-    starts, ends = offsets[:-1], offsets[1:]
-    nonspace = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(~is_space, out=nonspace[1:])
-    first_word = np.searchsorted(nonspace, nonspace[starts] + 1) - 1
-    lead = (first_word > starts) & (first_word < ends)
-    keep_space[first_word[lead] - 1] = False
-    keep = ~is_space | keep_space
-    offsets = np.concatenate(([0], np.cumsum(_bytes_per_row(keep, offsets))))
-    return offsets, folded[keep]
+def _delete(offsets: np.ndarray, data: np.ndarray, drop: np.ndarray):
+    """Delete the bytes ``drop`` marks; offsets shrink by the deletions before them."""
+    removed = np.bincount(_rows_of(np.flatnonzero(drop), offsets), minlength=len(offsets) - 1)
+    shrink = np.zeros(len(offsets), dtype=np.int64)
+    np.cumsum(removed, out=shrink[1:])
+    return offsets - shrink, data[~drop]
+
+
+def _seed_ascii(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
+    """The seed pipeline on ASCII bytes (exact for fast-path rows; other rows are garbage)."""
+    offsets, data = _delete(offsets, data, _PUNCT_BYTE.take(data))
+    data = _FOLD_BYTE.take(data)
+    # Collapse each run of spaces to its last space (never across a row boundary) ...
+    space = data == _SPACE
+    doubled = np.zeros(len(data), dtype=bool)
+    np.logical_and(space[:-1], space[1:], out=doubled[:-1])
+    last = offsets[1:][offsets[1:] > offsets[:-1]] - 1
+    doubled[last] = False
+    offsets, data = _delete(offsets, data, doubled)
+    # ... then trim the single space that may remain at either end.
+    return pc.ascii_trim(_from_buffers(offsets, data), " ")
+
+
+def _fast_rows_mask(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
+    """Rows that hold only bytes of the fast path (ASCII, no control characters)."""
+    bad = np.flatnonzero(~_FAST_BYTE.take(data))
+    fast = np.ones(len(offsets) - 1, dtype=bool)
+    fast[_rows_of(bad, offsets)] = False
+    return fast
 
 
 def _from_buffers(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
-    kind = pa.large_string() if offsets[-1] >= 2**31 else pa.string()
-    dtype = np.int64 if kind == pa.large_string() else np.int32
+    large = offsets[-1] >= 2**31
     return pa.Array.from_buffers(
-        kind,
+        pa.large_string() if large else pa.string(),
         len(offsets) - 1,
-        [None, pa.py_buffer(offsets.astype(dtype)), pa.py_buffer(np.ascontiguousarray(data))],
+        [None, pa.py_buffer(offsets.astype(np.int64 if large else np.int32)),
+         pa.py_buffer(np.ascontiguousarray(data))],
     )
 
 
-def _drop_article_tokens(normalized: pa.Array) -> pa.Array:
-    """On seed-normalized ASCII text, dropping the tokens a/an/the is the articles regex."""
-    padded = pc.binary_join_element_wise(" ", normalized, " ", "")
-    return pc.utf8_trim(pc.replace_substring_regex(padded, _ARTICLE_RUN, " "), " ")
+def _drop_article_tokens(seed: pa.Array) -> pa.Array:
+    """On seed-normalized ASCII text, the articles regex is dropping the tokens a/an/the."""
+    lists = pc.split_pattern(seed, " ")
+    flat = pc.list_flatten(lists)
+    keep = pc.invert(pc.is_in(flat, value_set=_ARTICLE_TOKENS))
+    counts = np.bincount(
+        pc.list_parent_indices(lists).to_numpy()[keep.to_numpy(zero_copy_only=False)],
+        minlength=len(seed),
+    )
+    offsets = np.zeros(len(seed) + 1, dtype=np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    kept = pa.ListArray.from_arrays(pa.array(offsets), pc.filter(flat, keep))
+    return pc.binary_join(kept, " ")
 
 
-def normalize_array(values: pa.Array | pa.ChunkedArray, normalizer: Normalizer = SEED) -> pa.Array:
+_ARTICLE_TOKENS = pa.array(["a", "an", "the"])
+
+
+def normalize_array(
+    values: pa.Array | pa.ChunkedArray, normalizer: Normalizer = SEED, *, seed: pa.Array | None = None
+) -> pa.Array:
     """Apply ``normalizer`` to every string of ``values``; equal, row by row, to ``normalizer(s)``.
 
     Rows of ASCII text take a vectorized path over the Arrow value bytes; other rows are
-    normalized once per distinct value with the exact Python steps.
+    normalized once per distinct value with the exact Python steps. ``seed``, the seed
+    normalization of ``values`` when already computed, saves work for the squad pipeline.
 
     >>> normalize_array(pa.array(["A  b!", "Ça, VA"])).to_pylist()
     ['a b', 'ça va']
@@ -251,15 +267,15 @@ def normalize_array(values: pa.Array | pa.ChunkedArray, normalizer: Normalizer =
     if not normalizer._fast_path:
         return _normalize_exact(values, normalizer)
     offsets, data = _string_buffers(values)
-    slow = _bytes_per_row(~_FAST_BYTE[data], offsets) > 0
-    out = _from_buffers(*_seed_ascii(offsets, data))
+    fast = _fast_rows_mask(offsets, data)
+    out = _seed_ascii(offsets, data) if seed is None else seed
     if normalizer.articles:
         out = _drop_article_tokens(out)
-    if slow.any():
-        rows = np.flatnonzero(slow)
+    if not fast.all():
+        rows = np.flatnonzero(~fast)
         exact = _normalize_exact(values.take(pa.array(rows)), normalizer)
         out = _replace_rows(out, rows, exact)
-    return out
+    return out.cast(pa.string())
 
 
 def _normalize_exact(values: pa.Array, normalizer: Normalizer) -> pa.Array:

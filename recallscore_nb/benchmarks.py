@@ -1,0 +1,405 @@
+"""Loading and validating benchmark files: the edge between a JSON file and the scorers.
+
+A benchmark file is checked in stages, and each stage reports every problem it finds, each as
+a :class:`~recallscore_nb.errors.BenchmarkFormatError` naming the file (as the caller gave
+it), the JSON path, the row id, the field, what was expected and what was found:
+
+1. the bytes: a readable file of UTF-8 JSON, without repeated keys, holding an object;
+2. the JSON Schema ``data/schemas/benchmark.schema.json`` (draft 2020-12);
+3. what a schema cannot say: unique row ids, fact names unique ignoring case, terms that keep
+   some text under the seed normalization, a reference answer that passes its own checklist,
+   and ``factsPresent`` no larger than the number of facts.
+
+Whether the published labels agree with the rules is not a format question; reproducing
+the benchmark answers it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+from jsonschema import Draft202012Validator, ValidationError
+
+from recallscore_nb.errors import BenchmarkFormatError, InputFileError
+from recallscore_nb.normalize import SEED
+from recallscore_nb.paths import DEFAULT_BENCHMARK, SCHEMAS_DIR
+from recallscore_nb.rules import Fact
+from recallscore_nb.tokens import term_occurs
+
+__all__ = ["Benchmark", "Row", "LABELS", "STRING", "load_benchmark"]
+
+LABELS = (
+    "literalMatch",
+    "normalizedMatch",
+    "factsPresent",
+    "checklistFullMatch",
+    "fixtureFactsComplete",
+)
+"""The published labels a row may carry, named as in the file."""
+
+STRING = pd.ArrowDtype(pa.string())
+"""The dtype of every text column this package builds (Arrow-backed strings)."""
+
+_ROW_FIELDS = {"id", "attempt", "condition", *LABELS}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_TYPE_PHRASES = {
+    "string": "a string",
+    "boolean": "a boolean",
+    "integer": "an integer",
+    "object": "an object",
+    "array": "an array",
+}
+_RENDER_LIMIT = 80
+
+JsonPath = tuple[str | int, ...]  # a JSON path as its parts: ("rows", 2, "attempt")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One attempt to score, with the labels the benchmark publishes for it.
+
+    ``expected`` holds the published labels present on the row, keyed as in the file
+    (see :data:`LABELS`); ``extra`` holds every other field, kept as read.
+    """
+
+    id: str
+    attempt: str
+    condition: str | None = None
+    expected: dict[str, bool | int] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A validated benchmark: its reference answer, fact checklist and rows.
+
+    ``path`` is the file as the caller named it and ``sha256`` the hash of its bytes;
+    ``summary`` is the published summary (empty when the file has none) and ``raw`` the whole
+    parsed file, unknown fields included.
+    """
+
+    path: str
+    sha256: str
+    title: str | None
+    reference: str
+    facts: tuple[Fact, ...]
+    rows: tuple[Row, ...]
+    summary: dict[str, Any]
+    limitations: tuple[str, ...]
+    version_history: tuple[dict[str, Any], ...]
+    raw: dict[str, Any] = field(repr=False)
+
+    @property
+    def fact_names(self) -> tuple[str, ...]:
+        """The checklist's fact names, in file order."""
+        return tuple(fact.name for fact in self.facts)
+
+    def rows_frame(self) -> pd.DataFrame:
+        """The rows as a DataFrame: ``id``, ``attempt`` and ``condition`` (null when absent).
+
+        >>> frame = load_benchmark().rows_frame()
+        >>> frame.columns.tolist(), frame["attempt"].dtype == STRING
+        (['id', 'attempt', 'condition'], True)
+        """
+        columns = {
+            "id": [row.id for row in self.rows],
+            "attempt": [row.attempt for row in self.rows],
+            "condition": [row.condition for row in self.rows],
+        }
+        return pd.DataFrame({key: pd.array(col, dtype=STRING) for key, col in columns.items()})
+
+
+def load_benchmark(path: str | os.PathLike[str] | None = None) -> Benchmark:
+    """Read and validate a benchmark file.
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        The file to read; the shipped four-fact benchmark when omitted.
+
+    Returns
+    -------
+    Benchmark
+        The benchmark, its ``path`` the file as named here.
+
+    Raises
+    ------
+    BenchmarkFormatError
+        The first problem of the first stage that found any; ``errors`` holds all of them.
+
+    Examples
+    --------
+    >>> b = load_benchmark()
+    >>> len(b.rows), [f.name for f in b.facts]
+    (12, ['material', 'object', 'location', 'timing'])
+    >>> b.rows[8].condition, b.rows[8].expected["factsPresent"]
+    ('material omitted', 3)
+    """
+    name = os.fspath(DEFAULT_BENCHMARK if path is None else path)
+    content = _read(name)
+    data = _parse(name, content)
+    errors = _schema_errors(name, data)
+    if not errors:  # the later checks rely on the types the schema guarantees
+        errors = _checklist_errors(name, data) + _row_errors(name, data)
+    if errors:
+        raise InputFileError.first_of(errors)
+    return _benchmark(name, hashlib.sha256(content).hexdigest(), data)
+
+
+# --- stage 1: bytes, text, JSON ----------------------------------------------------------
+def _read(name: str) -> bytes:
+    try:
+        with open(name, "rb") as file:
+            return file.read()
+    except FileNotFoundError:
+        raise BenchmarkFormatError(name, message="no such file") from None
+    except OSError as err:
+        raise BenchmarkFormatError(name, message=f"cannot be read: {err.strerror}") from None
+
+
+def _parse(name: str, content: bytes) -> dict[str, Any]:
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as err:
+        bad = content[err.start]
+        raise BenchmarkFormatError(
+            name, f"byte {err.start}", message=f"not UTF-8 text (byte 0x{bad:02x})"
+        ) from None
+    try:
+        data = json.loads(text, object_pairs_hook=_object)
+    except json.JSONDecodeError as err:
+        raise BenchmarkFormatError(
+            name, f"line {err.lineno} column {err.colno}", message=f"not valid JSON: {err.msg}"
+        ) from None
+    errors = [
+        BenchmarkFormatError(
+            name, _json_path(parts), key, message="duplicate key", row_id=_row_id(data, parts)
+        )
+        for parts, key in _repeated_keys(data)
+    ]
+    if errors:
+        raise InputFileError.first_of(errors)
+    if not isinstance(data, dict):
+        raise BenchmarkFormatError(name, "$", expected="an object", got=_render(data))
+    return data
+
+
+class _RepeatedKeys(dict):
+    """A JSON object that repeated some keys; it lives only until they are reported."""
+
+    def __init__(self, pairs: list[tuple[str, Any]], repeated: list[str]) -> None:
+        super().__init__(pairs)
+        self.repeated = repeated
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    counts = Counter(key for key, _ in pairs)
+    if len(counts) == len(pairs):
+        return dict(pairs)
+    return _RepeatedKeys(pairs, [key for key, n in counts.items() if n > 1])
+
+
+def _repeated_keys(value: Any, parts: JsonPath = ()) -> Iterator[tuple[JsonPath, str]]:
+    """(path of the object, key) for every key an object of ``value`` repeats."""
+    if isinstance(value, _RepeatedKeys):
+        yield from ((parts, key) for key in value.repeated)
+    if isinstance(value, dict):
+        children = value.items()
+    elif isinstance(value, list):
+        children = enumerate(value)
+    else:
+        return
+    for key, child in children:
+        yield from _repeated_keys(child, (*parts, key))
+
+
+# --- stage 2: the JSON Schema ------------------------------------------------------------
+@cache
+def _validator() -> Draft202012Validator:
+    schema = json.loads((SCHEMAS_DIR / "benchmark.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def _schema_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
+    problems = sorted(
+        (_schema_problem(error) for error in _validator().iter_errors(data)),
+        key=lambda problem: [(isinstance(part, str), part) for part in problem[0]],
+    )
+    errors: list[InputFileError] = []
+    for parts, schema, got in problems:
+        location, field_name = _split(parts)
+        errors.append(
+            BenchmarkFormatError(
+                name,
+                location,
+                field_name,
+                expected=_expected(schema),
+                got=got,
+                row_id=_row_id(data, parts),
+            )
+        )
+    return errors
+
+
+def _schema_problem(error: ValidationError) -> tuple[JsonPath, dict[str, Any], str]:
+    """(path of the offending value, the schema it fails, what was found)."""
+    parts = tuple(error.absolute_path)
+    if error.validator == "required":
+        # jsonschema reports each missing key in an error of its own, naming it in the message.
+        missing = (key for key in error.validator_value if key not in error.instance)
+        key = next(key for key in missing if error.message.startswith(repr(key)))
+        return (*parts, key), error.schema["properties"][key], "nothing"
+    return parts, error.schema, _render(error.instance)
+
+
+def _expected(schema: dict[str, Any]) -> str:
+    """What a schema asks for, as a short phrase: "a string", "an integer >= 0", ..."""
+    if "x-expected" in schema:
+        return schema["x-expected"]
+    if "const" in schema:
+        return _render(schema["const"])
+    if schema.get("minLength") == 1:
+        return "a non-empty string"
+    phrase = _TYPE_PHRASES[schema["type"]]
+    return f"{phrase} >= {schema['minimum']}" if "minimum" in schema else phrase
+
+
+# --- stage 3: what the schema cannot say -------------------------------------------------
+def _checklist_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
+    reference = data["referenceAnswer"]
+    normalized_reference = SEED(reference)
+    first_use: dict[str, str] = {}
+    errors: list[InputFileError] = []
+    for i, fact in enumerate(data["protocol"]["factChecklist"]):
+        where = f"$.protocol.factChecklist[{i}]"
+        fact_name, folded = fact["fact"], fact["fact"].casefold()
+        if folded in first_use:
+            expected = "a name unique ignoring case"
+            got = f"{_render(fact_name)}, already named at {first_use[folded]}"
+            errors.append(BenchmarkFormatError(name, where, "fact", expected=expected, got=got))
+        first_use.setdefault(folded, where)
+        for j, term in enumerate(fact["requiredTerms"]):
+            normalized = SEED(term)
+            if not normalized:
+                expected = "a term that keeps some text after normalization"
+                errors.append(
+                    BenchmarkFormatError(
+                        name, where, f"requiredTerms[{j}]", expected=expected, got=_render(term)
+                    )
+                )
+            elif not term_occurs(normalized_reference, normalized):
+                expected = f"the term {_render(term)} of fact {fact_name}"
+                errors.append(
+                    BenchmarkFormatError(
+                        name, "$", "referenceAnswer", expected=expected, got=_render(reference)
+                    )
+                )
+    return errors
+
+
+def _row_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
+    n_facts = len(data["protocol"]["factChecklist"])
+    first_use: dict[str, str] = {}
+    errors: list[InputFileError] = []
+    for i, row in enumerate(data["rows"]):
+        where, row_id = f"$.rows[{i}]", row["id"]
+        if row_id in first_use:
+            got = f"{_render(row_id)}, already the id of {first_use[row_id]}"
+            errors.append(
+                BenchmarkFormatError(
+                    name, where, "id", expected="a unique id", got=got, row_id=row_id
+                )
+            )
+        first_use.setdefault(row_id, where)
+        if row.get("factsPresent", 0) > n_facts:
+            errors.append(
+                BenchmarkFormatError(
+                    name,
+                    where,
+                    "factsPresent",
+                    expected=f"at most {n_facts}, the number of facts",
+                    got=_render(row["factsPresent"]),
+                    row_id=row_id,
+                )
+            )
+    return errors
+
+
+# --- building the result -----------------------------------------------------------------
+def _benchmark(name: str, sha256: str, data: dict[str, Any]) -> Benchmark:
+    checklist = data["protocol"]["factChecklist"]
+    return Benchmark(
+        path=name,
+        sha256=sha256,
+        title=data.get("title"),
+        reference=data["referenceAnswer"],
+        facts=tuple(Fact(fact["fact"], tuple(fact["requiredTerms"])) for fact in checklist),
+        rows=tuple(_row(row) for row in data["rows"]),
+        summary=dict(data.get("summary", {})),
+        limitations=tuple(data.get("limitations", ())),
+        version_history=tuple(data.get("versionHistory", ())),
+        raw=data,
+    )
+
+
+def _row(row: dict[str, Any]) -> Row:
+    return Row(
+        id=row["id"],
+        attempt=row["attempt"],
+        condition=row.get("condition"),
+        expected={key: row[key] for key in LABELS if key in row},
+        extra={key: value for key, value in row.items() if key not in _ROW_FIELDS},
+    )
+
+
+# --- locations and renderings ------------------------------------------------------------
+def _json_path(parts: JsonPath) -> str:
+    """``("rows", 2, "attempt")`` as ``$.rows[2].attempt``."""
+    steps = []
+    for part in parts:
+        if isinstance(part, int):
+            steps.append(f"[{part}]")
+        elif _NAME.match(part):
+            steps.append(f".{part}")
+        else:
+            steps.append(f"[{json.dumps(part, ensure_ascii=False)}]")
+    return "$" + "".join(steps)
+
+
+def _split(parts: JsonPath) -> tuple[str, str]:
+    """(JSON path of the object holding the last property, that property and any indices after it).
+
+    ``("rows", 2, "attempt")`` gives ``("$.rows[2]", "attempt")`` and
+    ``("limitations", 1)`` gives ``("$", "limitations[1]")``.
+    """
+    names = [i for i, part in enumerate(parts) if isinstance(part, str)]
+    if not names:
+        return _json_path(parts), ""
+    last = names[-1]
+    return _json_path(parts[:last]), parts[last] + "".join(f"[{i}]" for i in parts[last + 1 :])
+
+
+def _row_id(data: Any, parts: JsonPath) -> str | None:
+    """The id of the row a path lies in, when the row has a non-empty string id."""
+    if len(parts) < 2 or parts[0] != "rows" or not isinstance(parts[1], int):
+        return None
+    rows = data.get("rows") if isinstance(data, dict) else None
+    row = rows[parts[1]] if isinstance(rows, list) else None
+    row_id = row.get("id") if isinstance(row, dict) else None
+    return row_id if isinstance(row_id, str) and row_id else None
+
+
+def _render(value: Any) -> str:
+    """A value as JSON, cut short past a few dozen characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= _RENDER_LIMIT else text[: _RENDER_LIMIT - 3] + "..."

@@ -1,0 +1,392 @@
+"""The vectorized core the rules share: attempts normalized and tokenized once.
+
+Pure computation on Arrow arrays and numpy; no file I/O. Each attempt is normalized once
+(seed pipeline), split into tokens once, and its tokens mapped to integer ids in the small
+vocabulary of the references and terms; every rule is then a numpy operation on those ids.
+Rows of non-ASCII text get their SQuAD tokens from the exact Python steps. The public entry
+points are :mod:`recallscore_nb.scoring` and the rule objects of :mod:`recallscore_nb.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .normalize import SEED, SQUAD, collapse_whitespace, normalize_array, remove_articles
+
+SQUAD_MODES = ("v1.1", "v2.0")
+STRING = pd.ArrowDtype(pa.string())
+"""The dtype of every text column this package builds (Arrow-backed strings)."""
+
+_ARTICLES = ("a", "an", "the")
+
+
+def as_string_array(attempts, *, what: str = "attempts") -> pa.Array:
+    """Attempts (Series, array, or sequence of str) as one Arrow string array without nulls."""
+    if isinstance(attempts, str):
+        raise TypeError(f"'{what}' must be a sequence of strings (got a single str)")
+    if isinstance(attempts, pd.Series):
+        arr = pa.array(attempts, from_pandas=True)
+    elif isinstance(attempts, (pa.Array, pa.ChunkedArray)):
+        arr = attempts
+    else:
+        arr = pa.array(list(attempts), type=pa.string())
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks else pa.array([], type=pa.string())
+    if pa.types.is_null(arr.type) and len(arr) == 0:
+        arr = pa.array([], type=pa.string())
+    if pa.types.is_large_string(arr.type):
+        arr = arr.cast(pa.string())
+    if not pa.types.is_string(arr.type):
+        raise TypeError(f"'{what}' must hold strings (got Arrow type {arr.type})")
+    if arr.null_count:
+        first = int(np.flatnonzero(pc.is_null(arr).to_numpy(zero_copy_only=False))[0])
+        raise ValueError(f"'{what}' must not contain nulls (row {first} is null)")
+    return arr
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Tokens of many rows, flat: each token's id in a vocabulary (-1: not in it), its row,
+    and its position in the row; plus each row's token count."""
+
+    ids: np.ndarray
+    rows: np.ndarray
+    positions: np.ndarray
+    counts: np.ndarray
+
+
+def _split(normalized: pa.Array) -> tuple[pa.Array, np.ndarray]:
+    """Split single-space-separated normalized strings: (flat tokens, list offsets)."""
+    lists = pc.split_pattern(pc.if_else(pc.equal(normalized, ""), None, normalized), " ")
+    offsets = lists.offsets.to_numpy().astype(np.int64)
+    offsets = offsets - offsets[0]
+    return pc.list_flatten(lists), offsets
+
+
+def _token_ids(flat: pa.Array, vocab: pa.Array) -> np.ndarray:
+    if not len(vocab) or not len(flat):
+        return np.full(len(flat), -1, dtype=np.int64)
+    ids = pc.fill_null(pc.index_in(flat, value_set=vocab), -1)
+    return ids.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+
+
+def _layout(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row and in-row position of each token, and the count per row, from list offsets."""
+    counts = np.diff(offsets)
+    rows = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    positions = np.arange(offsets[-1], dtype=np.int64) - offsets[:-1][rows]
+    return rows, positions, counts
+
+
+class Attempts:
+    """Attempts with their normalizations and token ids computed once, on demand."""
+
+    def __init__(self, attempts) -> None:
+        self.raw = as_string_array(attempts)
+        self._squad_tokens: dict[int, tuple[pa.Array, Tokens]] = {}
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    @cached_property
+    def exact_rows(self) -> np.ndarray:
+        """Rows that need the exact Python steps for SQuAD tokens: non-ASCII text, or ASCII
+        control characters other than whitespace (both change what the article regex sees)."""
+        printable = pc.ascii_is_printable(self.raw).to_numpy(zero_copy_only=False)
+        suspect = np.flatnonzero(~printable)
+        if len(suspect):
+            subset = self.raw.take(pa.array(suspect))
+            odd = pc.or_(
+                pc.invert(pc.string_is_ascii(subset)),
+                pc.match_substring_regex(subset, r"[\x00-\x08\x0e-\x1b\x7f]"),
+            ).to_numpy(zero_copy_only=False)
+            suspect = suspect[odd]
+        return suspect
+
+    @cached_property
+    def seed(self) -> pa.Array:
+        return normalize_array(self.raw, SEED)
+
+    @cached_property
+    def _seed_split(self) -> tuple[pa.Array, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        flat, offsets = _split(self.seed)
+        return flat, _layout(offsets)
+
+    def seed_tokens(self, vocab: pa.Array) -> Tokens:
+        """Seed-normalized tokens with their ids in ``vocab``."""
+        flat, layout = self._seed_split
+        return Tokens(_token_ids(flat, vocab), *layout)
+
+    def squad_tokens(self, vocab: pa.Array) -> Tokens:
+        """SQuAD-normalized tokens with their ids in ``vocab`` (which holds no article).
+
+        On ASCII rows these are the seed tokens less a/an/the; other rows are normalized
+        with the exact steps (articles regex on the seed text, whitespace collapsed).
+        """
+        cached = self._squad_tokens.get(id(vocab))
+        if cached is not None and cached[0] is vocab:
+            return cached[1]
+        flat, (rows, _, _) = self._seed_split
+        keep = ~pc.is_in(flat, value_set=pa.array(_ARTICLES)).to_numpy(zero_copy_only=False)
+        exact = self.exact_rows
+        if len(exact):
+            keep &= ~np.isin(rows, exact)
+        ids, rows = _token_ids(flat, vocab)[keep], rows[keep]
+        if len(exact):
+            seeds = self.seed.take(pa.array(exact)).to_pylist()
+            squad = pa.array([collapse_whitespace(remove_articles(s)) for s in seeds])
+            x_flat, x_offsets = _split(squad)
+            x_rows = exact[np.repeat(np.arange(len(exact)), np.diff(x_offsets))]
+            ids = np.concatenate([ids, _token_ids(x_flat, vocab)])
+            rows = np.concatenate([rows, x_rows])
+            order = np.argsort(rows, kind="stable")
+            ids, rows = ids[order], rows[order]
+        counts = np.bincount(rows, minlength=len(self))
+        offsets = np.zeros(len(self) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        positions = np.arange(len(ids), dtype=np.int64) - offsets[:-1][rows]
+        tokens = Tokens(ids, rows, positions, counts)
+        self._squad_tokens[id(vocab)] = (vocab, tokens)
+        return tokens
+
+
+@dataclass(frozen=True, eq=False)
+class References:
+    """References aligned with attempts: distinct strings and, per slot, each row's choice.
+
+    ``values`` holds the distinct reference strings; ``slots`` is a list of int arrays, one
+    per alternative position, giving each row's reference index (-1: no alternative there).
+    """
+
+    values: tuple[str, ...]
+    slots: tuple[np.ndarray, ...]
+    _squad: dict[str, References] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, references, n: int) -> References:
+        if isinstance(references, str):
+            return cls((references,), (np.zeros(n, dtype=np.int64),))
+        refs = references.tolist() if isinstance(references, pd.Series) else list(references)
+        if len(refs) != n:
+            raise ValueError(
+                f"'references' must be one string or a sequence aligned with the attempts "
+                f"(got {len(refs)} references for {n} attempts)"
+            )
+        if all(isinstance(r, str) for r in refs):
+            encoded = pc.dictionary_encode(pa.array(refs, type=pa.string()))
+            indices = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            return cls(tuple(encoded.dictionary.to_pylist()), (indices,))
+        lists = []
+        for i, r in enumerate(refs):
+            alternatives = [r] if isinstance(r, str) else r
+            if not isinstance(alternatives, (list, tuple)) or not all(
+                isinstance(a, str) for a in alternatives
+            ):
+                raise TypeError(
+                    f"'references' item {i} must be a string or a list of strings "
+                    f"(got {type(r).__name__})"
+                )
+            lists.append(list(alternatives))
+        return cls._from_lists(pa.array(lists, type=pa.list_(pa.string())))
+
+    @classmethod
+    def _from_lists(cls, arr: pa.ListArray) -> References:
+        encoded = pc.dictionary_encode(pc.list_flatten(arr))
+        ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        offsets = arr.offsets.to_numpy().astype(np.int64)
+        rows, positions, counts = _layout(offsets - offsets[0])
+        slots = []
+        for j in range(int(counts.max()) if len(counts) else 0):
+            slot = np.full(len(arr), -1, dtype=np.int64)
+            slot[rows[positions == j]] = ids[positions == j]
+            slots.append(slot)
+        return cls(tuple(encoded.dictionary.to_pylist()), tuple(slots))
+
+    def for_squad(self, mode: str) -> References:
+        """The references the official SQuAD script of ``mode`` compares against."""
+        if mode not in self._squad:
+            self._squad[mode] = self._for_squad(mode)
+        return self._squad[mode]
+
+    def _for_squad(self, mode: str) -> References:
+        if mode == "v1.1":
+            if not self.slots or bool((self.slots[0] < 0).any()):
+                raise ValueError("squad mode v1.1: every attempt needs at least one reference")
+            return self
+        # v2.0: gold answers that normalize to empty are dropped; none left: unanswerable ('').
+        answerable = np.array([SQUAD(v) != "" for v in self.values] + [False])
+        blank = len(self.values)
+        kept = [np.where(answerable[s], s, -1) for s in self.slots] or [
+            np.full(0, -1, dtype=np.int64)
+        ]
+        matrix = np.stack(kept, axis=1)
+        matrix = np.take_along_axis(matrix, np.argsort(matrix < 0, axis=1, kind="stable"), 1)
+        matrix[:, 0] = np.where(matrix[:, 0] < 0, blank, matrix[:, 0])
+        slots = [matrix[:, j].copy() for j in range(matrix.shape[1]) if (matrix[:, j] >= 0).any()]
+        return References(self.values + ("",), tuple(slots))
+
+    @cached_property
+    def seed(self) -> tuple[str, ...]:
+        return tuple(SEED(v) for v in self.values)
+
+    @cached_property
+    def squad_bags(self) -> ReferenceBags:
+        return ReferenceBags.build([SQUAD(v) for v in self.values])
+
+
+@dataclass(frozen=True)
+class ReferenceBags:
+    """The references' tokens over one shared vocabulary, as sequences and as bags.
+
+    ``sequences`` is a (references × longest) matrix of token ids (-1 past the end);
+    ``counts`` a (references × width) matrix whose column ``j`` counts a reference's ``j``-th
+    distinct token, narrow however many references there are; ``keys`` (sorted
+    ``reference * len(vocab) + token id``) and ``columns`` map a token to its column.
+    """
+
+    vocab: pa.Array
+    lengths: np.ndarray
+    sequences: np.ndarray
+    counts: np.ndarray
+    keys: np.ndarray
+    columns: np.ndarray
+
+    @classmethod
+    def build(cls, normalized_refs: Sequence[str]) -> ReferenceBags:
+        token_lists = [r.split() for r in normalized_refs]
+        vocab: dict[str, int] = {}
+        sequences = np.full((len(token_lists), max(map(len, token_lists), default=0)), -1)
+        bags: list[dict[int, int]] = []
+        for r, tokens in enumerate(token_lists):
+            bag: dict[int, int] = {}
+            for p, tok in enumerate(tokens):
+                sequences[r, p] = gid = vocab.setdefault(tok, len(vocab))
+                bag[gid] = bag.get(gid, 0) + 1
+            bags.append(bag)
+        counts = np.zeros((len(bags), max(map(len, bags), default=0)), dtype=np.int64)
+        for r, bag in enumerate(bags):
+            counts[r, : len(bag)] = list(bag.values())
+        size = max(len(vocab), 1)
+        keys = np.array([r * size + g for r, bag in enumerate(bags) for g in bag], dtype=np.int64)
+        columns = np.array([j for bag in bags for j in range(len(bag))], dtype=np.int64)
+        order = np.argsort(keys, kind="stable")
+        return cls(
+            vocab=pa.array(list(vocab), type=pa.string()),
+            lengths=np.array([len(t) for t in token_lists], dtype=np.int64),
+            sequences=sequences.astype(np.int64),
+            counts=counts,
+            keys=keys[order],
+            columns=columns[order],
+        )
+
+    def common_counts(self, slot: np.ndarray, tokens: Tokens) -> np.ndarray:
+        """Per row: the size of the bag intersection of its tokens and its reference's."""
+        n, width = len(slot), self.counts.shape[1]
+        if not width or not len(tokens.ids):
+            return np.zeros(n, dtype=np.int64)
+        ref_of_row = np.maximum(slot, 0)
+        wanted = ref_of_row[tokens.rows] * max(len(self.vocab), 1) + tokens.ids
+        pos = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
+        found = (tokens.ids >= 0) & (self.keys[pos] == wanted)
+        cells = tokens.rows[found] * width + self.columns[pos[found]]
+        bags = np.bincount(cells, minlength=n * width).reshape(n, width)
+        return np.minimum(bags, self.counts[ref_of_row]).sum(axis=1)
+
+    def sequence_equal(self, slot: np.ndarray, tokens: Tokens) -> np.ndarray:
+        """Per row: are its tokens exactly its reference's tokens, in order?"""
+        ref_of_row = np.maximum(slot, 0)
+        same_length = tokens.counts == self.lengths[ref_of_row]
+        ref_len = self.lengths[ref_of_row][tokens.rows]
+        inside = tokens.positions < ref_len
+        expected = np.full(len(tokens.ids), -2, dtype=np.int64)
+        expected[inside] = self.sequences[ref_of_row[tokens.rows[inside]], tokens.positions[inside]]
+        matches = np.bincount(tokens.rows[tokens.ids == expected], minlength=len(slot))
+        return same_length & (matches == tokens.counts) & (slot >= 0)
+
+
+# --- rules on prepared inputs -----------------------------------------------------------
+def equal_any(values: pa.Array, ref_values: Sequence[str], refs: References) -> np.ndarray:
+    """Per row: does ``values`` equal any of the row's references (given as ``ref_values``)?"""
+    if len(ref_values) == 1:
+        eq = pc.equal(values, pa.scalar(ref_values[0], type=pa.string()))
+        return eq.to_numpy(zero_copy_only=False).astype(bool) & (refs.slots[0] >= 0)
+    table = pa.array(ref_values, type=pa.string())
+    out = np.zeros(len(values), dtype=bool)
+    for slot in refs.slots:
+        valid = slot >= 0
+        eq = pc.equal(values, table.take(pa.array(np.where(valid, slot, 0))))
+        out |= eq.to_numpy(zero_copy_only=False).astype(bool) & valid
+    return out
+
+
+def squad_exact_match(attempts: Attempts, refs: References, mode: str) -> np.ndarray:
+    """Exact match of the SQuAD scripts of ``mode``, any of each row's references."""
+    refs = refs.for_squad(mode)
+    bags = refs.squad_bags
+    tokens = attempts.squad_tokens(bags.vocab)
+    out = np.zeros(len(attempts), dtype=bool)
+    for slot in refs.slots:
+        out |= bags.sequence_equal(slot, tokens)
+    return out
+
+
+def token_f1(attempts: Attempts, refs: References, mode: str) -> np.ndarray:
+    """Token F1 of the SQuAD scripts of ``mode``, max over each row's references."""
+    refs = refs.for_squad(mode)
+    bags = refs.squad_bags
+    tokens = attempts.squad_tokens(bags.vocab)
+    best = np.zeros(len(attempts), dtype=np.float64)
+    for slot in refs.slots:
+        common = bags.common_counts(slot, tokens)
+        f1 = _f1_from_counts(common, tokens.counts, bags.lengths[np.maximum(slot, 0)], mode)
+        f1[slot < 0] = 0.0
+        np.maximum(best, f1, out=best)
+    return best
+
+
+def _f1_from_counts(common, pred_len, gold_len, mode: str) -> np.ndarray:
+    """F1 in the scripts' operation order, so floats agree to the last bit."""
+    f1 = np.zeros(len(common), dtype=np.float64)
+    hit = common > 0
+    precision = common[hit] / pred_len[hit]
+    recall = common[hit] / gold_len[hit]
+    f1[hit] = (2 * precision * recall) / (precision + recall)
+    if mode == "v2.0":
+        either_empty = (pred_len == 0) | (gold_len == 0)
+        f1[either_empty] = ((pred_len == 0) & (gold_len == 0))[either_empty]
+    return f1
+
+
+def checklist_matrix(attempts: Attempts, facts) -> np.ndarray:
+    """A (rows × facts) boolean matrix: is each fact present (all its terms as whole tokens)?"""
+    terms = sorted({t for f in facts for t in f.normalized_terms})
+    term_tokens = [t.split() for t in terms]
+    vocab_index = {tok: i for i, tok in enumerate(dict.fromkeys(x for t in term_tokens for x in t))}
+    tokens = attempts.seed_tokens(pa.array(list(vocab_index), type=pa.string()))
+    found = {t: _phrase_rows(tokens, [vocab_index[x] for x in toks], len(attempts))
+             for t, toks in zip(terms, term_tokens)}
+    matrix = np.ones((len(attempts), len(facts)), dtype=bool)
+    for j, fact in enumerate(facts):
+        for term in fact.normalized_terms:
+            matrix[:, j] &= found[term]
+    return matrix
+
+
+def _phrase_rows(tokens: Tokens, phrase: list[int], n: int) -> np.ndarray:
+    """Rows in which the token ids ``phrase`` occur consecutively."""
+    k = len(phrase)
+    start = tokens.ids[: len(tokens.ids) - k + 1] == phrase[0]
+    for i in range(1, k):
+        start &= tokens.ids[i : len(tokens.ids) - k + 1 + i] == phrase[i]
+    at = np.flatnonzero(start)
+    at = at[tokens.rows[at] == tokens.rows[at + k - 1]]
+    present = np.zeros(n, dtype=bool)
+    present[tokens.rows[at]] = True
+    return present

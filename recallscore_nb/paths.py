@@ -1,0 +1,19 @@
+"""Where the package data lives: the shipped benchmarks and the JSON Schemas.
+
+Every path is found from the installed package itself, never from a checkout or the working
+directory, so it holds wherever the package is installed.
+
+>>> DEFAULT_BENCHMARK.name
+'four_fact_recall.json'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["DATA_DIR", "BENCHMARKS_DIR", "SCHEMAS_DIR", "DEFAULT_BENCHMARK"]
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+BENCHMARKS_DIR = DATA_DIR / "benchmarks"
+SCHEMAS_DIR = DATA_DIR / "schemas"
+DEFAULT_BENCHMARK = BENCHMARKS_DIR / "four_fact_recall.json"

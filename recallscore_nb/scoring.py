@@ -1,0 +1,259 @@
+"""Vectorized scoring functions: attempts first, references second, options keyword-only.
+
+``references`` is one string for every attempt, or a sequence aligned with the attempts
+whose items are a string or a list of alternative strings. Every function returns a Series
+(or DataFrame) aligned with the attempts.
+
+>>> literal_match(["Paris", "paris"], "Paris").tolist()
+[True, False]
+>>> squad_exact_match(["The Paris!", "London"], [["Paris", "Lutetia"], "london"]).tolist()
+[True, True]
+>>> token_f1(["the quick brown fox"], "the quick fox").tolist()
+[0.8]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import pyarrow.compute as pc
+
+from . import engine
+from .rules import (
+    Checklist,
+    Fact,
+    LiteralMatch,
+    NormalizedMatch,
+    Rule,
+    SquadExactMatch,
+    TokenF1,
+    rules_for,
+)
+
+__all__ = [
+    "literal_match",
+    "normalized_match",
+    "squad_exact_match",
+    "token_f1",
+    "checklist",
+    "score_all",
+    "score_benchmark",
+    "as_facts",
+    "RULE_COLUMNS",
+    "STRING_DTYPE",
+]
+
+STRING_DTYPE = pd.StringDtype("pyarrow")
+RULE_COLUMNS = (
+    "literal_match",
+    "normalized_match",
+    "squad_exact_match",
+    "token_f1",
+    "facts_present",
+    "facts_total",
+    "checklist_full_match",
+)
+_CHUNK_ROWS = 200_000
+
+
+def _index_of(attempts) -> pd.Index:
+    if isinstance(attempts, (pd.Series, pd.DataFrame)):
+        return attempts.index
+    return pd.RangeIndex(len(attempts))
+
+
+def _pair_rule(rule: Rule, attempts, references) -> pd.Series:
+    prepared = engine.Attempts(attempts)
+    refs = engine.References.build(references, len(prepared))
+    return pd.Series(rule.compute(prepared, refs), index=_index_of(attempts), name=rule.column)
+
+
+def literal_match(attempts, references) -> pd.Series:
+    """Whether each attempt equals a reference character for character (boolean Series).
+
+    >>> literal_match(["a b", "a  b"], "a b").tolist()
+    [True, False]
+    """
+    return _pair_rule(LiteralMatch(), attempts, references)
+
+
+def normalized_match(attempts, references) -> pd.Series:
+    """Whether each attempt equals a reference after the seed normalization (boolean Series).
+
+    >>> normalized_match(["  WEST-drawer. ", "west drawer"], "westdrawer").tolist()
+    [True, False]
+    """
+    return _pair_rule(NormalizedMatch(), attempts, references)
+
+
+def squad_exact_match(attempts, references, *, mode: str = "v1.1") -> pd.Series:
+    """SQuAD exact match (boolean Series), the maximum over each attempt's references.
+
+    >>> squad_exact_match(["", "a"], "the", mode="v1.1").tolist()
+    [True, True]
+    """
+    return _pair_rule(SquadExactMatch(mode=mode), attempts, references)
+
+
+def token_f1(attempts, references, *, mode: str = "v1.1") -> pd.Series:
+    """SQuAD token F1 in [0, 1] (float Series), the maximum over each attempt's references.
+
+    >>> token_f1(["", "token token"], "token").tolist()
+    [0.0, 0.6666666666666666]
+    >>> token_f1([""], "the", mode="v2.0").tolist()
+    [1.0]
+    """
+    return _pair_rule(TokenF1(mode=mode), attempts, references)
+
+
+def as_facts(facts) -> tuple[Fact, ...]:
+    """Facts from :class:`Fact` objects, ``{"fact", "requiredTerms"}`` dicts, or a mapping.
+
+    >>> as_facts({"place": ["west drawer"]})
+    (Fact(name='place', terms=('west drawer',)),)
+    """
+    if isinstance(facts, Mapping):
+        facts = [Fact(str(k), tuple(v)) for k, v in facts.items()]
+    out = []
+    for f in facts:
+        if isinstance(f, Fact):
+            out.append(f)
+        elif isinstance(f, Mapping):
+            out.append(Fact(f["fact"], tuple(f["requiredTerms"])))
+        else:
+            name, terms = f
+            out.append(Fact(name, tuple(terms)))
+    for f in out:
+        if not f.terms or any(t == "" for t in f.normalized_terms):
+            raise ValueError(f"fact {f.name!r}: every term must normalize to at least one token")
+    return tuple(out)
+
+
+def _checklist_frame(matrix: np.ndarray, facts: Sequence[Fact], index) -> pd.DataFrame:
+    present = matrix.sum(axis=1, dtype=np.int64)
+    columns = {
+        "facts_present": present,
+        "facts_total": np.full(len(present), len(facts), dtype=np.int64),
+        "checklist_full_match": present == len(facts),
+    }
+    columns.update({f"fact_{f.name}": matrix[:, j] for j, f in enumerate(facts)})
+    return pd.DataFrame(columns, index=index)
+
+
+def checklist(attempts, facts) -> pd.DataFrame:
+    """The fact checklist: ``facts_present``, ``facts_total``, ``checklist_full_match`` and
+    one boolean ``fact_<name>`` column per fact.
+
+    >>> checklist(["west drawer", "northwest drawer"], {"place": ["west", "drawer"]})
+       facts_present  facts_total  checklist_full_match  fact_place
+    0              1            1                  True        True
+    1              0            1                 False       False
+    """
+    facts = as_facts(facts)
+    matrix = Checklist().compute(engine.Attempts(attempts), facts)
+    return _checklist_frame(matrix, facts, _index_of(attempts))
+
+
+def _score_chunk(attempts, references, facts, rules) -> dict[str, np.ndarray]:
+    prepared = engine.Attempts(attempts)
+    refs = engine.References.build(references, len(prepared))
+    out: dict[str, np.ndarray] = {}
+    for rule in rules:
+        if isinstance(rule, Checklist):
+            frame = _checklist_frame(rule.compute(prepared, facts), facts, None)
+            out.update({c: frame[c].to_numpy() for c in frame.columns})
+        else:
+            out[rule.column] = rule.compute(prepared, refs)
+    return out
+
+
+def score_all(attempts, references, *, facts, squad_mode: str = "v1.1") -> pd.DataFrame:
+    """Every rule at once, normalizing each attempt once: the columns of ``recallscore score``.
+
+    Against one reference, each distinct attempt is scored once. Attempts are scored in
+    chunks of 200,000 to bound memory.
+
+    >>> score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]}).iloc[0].tolist()
+    [False, True, True, 1.0, 1, 1, True, True]
+    """
+    facts = as_facts(facts)
+    rules = rules_for(squad_mode)
+    index = _index_of(attempts)
+    values = engine.as_string_array(attempts)
+    n = len(values)
+    expand = None
+    if isinstance(references, str):
+        encoded = pc.dictionary_encode(values)
+        values, expand = encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False)
+    else:
+        references = references.tolist() if isinstance(references, pd.Series) else list(references)
+        if len(references) != n:
+            engine.References.build(references, n)  # raises the aligned-length error
+    parts = []
+    for start in range(0, max(len(values), 1), _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, len(values))
+        chunk_refs = references if expand is not None else references[start:stop]
+        parts.append(_score_chunk(values.slice(start, stop - start), chunk_refs, facts, rules))
+    columns = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
+    if expand is not None:
+        columns = {c: v[expand] for c, v in columns.items()}
+    return pd.DataFrame(columns, index=index)
+
+
+def _attempts_frame(benchmark, attempts) -> pd.DataFrame:
+    if attempts is None:
+        frame = benchmark.rows_frame()
+        return frame.dropna(axis=1, how="all") if "condition" in frame else frame
+    if isinstance(attempts, pd.DataFrame):
+        if "attempt" not in attempts.columns:
+            raise ValueError("'attempts' must have an 'attempt' column")
+        frame = attempts.reset_index(drop=True).copy()
+    else:
+        frame = pd.DataFrame({"attempt": pd.array(list(attempts), dtype=STRING_DTYPE)})
+    if "id" not in frame.columns:
+        frame.insert(0, "id", pd.array([str(i) for i in range(len(frame))], dtype=STRING_DTYPE))
+    frame["id"] = frame["id"].astype(STRING_DTYPE)
+    duplicated = frame["id"][frame["id"].duplicated()]
+    if len(duplicated):
+        raise ValueError(f"'attempts' ids must be unique (id {duplicated.iloc[0]!r} repeats)")
+    frame["attempt"] = frame["attempt"].astype(STRING_DTYPE)
+    return frame[["id", "attempt"] + [c for c in frame.columns if c not in ("id", "attempt")]]
+
+
+def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1") -> pd.DataFrame:
+    """Score attempts against a benchmark's reference and checklist with every rule.
+
+    Parameters
+    ----------
+    benchmark : Benchmark
+        What :func:`recallscore_nb.load_benchmark` returns.
+    attempts : DataFrame, sequence of str, or None
+        A DataFrame with an ``attempt`` column and optional ``id`` (other columns are
+        carried through), or a sequence of strings; None scores the benchmark's own rows.
+    squad_mode : {"v1.1", "v2.0"}
+        Which official SQuAD script exact match and token F1 follow.
+
+    Returns
+    -------
+    DataFrame
+        ``id, attempt``, the carried columns, the rule columns, then ``fact_<name>``.
+
+    Examples
+    --------
+    >>> from recallscore_nb import load_benchmark
+    >>> table = score_benchmark(load_benchmark())
+    >>> int(table["literal_match"].sum()), int(table["normalized_match"].sum())
+    (1, 4)
+    >>> int(table["checklist_full_match"].sum())
+    8
+    """
+    frame = _attempts_frame(benchmark, attempts)
+    carried = [c for c in frame.columns if c not in ("id", "attempt")]
+    clash = sorted(set(carried) & (set(RULE_COLUMNS) | {f"fact_{f.name}" for f in benchmark.facts}))
+    if clash:
+        raise ValueError(f"carried column(s) {', '.join(clash)} collide with output columns")
+    scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
+                       squad_mode=squad_mode)
+    return pd.concat([frame.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
