@@ -27,9 +27,9 @@ from functools import cache
 from typing import Any
 
 import pandas as pd
-import pyarrow as pa
 from jsonschema import Draft202012Validator, ValidationError
 
+from recallscore_nb.engine import STRING
 from recallscore_nb.errors import BenchmarkFormatError, InputFileError
 from recallscore_nb.normalize import SEED
 from recallscore_nb.paths import DEFAULT_BENCHMARK, SCHEMAS_DIR
@@ -47,8 +47,6 @@ LABELS = (
 )
 """The published labels a row may carry, named as in the file."""
 
-STRING = pd.ArrowDtype(pa.string())
-"""The dtype of every text column this package builds (Arrow-backed strings)."""
 
 _ROW_FIELDS = {"id", "attempt", "condition", *LABELS}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

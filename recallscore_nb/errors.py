@@ -26,7 +26,7 @@ class RecallScoreError(Exception):
     exit_code = 2
 
 
-class UsageError(RecallScoreError):
+class UsageError(RecallScoreError, ValueError):
     """An option or argument that cannot be honoured (unknown name, bad value)."""
 
 

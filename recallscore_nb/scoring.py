@@ -21,6 +21,7 @@ import pandas as pd
 import pyarrow.compute as pc
 
 from . import engine
+from .errors import UsageError
 from .rules import (
     Checklist,
     Fact,
@@ -40,12 +41,11 @@ __all__ = [
     "checklist",
     "score_all",
     "score_benchmark",
+    "output_columns",
     "as_facts",
     "RULE_COLUMNS",
-    "STRING_DTYPE",
 ]
 
-STRING_DTYPE = pd.StringDtype("pyarrow")
 RULE_COLUMNS = (
     "literal_match",
     "normalized_match",
@@ -175,7 +175,11 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1") -> pd.Da
     Against one reference, each distinct attempt is scored once. Attempts are scored in
     chunks of 200,000 to bound memory.
 
-    >>> score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]}).iloc[0].tolist()
+    >>> table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
+    >>> table.columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    ['literal_match', 'normalized_match', 'squad_exact_match', 'token_f1', 'facts_present',
+     'facts_total', 'checklist_full_match', 'fact_place']
+    >>> [v.item() for v in table.iloc[0]]
     [False, True, True, 1.0, 1, 1, True, True]
     """
     facts = as_facts(facts)
@@ -208,18 +212,23 @@ def _attempts_frame(benchmark, attempts) -> pd.DataFrame:
         return frame.dropna(axis=1, how="all") if "condition" in frame else frame
     if isinstance(attempts, pd.DataFrame):
         if "attempt" not in attempts.columns:
-            raise ValueError("'attempts' must have an 'attempt' column")
+            raise UsageError("'attempts' must have an 'attempt' column")
         frame = attempts.reset_index(drop=True).copy()
     else:
-        frame = pd.DataFrame({"attempt": pd.array(list(attempts), dtype=STRING_DTYPE)})
+        frame = pd.DataFrame({"attempt": pd.array(list(attempts), dtype=engine.STRING)})
     if "id" not in frame.columns:
-        frame.insert(0, "id", pd.array([str(i) for i in range(len(frame))], dtype=STRING_DTYPE))
-    frame["id"] = frame["id"].astype(STRING_DTYPE)
+        frame.insert(0, "id", pd.array([str(i) for i in range(len(frame))], dtype=engine.STRING))
+    frame["id"] = frame["id"].astype(engine.STRING)
     duplicated = frame["id"][frame["id"].duplicated()]
     if len(duplicated):
-        raise ValueError(f"'attempts' ids must be unique (id {duplicated.iloc[0]!r} repeats)")
-    frame["attempt"] = frame["attempt"].astype(STRING_DTYPE)
+        raise UsageError(f"'attempts' ids must be unique (id {duplicated.iloc[0]!r} repeats)")
+    frame["attempt"] = frame["attempt"].astype(engine.STRING)
     return frame[["id", "attempt"] + [c for c in frame.columns if c not in ("id", "attempt")]]
+
+
+def output_columns(benchmark) -> list[str]:
+    """The columns :func:`score_benchmark` adds: the rule columns, then ``fact_<name>``."""
+    return list(RULE_COLUMNS) + [f"fact_{f.name}" for f in benchmark.facts]
 
 
 def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1") -> pd.DataFrame:
@@ -251,9 +260,9 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1") -> pd
     """
     frame = _attempts_frame(benchmark, attempts)
     carried = [c for c in frame.columns if c not in ("id", "attempt")]
-    clash = sorted(set(carried) & (set(RULE_COLUMNS) | {f"fact_{f.name}" for f in benchmark.facts}))
+    clash = sorted(set(carried) & set(output_columns(benchmark)))
     if clash:
-        raise ValueError(f"carried column(s) {', '.join(clash)} collide with output columns")
+        raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
     scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
                        squad_mode=squad_mode)
     return pd.concat([frame.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)

@@ -1,0 +1,7 @@
+"""``python -m recallscore_nb``: the same as the ``recallscore`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

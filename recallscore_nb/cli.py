@@ -1,0 +1,124 @@
+"""The ``recallscore`` command line: each command parses its arguments, then makes one call.
+
+Exit codes, the same for every command: 0 success; 1 a comparison found a difference;
+2 invalid input or usage (one line on stderr naming the file, row and field; no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ._version import __version__
+from .errors import RecallScoreError
+
+EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID = 0, 1, 2
+
+
+def _benchmark_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("benchmark", nargs="?", default=None, metavar="BENCHMARK",
+                        help="a benchmark JSON file (default: the shipped four-fact benchmark)")
+
+
+def _squad_mode_arg(parser: argparse.ArgumentParser) -> None:
+    from .rules import SQUAD_MODES
+
+    parser.add_argument("--squad-mode", choices=SQUAD_MODES, default="v1.1",
+                        help="which official SQuAD script exact match and token F1 follow "
+                             "(default: v1.1)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="recallscore",
+        description="Score free-text attempts against a benchmark's reference, reproducibly.",
+        epilog="Exit codes: 0 success; 1 a comparison found a difference; 2 invalid input or usage.",
+    )
+    parser.add_argument("--version", action="version", version=f"recallscore {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = commands.add_parser("validate", help="check a benchmark file")
+    _benchmark_arg(p)
+    p.set_defaults(run=_validate)
+
+    p = commands.add_parser("score", help="score attempts with every rule")
+    _benchmark_arg(p)
+    p.add_argument("--attempts", metavar="FILE",
+                   help="CSV, JSONL or Parquet with an 'attempt' column ('-': CSV on stdin); "
+                        "default: the benchmark's own rows")
+    p.add_argument("--out", metavar="FILE",
+                   help="write CSV, JSONL or Parquet by extension (default: CSV on stdout)")
+    _squad_mode_arg(p)
+    p.set_defaults(run=_score)
+
+    p = commands.add_parser("signature", help="print the rule signatures to cite in a paper")
+    _squad_mode_arg(p)
+    p.set_defaults(run=_signature)
+
+    p = commands.add_parser("reproduce", help="recompute a benchmark's published labels and summary")
+    _benchmark_arg(p)
+    p.add_argument("--out-dir", metavar="DIR",
+                   help="also write the per-row and summary tables as CSV into DIR")
+    p.set_defaults(run=_reproduce)
+    return parser
+
+
+def _validate(args) -> int:
+    from .benchmarks import load_benchmark
+
+    bench = load_benchmark(args.benchmark)
+    print(f"{args.benchmark or 'shipped benchmark ' + Path(bench.path).name}: valid benchmark: {len(bench.rows)} rows, "
+          f"{len(bench.facts)} facts, sha256 {bench.sha256[:12]}")
+    return EXIT_OK
+
+
+def _score(args) -> int:
+    from .commands import score_command
+
+    for line in score_command(args.benchmark, args.attempts, args.out, squad_mode=args.squad_mode):
+        print(line, file=sys.stderr)
+    return EXIT_OK
+
+
+def _signature(args) -> int:
+    from .rules import rules_for
+
+    for rule in rules_for(args.squad_mode):
+        print(rule.signature())
+    return EXIT_OK
+
+
+def _reproduce(args) -> int:
+    from .commands import reproduce_command
+
+    lines, agrees = reproduce_command(args.benchmark, out_dir=args.out_dir)
+    print("\n".join(lines))
+    return EXIT_OK if agrees else EXIT_DIFFERENT
+
+
+def _report_error(error: RecallScoreError) -> None:
+    print(f"recallscore: error: {error}", file=sys.stderr)
+    more = len(getattr(error, "errors", [error])) - 1
+    if more > 0:
+        print(f"recallscore: ({more} more error{'s' if more > 1 else ''})", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except RecallScoreError as error:
+        _report_error(error)
+        return error.exit_code
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (e.g. `| head`); nothing left to say
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
