@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 .PHONY: reports test check clean-venv
 
 reports: $(INSTALLED)
-	$(BIN)/recallscore reproduce --out-dir reports/tables
+	$(BIN)/recallscore run
 
 test: $(INSTALLED)
 	$(BIN)/python -m pytest

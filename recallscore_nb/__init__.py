@@ -4,12 +4,14 @@
 >>> scores = score_benchmark(load_benchmark())
 >>> int(scores["checklist_full_match"].sum())
 8
+
+The public names are imported on first use, so the command line starts quickly.
 """
 
+from importlib import import_module
+
 from ._version import __version__
-from .benchmarks import Benchmark, load_benchmark
 from .errors import BenchmarkFormatError, RecallScoreError
-from .scoring import score_benchmark
 
 __all__ = [
     "__version__",
@@ -19,3 +21,11 @@ __all__ = [
     "load_benchmark",
     "score_benchmark",
 ]
+
+_LAZY = {"Benchmark": "benchmarks", "load_benchmark": "benchmarks", "score_benchmark": "scoring"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

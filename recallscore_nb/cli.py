@@ -1,7 +1,8 @@
 """The ``recallscore`` command line: each command parses its arguments, then makes one call.
 
 Exit codes, the same for every command: 0 success; 1 a comparison found a difference;
-2 invalid input or usage (one line on stderr naming the file, row and field; no traceback).
+2 invalid input or usage (one line on stderr naming the file, row and field; no traceback);
+3 a notebook failed while the workbook ran.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recallscore",
         description="Score free-text attempts against a benchmark's reference, reproducibly.",
-        epilog="Exit codes: 0 success; 1 a comparison found a difference; 2 invalid input or usage.",
+        epilog="Exit codes: 0 success; 1 a comparison found a difference; 2 invalid input or "
+               "usage; 3 a notebook failed.",
     )
     parser.add_argument("--version", action="version", version=f"recallscore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -62,6 +64,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out-dir", metavar="DIR",
                    help="also write the per-row and summary tables as CSV into DIR")
     p.set_defaults(run=_reproduce)
+
+    p = commands.add_parser("run", help="run the workbook's notebooks with papermill")
+    p.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                   help="a stem (01_reproduce_benchmark), its number (01) or a path; default all")
+    p.add_argument("-p", "--parameter", nargs=2, action="append", default=[],
+                   metavar=("NAME", "VALUE"), help="set a parameter of the notebooks that declare it")
+    p.add_argument("--output-dir", metavar="DIR",
+                   help="where to write (required when a parameter differs from its default; "
+                        "default: reports/)")
+    p.add_argument("--jobs", type=int, default=2, metavar="N", help="notebooks at once (default 2)")
+    p.add_argument("--force", action="store_true", help="rerun notebooks whose stamps are fresh")
+    p.set_defaults(run=_run)
+
+    p = commands.add_parser("check", help="rerun the workbook and compare with reports/ byte for byte")
+    p.add_argument("--update", action="store_true", help="rewrite reports/ from a fresh run")
+    p.add_argument("--jobs", type=int, default=2, metavar="N", help="notebooks at once (default 2)")
+    p.set_defaults(run=_check)
     return parser
 
 
@@ -96,6 +115,30 @@ def _reproduce(args) -> int:
     lines, agrees = reproduce_command(args.benchmark, out_dir=args.out_dir)
     print("\n".join(lines))
     return EXIT_OK if agrees else EXIT_DIFFERENT
+
+
+def _run(args) -> int:
+    from .workbook import run_workbook
+
+    result = run_workbook(args.notebooks, [tuple(p) for p in args.parameter],
+                          output_dir=args.output_dir, jobs=args.jobs, force=args.force,
+                          progress=sys.stderr.isatty())
+    print(f"ran {len(result.executed)} notebook(s), skipped {len(result.skipped)} unchanged; "
+          f"outputs in {result.output_dir}")
+    return EXIT_OK
+
+
+def _check(args) -> int:
+    from .workbook import check_workbook
+
+    problems = check_workbook(update=args.update, jobs=args.jobs, progress=sys.stderr.isatty())
+    for line in problems:
+        print(line)
+    if args.update:
+        print("reports/ rewritten from a fresh run")
+    elif not problems:
+        print("reports/ matches a fresh run byte for byte")
+    return EXIT_DIFFERENT if problems else EXIT_OK
 
 
 def _report_error(error: RecallScoreError) -> None:
