@@ -199,10 +199,20 @@ def _execute(notebook: str, executed: str, parameters: dict) -> tuple[str, dict 
                                    kernel_name="python3", progress_bar=False,
                                    cwd=str(Path(notebook).parent))
     except PapermillExecutionError as exc:
-        return stem, {"cell": exc.exec_count, "ename": exc.ename, "evalue": exc.evalue}
+        return stem, {"cell": _stored_cell_number(Path(notebook), exc.cell_index),
+                      "ename": exc.ename, "evalue": exc.evalue}
     except Exception as exc:  # a kernel that died, an unreadable notebook: still name it
         return stem, {"cell": None, "ename": type(exc).__name__, "evalue": str(exc)}
     return stem, None
+
+
+def _stored_cell_number(notebook: Path, executed_index: int) -> int:
+    """The 1-based position, in the stored notebook, of a cell of the executed copy (papermill
+    inserts its injected-parameters cell right after the parameters cell)."""
+    cells = _notebook_json(notebook)["cells"]
+    tagged = [i for i, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", [])]
+    injected = tagged[0] + 1 if tagged else -1
+    return executed_index + (0 if executed_index < injected else 0 if injected < 0 else -1) + 1
 
 
 def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) -> None:

@@ -1,0 +1,138 @@
+"""Every notebook, end to end: executed by nbclient in a fresh python3 kernel.
+
+Notebooks are found by glob, so a new notebook is tested without editing this file: each runs
+with small parameters into a temporary ``output_dir``, and the tables it lists in its
+manifest fragment are read back. Known notebooks get value checks beyond that.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+from nbclient import NotebookClient
+from papermill.iorw import load_notebook_node
+from papermill.parameterize import parameterize_notebook
+
+from recallscore_nb.workbook import declared_parameters
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+SMALL = {"resamples": 200}  # applied to the notebooks that declare them
+
+
+def execute(path: Path, output_dir: Path, **parameters) -> nbformat.NotebookNode:
+    """Run a notebook as papermill would, but with nbclient directly; return it executed."""
+    declared = declared_parameters(path)
+    values = {k: v for k, v in SMALL.items() if k in declared}
+    values.update(parameters, output_dir=str(output_dir))
+    nb = parameterize_notebook(load_notebook_node(str(path)), values)
+    NotebookClient(nb, kernel_name="python3", timeout=300,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return nb
+
+
+def tables(output_dir: Path, stem: str) -> dict[str, pd.DataFrame]:
+    fragment = json.loads((output_dir / "fragments" / f"{stem}.json").read_text())
+    return {
+        Path(o["path"]).stem.split("__", 1)[1]: pd.read_csv(output_dir / o["path"],
+                                                             keep_default_na=False)
+        for o in fragment["outputs"] if o["path"].endswith(".csv")
+    }
+
+
+@pytest.fixture
+def own_benchmark(tmp_path):
+    """Another reference, three facts (one a two-word term), four rows: counted by hand."""
+    reference = "A red kite nests in the tall oak by the river."
+    rows = [reference, reference.upper(), "Kite nests in oak by the river.",
+            "A red kite nests in the oak near the river!"]
+    bench = {
+        "schemaVersion": 1,
+        "referenceAnswer": reference,
+        "protocol": {"factChecklist": [
+            {"fact": "bird", "requiredTerms": ["red kite"]},
+            {"fact": "tree", "requiredTerms": ["oak"]},
+            {"fact": "place", "requiredTerms": ["river"]},
+        ]},
+        "rows": [{"id": f"K{i}", "attempt": a} for i, a in enumerate(rows, start=1)],
+    }
+    path = tmp_path / "kite.json"
+    path.write_text(json.dumps(bench))
+    return type("Own", (), {"path": path, "rows": 4, "literal": 1, "checklist": 3, "facts": 3})
+
+
+def _check_01(t):
+    summary = t["summary"].set_index("field")
+    assert summary.loc["literalFullMatches", "recomputed"] == 1
+    assert summary.loc["normalizedFullMatches", "recomputed"] == 4
+    assert summary.loc["checklistFullMatches", "recomputed"] == 8
+    assert t["labels"]["agrees"].tolist() == [True] * 12
+    assert t["scores"]["facts_present"].tolist() == [4] * 8 + [3] * 4
+
+
+VALUE_CHECKS = {"01_reproduce_benchmark": _check_01}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_and_writes_what_it_lists(path, tmp_path):
+    nb = execute(path, tmp_path)
+    errors = [o for c in nb.cells if c.cell_type == "code"
+              for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors
+    fragment = json.loads((tmp_path / "fragments" / f"{path.stem}.json").read_text())
+    assert fragment["outputs"], "a notebook writes at least one table or figure"
+    for output in fragment["outputs"]:
+        assert Path(output["path"]).name.startswith(f"{path.stem}__")
+        assert (tmp_path / output["path"]).stat().st_size > 0
+    assert "output_dir" not in fragment["parameters"]
+    for frame in tables(tmp_path, path.stem).values():
+        assert len(frame.columns) > 0
+    VALUE_CHECKS.get(path.stem, lambda t: None)(tables(tmp_path, path.stem))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_is_stored_clean_with_one_documented_parameters_cell(path):
+    nb = nbformat.read(path, as_version=4)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    tagged = [c for c in code if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1 and tagged[0] is code[0]
+    for cell in code:
+        assert cell.outputs == [] and cell.execution_count is None
+        assert "def " not in cell.source and "class " not in cell.source
+    declared = declared_parameters(path)
+    assert "output_dir" in declared and declared["output_dir"].default == ""
+    assert all(p.help for p in declared.values()), "every parameter has a help comment"
+    reads_benchmark = "benchmark" in "".join(c.source for c in nb.cells).lower()
+    if "benchmark_path" in declared or reads_benchmark:
+        assert declared.get("benchmark_path") is not None
+
+
+def test_unknown_parameter_is_an_error_in_the_notebook(tmp_path):
+    path = NOTEBOOKS[0]
+    nb = parameterize_notebook(load_notebook_node(str(path)),
+                               {"output_dir": str(tmp_path), "no_such_parameter": 1})
+    client = NotebookClient(nb, kernel_name="python3", timeout=120,
+                            resources={"metadata": {"path": str(path.parent)}})
+    with pytest.raises(Exception, match="unknown parameter 'no_such_parameter'"):
+        client.execute()
+
+
+def test_notebook_01_on_a_benchmark_of_our_own(tmp_path, own_benchmark):
+    path = ROOT / "notebooks" / "01_reproduce_benchmark.ipynb"
+    import papermill
+
+    papermill.execute_notebook(str(path), str(tmp_path / "out.ipynb"),
+                               parameters={"output_dir": str(tmp_path),
+                                           "benchmark_path": str(own_benchmark.path)},
+                               kernel_name="python3", progress_bar=False)
+    t = tables(tmp_path, "01_reproduce_benchmark")
+    summary = t["summary"].set_index("field")["recomputed"].to_dict()
+    assert summary["variantCount"] == own_benchmark.rows
+    assert summary["literalFullMatches"] == own_benchmark.literal
+    assert summary["checklistFullMatches"] == own_benchmark.checklist
+    assert t["scores"]["facts_total"].unique().tolist() == [own_benchmark.facts]

@@ -1,0 +1,132 @@
+"""The workbook runner on a small workbook of its own: run, stamps, manifest, check, failure."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from recallscore_nb import workbook
+from recallscore_nb.cli import main
+from recallscore_nb.errors import UsageError
+
+PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
+WRITES = """\
+import pandas as pd
+from recallscore_nb.figures import figure
+from recallscore_nb.session import start
+nb = start("{stem}", globals())
+nb.table("values", pd.DataFrame({{"label": [label, "x_y"], "value": [1.5, 2.0]}}))
+fig, ax = figure()
+ax.bar(["a", "b"], [1, 2])
+nb.figure("bars", fig)
+nb.number("{name}", 42)
+nb.finish()
+"""
+
+
+def _notebook(path: Path, source: str) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    params = nbformat.v4.new_code_cell(PARAMETERS)
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell(source)]
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.fixture
+def book(tmp_path, monkeypatch):
+    """Two notebooks that write a table, a figure and a paper number; reports/ in tmp."""
+    notebooks, reports = tmp_path / "notebooks", tmp_path / "reports"
+    notebooks.mkdir()
+    for stem, name in (("01_first", "FirstAnswer"), ("02_second", "SecondAnswer")):
+        source = WRITES.format(stem=stem, name=name)
+        _notebook(notebooks / f"{stem}.ipynb", source)
+    monkeypatch.setattr(workbook, "NOTEBOOKS_DIR", notebooks)
+    monkeypatch.setattr(workbook, "REPORTS_DIR", reports)
+    monkeypatch.setattr(workbook, "STAMPS_DIR", tmp_path / ".stamps")
+    monkeypatch.setattr(workbook, "_code_fingerprint", lambda: "fixed code")
+    return tmp_path
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_run_writes_outputs_manifest_and_numbers_then_skips_when_unchanged(book):
+    result = workbook.run_workbook(progress=False)
+    assert result.executed == ("01_first", "02_second") and result.skipped == ()
+    reports = book / "reports"
+    manifest = json.loads((reports / "manifest.json").read_text())
+    listed = {o["path"]: o["sha256"] for o in manifest["outputs"]}
+    on_disk = {k: v for k, v in _hashes(reports).items() if k.split("/")[0] in workbook.COMMITTED}
+    assert listed == on_disk
+    assert "tables/01_first__values.csv" in listed and "figures/02_second__bars.svg" in listed
+    assert manifest["parameters"] == {"01_first": {"label": "a&b"}, "02_second": {"label": "a&b"}}
+    assert manifest["versions"]["recallscore"]
+    numbers = (reports / "paper" / "numbers.tex").read_text()
+    assert "\\newcommand{\\rsFirstAnswer}{42}" in numbers
+    assert "a\\&b" in (reports / "tables" / "01_first__values.tex").read_text()
+    assert str(book) not in json.dumps(manifest)  # no absolute paths
+    again = workbook.run_workbook(progress=False)
+    assert again.executed == () and again.skipped == ("01_first", "02_second")
+
+
+def test_a_changed_output_makes_its_notebook_run_again(book):
+    workbook.run_workbook(progress=False)
+    (book / "reports" / "tables" / "02_second__values.csv").write_text("tampered\n")
+    assert workbook.run_workbook(progress=False).executed == ("02_second",)
+
+
+def test_check_is_clean_then_names_each_changed_or_missing_file(book):
+    workbook.run_workbook(progress=False)
+    assert workbook.check_workbook(progress=False) == []
+    for name in ("tables/01_first__values.md", "figures/02_second__bars.png"):
+        path = book / "reports" / name
+        original = path.read_bytes()
+        path.write_bytes(original[:-1] + bytes([original[-1] ^ 1]))  # one byte changed
+    (book / "reports" / "tables" / "01_first__values.csv").unlink()
+    assert workbook.check_workbook(progress=False) == [
+        "differs: figures/02_second__bars.png",
+        "missing from reports/: tables/01_first__values.csv",
+        "differs: tables/01_first__values.md",
+    ]
+
+
+def test_a_failing_notebook_exits_3_names_the_cell_and_leaves_reports_untouched(book, capsys):
+    workbook.run_workbook(progress=False)
+    before = _hashes(book / "reports")
+    _notebook(book / "notebooks" / "02_second.ipynb", "raise ValueError('broken on purpose')")
+    assert main(["run", "--force"]) == 3
+    err = capsys.readouterr().err
+    assert "notebook 02_second failed at cell 2: ValueError: broken on purpose" in err
+    assert "Traceback" not in err
+    assert _hashes(book / "reports") == before
+
+
+def test_parameters_select_and_guard_the_committed_reports(book, tmp_path):
+    with pytest.raises(UsageError, match="no selected notebook declares"):
+        workbook.run_workbook(overrides=[("seed", "1")], progress=False)
+    with pytest.raises(UsageError, match="give --output-dir"):
+        workbook.run_workbook(overrides=[("label", "other")], progress=False)
+    with pytest.raises(UsageError, match="no notebook '07'"):
+        workbook.run_workbook(["07"], progress=False)
+    out = tmp_path / "exploration"
+    result = workbook.run_workbook(["02"], [("label", "other")], output_dir=out, progress=False)
+    assert result.executed == ("02_second",)
+    assert "other" in (out / "tables" / "02_second__values.csv").read_text()
+    assert not (book / "reports").exists()
+
+
+def test_declared_parameters_follow_papermills_inspectable_form(book):
+    params = workbook.declared_parameters(book / "notebooks" / "01_first.ipynb")
+    assert [(p.name, p.type, p.default, p.help) for p in params.values()] == [
+        ("output_dir", str, "", "empty: reports/"),
+        ("label", str, "a&b", "a cell of the table"),
+    ]
+    assert params["label"].convert("x") == "x"
