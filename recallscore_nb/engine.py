@@ -202,11 +202,11 @@ class References:
         ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         offsets = arr.offsets.to_numpy().astype(np.int64)
         rows, positions, counts = _layout(offsets - offsets[0])
-        slots = []
+        slots = [np.full(len(arr), -1, dtype=np.int64)]  # at least one slot, even if all empty
         for j in range(int(counts.max()) if len(counts) else 0):
-            slot = np.full(len(arr), -1, dtype=np.int64)
+            slot = slots[j] if j < len(slots) else np.full(len(arr), -1, dtype=np.int64)
             slot[rows[positions == j]] = ids[positions == j]
-            slots.append(slot)
+            slots[j:j + 1] = [slot]
         return cls(tuple(encoded.dictionary.to_pylist()), tuple(slots))
 
     def for_squad(self, mode: str) -> References:
@@ -217,16 +217,15 @@ class References:
 
     def _for_squad(self, mode: str) -> References:
         if mode == "v1.1":
-            if not self.slots or bool((self.slots[0] < 0).any()):
-                raise ValueError("squad mode v1.1: every attempt needs at least one reference")
+            missing = np.flatnonzero(self.slots[0] < 0)
+            if len(missing):
+                raise ValueError(f"squad mode v1.1: every attempt needs at least one reference "
+                                 f"(attempt {missing[0]} has none)")
             return self
         # v2.0: gold answers that normalize to empty are dropped; none left: unanswerable ('').
         answerable = np.array([SQUAD(v) != "" for v in self.values] + [False])
         blank = len(self.values)
-        kept = [np.where(answerable[s], s, -1) for s in self.slots] or [
-            np.full(0, -1, dtype=np.int64)
-        ]
-        matrix = np.stack(kept, axis=1)
+        matrix = np.stack([np.where(answerable[s], s, -1) for s in self.slots], axis=1)
         matrix = np.take_along_axis(matrix, np.argsort(matrix < 0, axis=1, kind="stable"), 1)
         matrix[:, 0] = np.where(matrix[:, 0] < 0, blank, matrix[:, 0])
         slots = [matrix[:, j].copy() for j in range(matrix.shape[1]) if (matrix[:, j] >= 0).any()]
@@ -314,6 +313,8 @@ class ReferenceBags:
 # --- rules on prepared inputs -----------------------------------------------------------
 def equal_any(values: pa.Array, ref_values: Sequence[str], refs: References) -> np.ndarray:
     """Per row: does ``values`` equal any of the row's references (given as ``ref_values``)?"""
+    if not ref_values:
+        return np.zeros(len(values), dtype=bool)
     if len(ref_values) == 1:
         eq = pc.equal(values, pa.scalar(ref_values[0], type=pa.string()))
         return eq.to_numpy(zero_copy_only=False).astype(bool) & (refs.slots[0] >= 0)
@@ -382,11 +383,13 @@ def checklist_matrix(attempts: Attempts, facts) -> np.ndarray:
 def _phrase_rows(tokens: Tokens, phrase: list[int], n: int) -> np.ndarray:
     """Rows in which the token ids ``phrase`` occur consecutively."""
     k = len(phrase)
+    present = np.zeros(n, dtype=bool)
+    if k > len(tokens.ids):
+        return present
     start = tokens.ids[: len(tokens.ids) - k + 1] == phrase[0]
     for i in range(1, k):
         start &= tokens.ids[i : len(tokens.ids) - k + 1 + i] == phrase[i]
     at = np.flatnonzero(start)
     at = at[tokens.rows[at] == tokens.rows[at + k - 1]]
-    present = np.zeros(n, dtype=bool)
     present[tokens.rows[at]] = True
     return present

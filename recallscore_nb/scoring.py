@@ -109,25 +109,29 @@ def token_f1(attempts, references, *, mode: str = "v1.1") -> pd.Series:
 
 
 def as_facts(facts) -> tuple[Fact, ...]:
-    """Facts from :class:`Fact` objects, ``{"fact", "requiredTerms"}`` dicts, or a mapping.
+    """Facts from :class:`Fact` objects, ``{"fact", "requiredTerms"}`` dicts, ``(name, terms)``
+    pairs or a mapping of names to terms (a single string is one term).
 
-    >>> as_facts({"place": ["west drawer"]})
-    (Fact(name='place', terms=('west drawer',)),)
+    >>> as_facts({"place": ["west drawer"], "time": "dawn"})
+    (Fact(name='place', terms=('west drawer',)), Fact(name='time', terms=('dawn',)))
     """
     if isinstance(facts, Mapping):
-        facts = [Fact(str(k), tuple(v)) for k, v in facts.items()]
+        facts = list(facts.items())
     out = []
     for f in facts:
         if isinstance(f, Fact):
             out.append(f)
-        elif isinstance(f, Mapping):
-            out.append(Fact(f["fact"], tuple(f["requiredTerms"])))
-        else:
-            name, terms = f
-            out.append(Fact(name, tuple(terms)))
+            continue
+        name, terms = (f["fact"], f["requiredTerms"]) if isinstance(f, Mapping) else f
+        out.append(Fact(str(name), (terms,) if isinstance(terms, str) else tuple(terms)))
+    if not out:
+        raise UsageError("'facts' must hold at least one fact (an empty checklist passes vacuously)")
+    names = [f.name for f in out]
+    if len(set(names)) != len(names):
+        raise UsageError(f"fact names must be unique (got {names})")
     for f in out:
         if not f.terms or any(t == "" for t in f.normalized_terms):
-            raise ValueError(f"fact {f.name!r}: every term must normalize to at least one token")
+            raise UsageError(f"fact {f.name!r}: every term must normalize to at least one token")
     return tuple(out)
 
 
