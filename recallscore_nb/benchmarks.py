@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 
 import pandas as pd
-from jsonschema import Draft202012Validator, ValidationError
+from recallscore_nb._jsonschema import Draft202012Validator, ValidationError
 
 from recallscore_nb.engine import STRING
 from recallscore_nb.errors import BenchmarkFormatError, InputFileError
