@@ -8,6 +8,7 @@ attempts. In JSONL and Parquet a null attempt is an error.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -17,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from .engine import STRING
@@ -48,34 +50,75 @@ def read_attempts(path: str) -> pd.DataFrame:
     [['0', 'NA', 'x'], ['1', '', 'y']]
     """
     if path == "-":
-        frame = _read_csv(io.BytesIO(sys.stdin.buffer.read()), "<stdin>")
-        name = "<stdin>"
+        return _checked(_read_csv(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+    suffix = _format_of(path, what="an attempts file")
+    if not os.path.isfile(path):
+        raise AttemptsFormatError(path, message="no such file")
+    if suffix == ".csv":
+        with open(path, "rb") as fh:
+            frame = _read_csv(fh.read(), path)
+    elif suffix == ".jsonl":
+        frame = _read_jsonl(path)
     else:
-        name = path
-        suffix = _format_of(path, what="an attempts file")
-        if not os.path.isfile(path):
-            raise AttemptsFormatError(path, message="no such file")
-        if suffix == ".csv":
-            with open(path, "rb") as fh:
-                frame = _read_csv(fh, path)
-        elif suffix == ".jsonl":
-            frame = _read_jsonl(path)
-        else:
-            frame = _read_parquet(path)
-    return _checked(frame, name)
+        frame = _read_parquet(path)
+    return _checked(frame, path)
 
 
-def _read_csv(fh, name: str) -> pd.DataFrame:
+def _read_csv(data: bytes, name: str) -> pd.DataFrame:
+    """Strict CSV: every field a string (no NA guessing), every line the header's width."""
+    header = _csv_header(data, name)
+    options = dict(
+        parse_options=pa_csv.ParseOptions(newlines_in_values=True, ignore_empty_lines=False),
+        convert_options=pa_csv.ConvertOptions(
+            column_types={column: pa.string() for column in header},
+            strings_can_be_null=False, quoted_strings_can_be_null=False, null_values=[]),
+    )
     try:
-        frame = pd.read_csv(fh, dtype=str, keep_default_na=False, na_filter=False,
-                            encoding="utf-8")
+        table = pa_csv.read_csv(io.BytesIO(data), **options)
+    except pa.ArrowInvalid as exc:
+        raise _csv_error(data, name, header, exc) from None
+    return table.to_pandas(types_mapper={pa.string(): STRING}.get)
+
+
+def _csv_header(data: bytes, name: str) -> list[str]:
+    first = data.split(b"\n", 1)[0].rstrip(b"\r")
+    try:
+        header = next(csv.reader([first.decode("utf-8")]), [])
     except UnicodeDecodeError as exc:
-        raise AttemptsFormatError(name, message=f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except pd.errors.EmptyDataError:
-        raise AttemptsFormatError(name, message="empty file: expected a header line with an 'attempt' column") from None
-    except pd.errors.ParserError as exc:
-        raise AttemptsFormatError(name, message=f"not valid CSV ({exc})") from None
-    return frame.astype(STRING)
+        raise AttemptsFormatError(name, "line 1", message=f"not UTF-8 text (byte {exc.start})") from None
+    if not header:
+        raise AttemptsFormatError(name, message="empty file: expected a header line with an 'attempt' column")
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if repeated:
+        raise AttemptsFormatError(name, "line 1", repeated[0], message="column named twice in the header")
+    return header
+
+
+def _csv_error(data: bytes, name: str, header: list[str], exc: Exception) -> AttemptsFormatError:
+    """Locate what Arrow refused (it names no line): a bad byte or a line of the wrong width."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        line = data.count(b"\n", 0, bad.start) + 1
+        return AttemptsFormatError(name, f"line {line}", message=f"not UTF-8 text (byte {bad.start})")
+    for record in (reader := csv.reader(io.StringIO(text, newline=""))):
+        if len(record) != len(header):
+            return AttemptsFormatError(
+                name, f"line {reader.line_num}",
+                message=f"expected {len(header)} fields as in the header, got {len(record)}")
+    return AttemptsFormatError(name, message=f"not valid CSV ({exc})")
+
+
+def _reject_duplicate_keys(pairs):
+    keys = [k for k, _ in pairs]
+    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    if repeated:
+        raise _DuplicateKey(repeated[0])
+    return dict(pairs)
+
+
+class _DuplicateKey(ValueError):
+    pass
 
 
 def _read_jsonl(path: str) -> pd.DataFrame:
@@ -89,7 +132,9 @@ def _read_jsonl(path: str) -> pd.DataFrame:
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = json.loads(line, object_pairs_hook=_reject_duplicate_keys)
+            except _DuplicateKey as exc:
+                raise AttemptsFormatError(path, f"line {number}", str(exc), message="key repeated in one object") from None
             except json.JSONDecodeError as exc:
                 raise AttemptsFormatError(path, f"line {number}", message=f"not valid JSON ({exc.msg} at column {exc.colno})") from None
             if not isinstance(record, dict):
@@ -100,6 +145,8 @@ def _read_jsonl(path: str) -> pd.DataFrame:
                     path, f"line {number}", "attempt", row_id=_id_text(record.get("id")),
                     expected="a string", got=json.dumps(attempt),
                 )
+            if "id" in record:
+                record["id"] = _id_text(record["id"])
             records.append(record)
     frame = pd.DataFrame.from_records(records) if records else pd.DataFrame({"attempt": []})
     frame.attrs["locations"] = "line"
@@ -112,6 +159,8 @@ _MISSING = object()
 def _id_text(value) -> str | None:
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return None
+    if isinstance(value, float) and value.is_integer():
+        return repr(value)
     return str(value)
 
 
@@ -122,6 +171,8 @@ def _read_parquet(path: str) -> pd.DataFrame:
         raise AttemptsFormatError(path, message=f"not a readable Parquet file ({exc})") from None
     if "attempt" in table.column_names:
         kind = table.schema.field("attempt").type
+        if pa.types.is_dictionary(kind):
+            kind = kind.value_type
         if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
             raise AttemptsFormatError(path, "", "attempt", expected="a string column", got=str(kind))
     return table.to_pandas(types_mapper={pa.string(): STRING, pa.large_string(): STRING}.get)
@@ -175,11 +226,30 @@ def write_table(frame: pd.DataFrame, path: str | None, *, metadata: dict[str, st
     elif suffix == ".jsonl":
         atomic_write(path, lambda tmp: _write_jsonl(frame, tmp))
     else:
-        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = _arrow_table(frame, path)
         if metadata:
             extra = {b"recallscore": json.dumps(metadata, sort_keys=True).encode()}
             table = table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
         atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+
+
+def _arrow_table(frame: pd.DataFrame, path: str) -> pa.Table:
+    try:
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        for column in frame.columns:
+            try:
+                pa.array(frame[column], from_pandas=True)
+            except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+                raise UsageError(f"{path}: column {column!r} cannot be written to Parquet: it "
+                                 f"mixes types ({exc}); write CSV or JSONL instead") from None
+        raise
+
+
+def _json_value(value):
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _write_jsonl(frame: pd.DataFrame, tmp: str) -> None:
@@ -187,5 +257,5 @@ def _write_jsonl(frame: pd.DataFrame, tmp: str) -> None:
     values = [frame[c].to_numpy(dtype=object) for c in columns]
     with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
         for row in zip(*values):
-            record = {c: (v.item() if hasattr(v, "item") else v) for c, v in zip(columns, row)}
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            record = {c: _json_value(v) for c, v in zip(columns, row)}
+            fh.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")

@@ -54,8 +54,9 @@ def render_reproduction(rep: Reproduction) -> list[str]:
         lines.append("FAIL: the file publishes nothing to check")
     else:
         verdict = "OK" if rep.agrees else "DIFFERENT"
-        lines.append(f"{verdict}: {rep.rows_agreeing} of {len(rep.rows)} rows agree; "
-                     f"{rep.checked} published values checked, {len(rep.differences)} differ")
+        lines.append(f"{verdict}: {rep.rows_agreeing} of {rep.rows_with_labels} rows with "
+                     f"published labels agree; {rep.checked} published values checked, "
+                     f"{len(rep.differences)} differ")
     return lines
 
 

@@ -69,8 +69,13 @@ class Reproduction:
         return self.checked > 0 and not self.differences
 
     @property
+    def rows_with_labels(self) -> int:
+        return int(self.rows["agrees"].notna().sum())
+
+    @property
     def rows_agreeing(self) -> int:
-        return int(self.rows["agrees"].sum())
+        """Rows with at least one published label, all of which agree."""
+        return int((self.rows["agrees"] == True).sum())  # noqa: E712 (None: nothing to check)
 
 
 def _text(value) -> str:
@@ -115,7 +120,7 @@ def reproduce(benchmark, *, squad_mode: str = "v1.1") -> Reproduction:
             if published != recomputed or type(published) is not type(recomputed):
                 agrees = False
                 differences.append(Difference(row.id, label, published, recomputed))
-        record["agrees"] = agrees
+        record["agrees"] = agrees if any(label in row.expected for label in ROW_LABELS) else None
         records.append(record)
     recomputed = _recomputed_summary(scores, benchmark)
     summary_records = []
@@ -131,8 +136,9 @@ def reproduce(benchmark, *, squad_mode: str = "v1.1") -> Reproduction:
     for field in SUMMARY_FIELDS:
         if field not in benchmark.summary and recomputed[field] is not None:
             summary_records.append({"field": field, "published": None, "recomputed": recomputed[field]})
-    rows = pd.DataFrame.from_records(records, columns=_row_columns())
-    summary = pd.DataFrame.from_records(summary_records, columns=["field", "published", "recomputed"])
+    # object columns: a missing published value stays missing, and counts stay integers
+    rows = pd.DataFrame(records, columns=_row_columns(), dtype=object)
+    summary = pd.DataFrame(summary_records, columns=["field", "published", "recomputed"], dtype=object)
     return Reproduction(rows, summary, tuple(differences), tuple(unchecked), checked)
 
 

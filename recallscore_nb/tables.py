@@ -30,8 +30,8 @@ def csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
     for column in out.columns:
         if pd.api.types.is_bool_dtype(out[column]):
             out[column] = np.where(out[column].to_numpy(), "true", "false")
-        elif out[column].dtype == object:
-            out[column] = out[column].map(_cell).astype(object)
+        elif out[column].dtype == object:  # mixed cells: keep ints as ints, None as empty
+            out[column] = pd.array([_cell(v) for v in out[column]], dtype=object)
     return out
 
 
