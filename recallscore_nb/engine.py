@@ -18,7 +18,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .normalize import SEED, SQUAD, collapse_whitespace, normalize_array, remove_articles
+from .normalize import (
+    SEED,
+    SQUAD,
+    collapse_whitespace,
+    exact_rows,
+    normalize_array,
+    remove_articles,
+)
 
 SQUAD_MODES = ("v1.1", "v2.0")
 STRING = pd.ArrowDtype(pa.string())
@@ -97,18 +104,8 @@ class Attempts:
 
     @cached_property
     def exact_rows(self) -> np.ndarray:
-        """Rows that need the exact Python steps for SQuAD tokens: non-ASCII text, or ASCII
-        control characters other than whitespace (both change what the article regex sees)."""
-        printable = pc.ascii_is_printable(self.raw).to_numpy(zero_copy_only=False)
-        suspect = np.flatnonzero(~printable)
-        if len(suspect):
-            subset = self.raw.take(pa.array(suspect))
-            odd = pc.or_(
-                pc.invert(pc.string_is_ascii(subset)),
-                pc.match_substring_regex(subset, r"[\x00-\x08\x0e-\x1b\x7f]"),
-            ).to_numpy(zero_copy_only=False)
-            suspect = suspect[odd]
-        return suspect
+        """Rows whose SQuAD tokens need the exact Python steps (see ``normalize.exact_rows``)."""
+        return exact_rows(self.raw, articles=True)
 
     @cached_property
     def seed(self) -> pa.Array:
@@ -137,7 +134,9 @@ class Attempts:
         keep = ~pc.is_in(flat, value_set=pa.array(_ARTICLES)).to_numpy(zero_copy_only=False)
         exact = self.exact_rows
         if len(exact):
-            keep &= ~np.isin(rows, exact)
+            exact_row = np.zeros(len(self), dtype=bool)
+            exact_row[exact] = True
+            keep &= ~exact_row[rows]
         ids, rows = _token_ids(flat, vocab)[keep], rows[keep]
         if len(exact):
             seeds = self.seed.take(pa.array(exact)).to_pylist()

@@ -156,12 +156,9 @@ NORMALIZERS: dict[str, Normalizer] = {n.name: n for n in (SEED, SQUAD)}
 
 
 # --- the vectorized runner ---------------------------------------------------------------
-# Bytes a row may hold and still take the fast path: ASCII whitespace (as str.split() sees
-# it: \t \n \v \f \r and \x1c-\x1f) and the printable range. Other control characters and
-# non-ASCII text change what \b and str.split() do, so those rows take the exact path.
-_FAST_BYTE = np.zeros(256, dtype=bool)
-_FAST_BYTE[0x09:0x0E] = True
-_FAST_BYTE[0x1C:0x7F] = True
+# The fast path works on ASCII bytes: punctuation is deleted, letters lowercased, and the
+# bytes str.split() treats as whitespace (\t \n \v \f \r \x1c-\x1f and space) folded to a
+# space. Rows it cannot do exactly (see exact_rows) take the Python steps.
 _PUNCT_BYTE = np.zeros(256, dtype=bool)
 _PUNCT_BYTE[np.frombuffer(string.punctuation.encode(), dtype=np.uint8)] = True
 # Lowercase ASCII letters and map every ASCII whitespace byte to a space, in one lookup.
@@ -195,8 +192,8 @@ def _delete(offsets: np.ndarray, data: np.ndarray, drop: np.ndarray):
 
 def _seed_ascii(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
     """The seed pipeline on ASCII bytes (exact for fast-path rows; other rows are garbage)."""
-    offsets, data = _delete(offsets, data, _PUNCT_BYTE.take(data))
-    data = _FOLD_BYTE.take(data)
+    offsets, data = _delete(offsets, data, _PUNCT_BYTE[data])
+    data = _FOLD_BYTE[data]
     # Collapse each run of spaces to its last space (never across a row boundary) ...
     space = data == _SPACE
     doubled = np.zeros(len(data), dtype=bool)
@@ -208,12 +205,20 @@ def _seed_ascii(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
     return pc.ascii_trim(_from_buffers(offsets, data), " ")
 
 
-def _fast_rows_mask(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
-    """Rows that hold only bytes of the fast path (ASCII, no control characters)."""
-    bad = np.flatnonzero(~_FAST_BYTE.take(data))
-    fast = np.ones(len(offsets) - 1, dtype=bool)
-    fast[_rows_of(bad, offsets)] = False
-    return fast
+def exact_rows(values: pa.Array, *, articles: bool) -> np.ndarray:
+    """Rows the vectorized path cannot normalize exactly: non-ASCII text, and, when articles
+    are removed, ASCII control characters other than whitespace (they change what the
+    articles regex's ``\\b`` sees, but not what ``str.split()`` does)."""
+    ascii_only = pc.string_is_ascii(values).to_numpy(zero_copy_only=False)
+    if not articles:
+        return np.flatnonzero(~ascii_only)
+    suspect = np.flatnonzero(~pc.ascii_is_printable(values).to_numpy(zero_copy_only=False))
+    if len(suspect):
+        subset = values.take(pa.array(suspect))
+        odd = pc.or_(pc.invert(pc.string_is_ascii(subset)),
+                     pc.match_substring_regex(subset, r"[\x00-\x08\x0e-\x1b\x7f]"))
+        suspect = suspect[odd.to_numpy(zero_copy_only=False)]
+    return suspect
 
 
 def _from_buffers(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
@@ -266,13 +271,11 @@ def normalize_array(
         return pa.array([], type=pa.string())
     if not normalizer._fast_path:
         return _normalize_exact(values, normalizer)
-    offsets, data = _string_buffers(values)
-    fast = _fast_rows_mask(offsets, data)
-    out = _seed_ascii(offsets, data) if seed is None else seed
+    out = _seed_ascii(*_string_buffers(values)) if seed is None else seed
     if normalizer.articles:
         out = _drop_article_tokens(out)
-    if not fast.all():
-        rows = np.flatnonzero(~fast)
+    rows = exact_rows(values, articles=normalizer.articles)
+    if len(rows):
         exact = _normalize_exact(values.take(pa.array(rows)), normalizer)
         out = _replace_rows(out, rows, exact)
     return out.cast(pa.string())
@@ -281,8 +284,14 @@ def normalize_array(
 def _normalize_exact(values: pa.Array, normalizer: Normalizer) -> pa.Array:
     """Python normalization, once per distinct value."""
     encoded = pc.dictionary_encode(values)
-    distinct = [normalizer(s) for s in encoded.dictionary.to_pylist()]
+    step = _seed_text if normalizer == SEED.with_steps(normalizer.name) else normalizer
+    distinct = [step(s) for s in encoded.dictionary.to_pylist()]
     return pa.array(distinct, type=pa.string()).take(encoded.indices)
+
+
+def _seed_text(text: str) -> str:
+    """The seed pipeline in one expression (the exact path's hot loop)."""
+    return " ".join(text.lower().translate(_ASCII_PUNCT_TABLE).split())
 
 
 def _replace_rows(base: pa.Array, rows: np.ndarray, new: pa.Array) -> pa.Array:

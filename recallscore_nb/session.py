@@ -23,7 +23,7 @@ from .errors import UsageError
 from .files import atomic_write
 from .paths import DEFAULT_BENCHMARK, REPO_ROOT, REPORTS_DIR
 
-__all__ = ["Session", "start", "FRAGMENTS", "relative_to_repo", "file_sha256"]
+__all__ = ["Session", "SavedFigure", "start", "FRAGMENTS", "relative_to_repo", "file_sha256"]
 
 FRAGMENTS = "fragments"
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
@@ -88,6 +88,16 @@ def check_parameters(namespace: dict) -> dict[str, object]:
     return {name: given[name] for name in declared}
 
 
+@dataclass(frozen=True)
+class SavedFigure:
+    """The files of a saved figure; Jupyter shows it as its PNG."""
+
+    paths: tuple[Path, ...]
+
+    def _repr_png_(self) -> bytes:
+        return next(p for p in self.paths if p.suffix == ".png").read_bytes()
+
+
 @dataclass
 class Session:
     """What a notebook knows while it runs; see the module docstring."""
@@ -147,13 +157,14 @@ class Session:
                                     footer=self.footer(), float_format=float_format)
         return frame
 
-    def figure(self, what: str, fig):
-        """Write ``figures/<stem>__<what>.{png,pdf,svg}``; return the figure for display."""
+    def figure(self, what: str, fig) -> SavedFigure:
+        """Write ``figures/<stem>__<what>.{png,pdf,svg}``; return them, shown as the PNG."""
         from .figures import save_figure
 
-        self.outputs += save_figure(fig, self.output_dir / "figures", f"{self.stem}__{what}",
-                                    description="; ".join(self.footer()))
-        return fig
+        paths = save_figure(fig, self.output_dir / "figures", f"{self.stem}__{what}",
+                            description="; ".join(self.footer()))
+        self.outputs += paths
+        return SavedFigure(tuple(paths))
 
     def number(self, name: str, value) -> None:
         """Record a number the paper quotes, as the LaTeX macro ``\\rs<Name>``."""
