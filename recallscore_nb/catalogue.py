@@ -1,0 +1,395 @@
+"""The suite catalogue: evaluation suites and the flags a curator attached to them.
+
+A catalogue file (``data/catalogue/suites.json`` ships one) holds ``generated`` (a date)
+and ``suites``, each with ``id, title, version, question, method, grading, caveat, cases,
+runs`` and ``flags``: a list, empty when the suite has none, of
+``{"flag": ..., "evidence": ..., "suite": ...}``. A flag is a reader's judgement recorded as
+data, never inferred from prose when the notebook runs; its ``evidence`` is a verbatim
+substring of the suite's own ``caveat`` or ``method``, which the loader checks. The flags:
+
+``saturated``
+    The top of the field can no longer be told apart (scores at the ceiling).
+``superseded``
+    Another suite, named in ``suite``, now does this suite's job.
+``paired``
+    To be read together with another suite, named in ``suite``.
+``void``
+    Some results are invalid under a condition the suite's text states (a server, a date,
+    a vacuous pass); the evidence says which.
+
+:func:`load_catalogue` reads and checks a file (bytes, JSON Schema
+``data/schemas/catalogue.schema.json``, then what a schema cannot say); the frame builders
+after it are pure.
+
+>>> catalogue = load_catalogue()
+>>> catalogue.generated, len(catalogue.suites)
+('2026-09-09', 15)
+>>> flags_frame(catalogue).loc[0, ["suite", "flag"]].tolist()
+['screening', 'saturated']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import pandas as pd
+
+from ._version import __version__
+from .errors import InputFileError
+from .paths import DATA_DIR, SCHEMAS_DIR
+
+__all__ = [
+    "FLAGS",
+    "DEFAULT_CATALOGUE",
+    "CatalogueFormatError",
+    "Flag",
+    "Suite",
+    "Catalogue",
+    "load_catalogue",
+    "suites_frame",
+    "flags_frame",
+    "catalogue_signature",
+]
+
+FLAGS: dict[str, str] = {
+    "saturated": "the top of the field can no longer be told apart",
+    "superseded": "another suite now does this suite's job",
+    "paired": "to be read together with another suite",
+    "void": "some results are invalid under a stated condition",
+}
+"""The allowed flags and what each means (see the module docstring)."""
+NAMES_A_SUITE = ("paired", "superseded")
+"""The flags that name another suite in ``suite``; the others must not."""
+DEFAULT_CATALOGUE = DATA_DIR / "catalogue" / "suites.json"
+_EVIDENCE_FIELDS = ("caveat", "method")
+_TYPE_PHRASES = {"string": "a string", "integer": "an integer", "object": "an object",
+                 "array": "an array"}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_RENDER_LIMIT = 80
+
+
+class CatalogueFormatError(InputFileError):
+    """A catalogue file that is not valid: JSON, schema, ids, or a flag's evidence."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One curated flag: its name, the verbatim evidence, and the other suite it names."""
+
+    flag: str
+    evidence: str
+    suite: str | None = None
+
+
+@dataclass(frozen=True)
+class Suite:
+    """One suite of the catalogue; ``extra`` keeps the fields this module does not use."""
+
+    id: str
+    title: str
+    version: str
+    question: str
+    method: str
+    grading: str
+    caveat: str
+    cases: int
+    runs: int
+    flags: tuple[Flag, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """A validated catalogue: ``path`` as the caller named it, ``sha256`` of its bytes."""
+
+    path: str
+    sha256: str
+    generated: str
+    suites: tuple[Suite, ...]
+
+
+def catalogue_signature() -> str:
+    """The flag vocabulary and evidence rule the catalogue's flags were checked against.
+
+    >>> catalogue_signature().split("|")  # doctest: +ELLIPSIS
+    ['catalogue', 'flags:saturated+superseded+paired+void',
+     'evidence:verbatim-caveat-or-method', 'version:...']
+    """
+    fields = [("flags", "+".join(FLAGS)), ("evidence", "verbatim-" + "-or-".join(_EVIDENCE_FIELDS))]
+    return "|".join(["catalogue"] + [f"{k}:{v}" for k, v in fields] + [f"version:{__version__}"])
+
+
+def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
+    """Read and check a catalogue file.
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        The file to read; the shipped catalogue when omitted.
+
+    Returns
+    -------
+    Catalogue
+
+    Raises
+    ------
+    CatalogueFormatError
+        The first problem of the first stage that found any (``errors`` holds all of
+        them), naming the file, the JSON path, the suite id and the field.
+
+    Examples
+    --------
+    >>> [f.flag for f in load_catalogue().suites[1].flags]
+    ['saturated']
+    """
+    name = os.fspath(DEFAULT_CATALOGUE if path is None else path)
+    content = _read(name)
+    data = _parse(name, content)
+    errors = _schema_errors(name, data)
+    if not errors:  # the later checks rely on the types the schema guarantees
+        errors = _id_errors(name, data) + _flag_errors(name, data)
+    if errors:
+        raise InputFileError.first_of(errors)
+    return Catalogue(name, hashlib.sha256(content).hexdigest(), data["generated"],
+                     tuple(_suite(s) for s in data["suites"]))
+
+
+# --- the frames ----------------------------------------------------------------------------
+def _flag_text(flag: Flag) -> str:
+    if flag.flag == "paired":
+        return f"paired with {flag.suite}"
+    if flag.flag == "superseded":
+        return f"superseded by {flag.suite}"
+    return flag.flag
+
+
+def suites_frame(catalogue: Catalogue) -> pd.DataFrame:
+    """One row per suite: ``id, version, question, grading, cases, runs, caveat, flags,
+    read_with`` (``flags`` the suite's own, ``read_with`` its pairings from either side).
+
+    >>> frame = suites_frame(load_catalogue()).set_index("id")
+    >>> frame.loc["tagger_nullable", "flags"], frame.loc["tagger", "read_with"]
+    ('paired with tagger', 'tagger_nullable')
+    """
+    suites = catalogue.suites
+    partners = {s.id: [] for s in suites}
+    for s in suites:
+        for f in s.flags:
+            if f.flag == "paired":
+                partners[s.id].append(f.suite)
+                partners[f.suite].append(s.id)
+    return pd.DataFrame({
+        "id": [s.id for s in suites],
+        "version": [s.version for s in suites],
+        "question": [s.question for s in suites],
+        "grading": [s.grading for s in suites],
+        "cases": pd.array([s.cases for s in suites], dtype="int64"),
+        "runs": pd.array([s.runs for s in suites], dtype="int64"),
+        "caveat": [s.caveat for s in suites],
+        "flags": ["; ".join(_flag_text(f) for f in s.flags) for s in suites],
+        "read_with": [", ".join(sorted(set(partners[s.id]))) for s in suites],
+    })
+
+
+def flags_frame(catalogue: Catalogue) -> pd.DataFrame:
+    """One row per flag: ``suite, flag, other, evidence`` (``other`` empty unless the flag
+    names a suite), in catalogue order.
+
+    >>> frame = flags_frame(load_catalogue())
+    >>> frame.query("flag == 'superseded'")[["suite", "other"]].values.tolist()
+    [['tools', 'toolscale']]
+    """
+    rows = [(s.id, f.flag, f.suite or "", f.evidence) for s in catalogue.suites for f in s.flags]
+    return pd.DataFrame(rows, columns=["suite", "flag", "other", "evidence"]).astype(object)
+
+
+# --- stage 1: bytes, text, JSON --------------------------------------------------------------
+def _read(name: str) -> bytes:
+    try:
+        with open(name, "rb") as file:
+            return file.read()
+    except FileNotFoundError:
+        raise CatalogueFormatError(name, message="no such file") from None
+    except OSError as err:
+        raise CatalogueFormatError(name, message=f"cannot be read: {err.strerror}") from None
+
+
+class _Repeated(dict):
+    """A JSON object that repeated some keys; it lives only until they are reported."""
+
+    def __init__(self, pairs, repeated):
+        super().__init__(pairs)
+        self.repeated = repeated
+
+
+def _object(pairs):
+    counts = Counter(key for key, _ in pairs)
+    if len(counts) == len(pairs):
+        return dict(pairs)
+    return _Repeated(pairs, [key for key, n in counts.items() if n > 1])
+
+
+def _repeated_keys(value, parts=()):
+    if isinstance(value, _Repeated):
+        yield from ((parts, key) for key in value.repeated)
+    children = value.items() if isinstance(value, dict) else (
+        enumerate(value) if isinstance(value, list) else ())
+    for key, child in children:
+        yield from _repeated_keys(child, (*parts, key))
+
+
+def _parse(name: str, content: bytes) -> dict[str, Any]:
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as err:
+        bad = content[err.start]
+        raise CatalogueFormatError(name, f"byte {err.start}",
+                                   message=f"not UTF-8 text (byte 0x{bad:02x})") from None
+    try:
+        data = json.loads(text, object_pairs_hook=_object)
+    except json.JSONDecodeError as err:
+        raise CatalogueFormatError(name, f"line {err.lineno} column {err.colno}",
+                                   message=f"not valid JSON: {err.msg}") from None
+    errors = [CatalogueFormatError(name, _json_path(parts), key, message="duplicate key",
+                                   row_id=_suite_id(data, parts))
+              for parts, key in _repeated_keys(data)]
+    if errors:
+        raise InputFileError.first_of(errors)
+    if not isinstance(data, dict):
+        raise CatalogueFormatError(name, "$", expected="an object", got=_render(data))
+    return data
+
+
+# --- stage 2: the JSON Schema ----------------------------------------------------------------
+@cache
+def _validator():
+    from ._jsonschema import Draft202012Validator
+
+    schema = json.loads((SCHEMAS_DIR / "catalogue.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def _schema_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
+    found = []
+    for error in _validator().iter_errors(data):
+        parts, got = tuple(error.absolute_path), _render(error.instance)
+        schema = error.schema
+        if error.validator == "required":
+            key = next(k for k in error.validator_value
+                       if k not in error.instance and error.message.startswith(repr(k)))
+            parts, schema, got = (*parts, key), error.schema["properties"][key], "nothing"
+        location, field_name = _split(parts)
+        found.append((parts, CatalogueFormatError(name, location, field_name, got=got,
+                                                  expected=_expected(schema),
+                                                  row_id=_suite_id(data, parts))))
+    found.sort(key=lambda item: [(isinstance(part, str), part) for part in item[0]])
+    return [error for _, error in found]
+
+
+def _expected(schema: dict[str, Any]) -> str:
+    if "x-expected" in schema:
+        return schema["x-expected"]
+    if schema.get("minLength") == 1:
+        return "a non-empty string"
+    phrase = _TYPE_PHRASES[schema["type"]]
+    return f"{phrase} >= {schema['minimum']}" if "minimum" in schema else phrase
+
+
+# --- stage 3: what the schema cannot say -----------------------------------------------------
+def _id_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
+    first_use: dict[str, str] = {}
+    errors = []
+    for i, suite in enumerate(data["suites"]):
+        where = f"$.suites[{i}]"
+        if suite["id"] in first_use:
+            errors.append(CatalogueFormatError(
+                name, where, "id", expected="a unique id", row_id=suite["id"],
+                got=f"{_render(suite['id'])}, already the id of {first_use[suite['id']]}"))
+        first_use.setdefault(suite["id"], where)
+    return errors
+
+
+def _flag_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
+    ids = {suite["id"] for suite in data["suites"]}
+    errors = []
+    for i, suite in enumerate(data["suites"]):
+        seen = set()
+        for k, flag in enumerate(suite["flags"]):
+            where, sid = f"$.suites[{i}].flags[{k}]", suite["id"]
+
+            def error(field_name, expected, got):
+                errors.append(CatalogueFormatError(name, where, field_name, expected=expected,
+                                                   got=got, row_id=sid))
+
+            if flag["flag"] in seen:
+                error("flag", "a flag not already given to this suite", _render(flag["flag"]))
+            seen.add(flag["flag"])
+            if not any(flag["evidence"] in suite[f] for f in _EVIDENCE_FIELDS):
+                error("evidence", "a verbatim substring of the suite's caveat or method",
+                      _render(flag["evidence"]))
+            other = flag.get("suite")
+            if flag["flag"] in NAMES_A_SUITE:
+                if other is None:
+                    error("suite", f"the id of the other suite (a {flag['flag']} flag names one)",
+                          "nothing")
+                elif other not in ids or other == sid:
+                    error("suite", "the id of another suite in the catalogue", _render(other))
+            elif other is not None:
+                error("suite", f"nothing (only {' and '.join(NAMES_A_SUITE)} flags name a suite)",
+                      _render(other))
+    return errors
+
+
+# --- building and locations ------------------------------------------------------------------
+_SUITE_FIELDS = ("id", "title", "version", "question", "method", "grading", "caveat", "cases",
+                 "runs", "flags")
+
+
+def _suite(data: dict[str, Any]) -> Suite:
+    flags = tuple(Flag(f["flag"], f["evidence"], f.get("suite")) for f in data["flags"])
+    fields = {key: data[key] for key in _SUITE_FIELDS if key != "flags"}
+    return Suite(**fields, flags=flags,
+                 extra={k: v for k, v in data.items() if k not in _SUITE_FIELDS})
+
+
+def _json_path(parts) -> str:
+    steps = []
+    for part in parts:
+        if isinstance(part, int):
+            steps.append(f"[{part}]")
+        elif _NAME.match(part):
+            steps.append(f".{part}")
+        else:
+            steps.append(f"[{json.dumps(part, ensure_ascii=False)}]")
+    return "$" + "".join(steps)
+
+
+def _split(parts) -> tuple[str, str]:
+    """(JSON path of the object holding the last property, that property and its indices)."""
+    names = [i for i, part in enumerate(parts) if isinstance(part, str)]
+    if not names:
+        return _json_path(parts), ""
+    last = names[-1]
+    return _json_path(parts[:last]), parts[last] + "".join(f"[{i}]" for i in parts[last + 1:])
+
+
+def _suite_id(data: Any, parts) -> str | None:
+    """The id of the suite a path lies in, when it has a non-empty string id."""
+    if len(parts) < 2 or parts[0] != "suites" or not isinstance(parts[1], int):
+        return None
+    suites = data.get("suites") if isinstance(data, dict) else None
+    suite = suites[parts[1]] if isinstance(suites, list) and parts[1] < len(suites) else None
+    sid = suite.get("id") if isinstance(suite, dict) else None
+    return sid if isinstance(sid, str) and sid else None
+
+
+def _render(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= _RENDER_LIMIT else text[: _RENDER_LIMIT - 3] + "..."

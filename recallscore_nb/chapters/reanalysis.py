@@ -1,0 +1,254 @@
+"""Notebook 05: several systems' attempts reanalysed, with bootstrap intervals per rule.
+
+Every attempt is scored by every rule; each system's mean score gets a percentile bootstrap
+interval (resampling its attempts, see :mod:`recallscore_nb.stats`); a rule is *saturated*
+when its two best systems both reach 0.95 and their intervals overlap. Two negative
+controls are scored beside the systems: ``control:empty`` (the empty attempt) and
+``control:idk`` ("I don't know"), each repeated as many times as the smallest real system
+has attempts (a constant attempt's mean does not depend on the count; the count keeps the
+tables comparable). Every rule must give them zero; a control scoring above zero is a
+vacuous pass and stops the notebook with :class:`VacuousControlError`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..attempts import read_attempts
+from ..errors import AttemptsFormatError, RecallScoreError, UsageError
+from ..paths import DATA_DIR
+from ..rules import rules_for
+from ..scoring import score_benchmark
+from ..session import Session
+from ..session import start as _start
+from ..stats import bootstrap_signature, grouped_bootstrap_ci, saturated
+
+__all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
+           "intervals_table", "intervals_figure", "saturation_table", "plot_intervals",
+           "vacuous_passes", "VacuousControlError", "CONTROLS", "MEASURES", "DEFAULT_ATTEMPTS"]
+
+STEM = "05_reanalysis"
+DEFAULT_ATTEMPTS = DATA_DIR / "attempts" / "four_fact_systems.csv"
+SQUAD_MODE = "v1.1"
+CONFIDENCE = 0.95
+CONTROLS = {"control:empty": "", "control:idk": "I don't know"}
+"""The negative controls: pseudo-system name -> the attempt it repeats."""
+MEASURES = {
+    "literal_match": "literal",
+    "normalized_match": "normalized",
+    "squad_exact_match": "SQuAD exact match",
+    "token_f1": "token F1",
+    "checklist_full_match": "checklist, all facts",
+    "partial_credit": "checklist, share of facts",
+}
+"""The per-attempt scores averaged per system (column -> label); ``partial_credit`` is
+``facts_present / facts_total``."""
+
+
+class VacuousControlError(RecallScoreError):
+    """A negative control scored above zero under some rule: that rule passes vacuously.
+
+    ``failures`` holds ``(control, rule, score)`` for every such case, worst first.
+    """
+
+    def __init__(self, failures: list[tuple[str, str, float]]) -> None:
+        self.failures = failures
+        control, rule, score = failures[0]
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        super().__init__(
+            f"negative control {control!r} scores {score:g} under {rule}, expected 0: "
+            f"the rule passes an attempt that states no fact (a vacuous pass){more}")
+
+
+def start(namespace: dict) -> Session:
+    """Validate the parameters and read both inputs, so every output lists them; the session
+    signs its outputs with the rules and the bootstrap."""
+    nb = _start(STEM, namespace)
+    if nb.parameters["attempts_path"] and not Path(str(nb.parameters["attempts_path"])).is_file():
+        raise UsageError(f"attempts_path: no such file: {nb.parameters['attempts_path']}")
+    nb.sign(*(rule.signature() for rule in rules_for(SQUAD_MODE)), _bootstrap_signature(nb))
+    nb.benchmark  # read now, so that every output's footer lists it
+    _attempts(nb)
+    return nb
+
+
+def _bootstrap_signature(nb: Session) -> str:
+    return bootstrap_signature(resamples=int(nb.parameters["resamples"]),
+                               seed=int(nb.parameters["seed"]), confidence=CONFIDENCE)
+
+
+# --- computing (memoized per session) ----------------------------------------------------
+def _attempts(nb: Session) -> pd.DataFrame:
+    def read():
+        path = str(nb.parameters.get("attempts_path") or DEFAULT_ATTEMPTS)
+        frame = read_attempts(str(nb.read_input(path)))
+        if "system" not in frame.columns:
+            raise AttemptsFormatError(path, "", "system", message="missing column 'system' "
+                                      "(which system made each attempt)")
+        if frame.empty:
+            raise AttemptsFormatError(path, message="no attempts to reanalyse")
+        missing = frame["system"].isna().to_numpy()
+        reserved = ~missing & frame["system"].astype(str).str.startswith("control:").to_numpy()
+        for bad, expected in ((missing, "a system name"),
+                              (reserved, "a system name not starting with 'control:' "
+                                         "(reserved for the negative controls)")):
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                got = "null" if missing[row] else repr(frame["system"].iloc[row])
+                raise AttemptsFormatError(path, f"row {row}", "system", expected=expected,
+                                          got=got, row_id=frame["id"].iloc[row])
+        return frame[["id", "system", "attempt"]].astype({"system": frame["attempt"].dtype})
+    return nb.memo("attempts", read)
+
+
+def _with_controls(attempts: pd.DataFrame) -> pd.DataFrame:
+    """The attempts, then each control repeated as often as the smallest system has attempts."""
+    copies = int(attempts["system"].value_counts().min())
+    controls = pd.DataFrame({
+        "id": [f"{name}-{i:02d}" for name in CONTROLS for i in range(1, copies + 1)],
+        "system": np.repeat(list(CONTROLS), copies),
+        "attempt": np.repeat(list(CONTROLS.values()), copies),
+    }).astype(attempts.dtypes.to_dict())
+    return pd.concat([attempts, controls], ignore_index=True)
+
+
+def _scores(nb: Session) -> pd.DataFrame:
+    def compute():
+        scores = score_benchmark(nb.benchmark, _with_controls(_attempts(nb)),
+                                 squad_mode=SQUAD_MODE)
+        at = scores.columns.get_loc("checklist_full_match") + 1
+        scores.insert(at, "partial_credit", scores["facts_present"] / scores["facts_total"])
+        return scores
+    return nb.memo("scores", compute)
+
+
+def _system_order(systems) -> list[str]:
+    """Real systems in sorted order, then the controls."""
+    real = sorted(s for s in set(systems) if s not in CONTROLS)
+    return real + list(CONTROLS)
+
+
+def _intervals(nb: Session) -> pd.DataFrame:
+    def compute():
+        scores = _scores(nb)
+        table = grouped_bootstrap_ci(scores, by="system", columns=list(MEASURES),
+                                     resamples=int(nb.parameters["resamples"]),
+                                     seed=int(nb.parameters["seed"]), confidence=CONFIDENCE)
+        table = table.rename(columns={"measure": "rule"})
+        table["system"] = pd.Categorical(table["system"], _system_order(table["system"]))
+        table["rule"] = pd.Categorical(table["rule"], list(MEASURES))
+        table = table.sort_values(["rule", "system"], kind="stable").reset_index(drop=True)
+        return table.astype({"system": str, "rule": str})
+    return nb.memo("intervals", compute)
+
+
+def _saturation(nb: Session) -> pd.DataFrame:
+    def compute():
+        table = _intervals(nb)
+        return saturated(table[~table["system"].isin(list(CONTROLS))], by="rule")
+    return nb.memo("saturation", compute)
+
+
+def vacuous_passes(controls: pd.DataFrame) -> list[tuple[str, str, float]]:
+    """``(control, rule, score)`` for every rule mean above zero in a controls table, worst first.
+
+    >>> table = pd.DataFrame({"control": ["control:idk"], "token_f1": [0.25],
+    ...                       "literal_match": [0.0]})
+    >>> vacuous_passes(table)
+    [('control:idk', 'token_f1', 0.25)]
+    """
+    rules = [c for c in controls.columns if c in MEASURES]
+    long = controls.melt(id_vars="control", value_vars=rules, var_name="rule", value_name="score")
+    bad = long[long["score"] > 0].sort_values(["score", "control", "rule"],
+                                              ascending=[False, True, True], kind="stable")
+    rows = bad[["control", "rule", "score"]].itertuples(index=False)
+    return [(control, rule, float(score)) for control, rule, score in rows]
+
+
+# --- the steps ---------------------------------------------------------------------------
+def systems_table(nb: Session):
+    """The systems in the attempts file: how many attempts each made, how many distinct."""
+    attempts = _attempts(nb)
+    table = (attempts.groupby("system", sort=True)["attempt"]
+             .agg(attempts="size", distinct="nunique").reset_index())
+    nb.number("ReanalysisSystems", len(table))
+    nb.number("ReanalysisAttempts", len(attempts))
+    return nb.table("systems", table)
+
+
+def scores_table(nb: Session):
+    """Every attempt, the controls' included, scored by every rule."""
+    return nb.table("scores", _scores(nb))
+
+
+def controls_table(nb: Session):
+    """The negative controls' mean score under every rule; raises if any is above zero."""
+    scores = _scores(nb)
+    rows = scores[scores["system"].isin(list(CONTROLS))]
+    table = (rows.groupby("system", sort=False)
+             .agg(attempt=("attempt", "first"), attempts=("attempt", "size"),
+                  **{m: (m, "mean") for m in MEASURES})
+             .reset_index().rename(columns={"system": "control"}))
+    failures = vacuous_passes(table)
+    if failures:
+        raise VacuousControlError(failures)
+    return nb.table("controls", table)
+
+
+def intervals_table(nb: Session):
+    """Each system's mean score under each rule, with its bootstrap interval."""
+    nb.number("ReanalysisResamples", int(nb.parameters["resamples"]))
+    return nb.table("intervals", _intervals(nb))
+
+
+def saturation_table(nb: Session):
+    """Per rule, the two best systems (controls excluded), their intervals, and the verdict."""
+    table = _saturation(nb)
+    nb.number("ReanalysisSaturatedRules", int(table["saturated"].sum()))
+    return nb.table("saturation", table)
+
+
+def plot_intervals(ax, table: pd.DataFrame, *, controls=tuple(CONTROLS)):
+    """Draw one rule's systems as points with interval whiskers, first system on top.
+
+    ``table`` has ``system, mean, low, high``; rows whose system is in ``controls`` are drawn
+    hollow and grey. Returns the two errorbar containers (systems, controls).
+    """
+    y = np.arange(len(table))[::-1]
+    mean, low, high = (table[c].to_numpy(dtype=float) for c in ("mean", "low", "high"))
+    is_control = table["system"].isin(list(controls)).to_numpy()
+    artists = []
+    for mask, style in ((~is_control, {"color": "C0", "fmt": "o"}),
+                        (is_control, {"color": "0.5", "fmt": "o", "mfc": "white"})):
+        artists.append(ax.errorbar(mean[mask], y[mask],
+                                   xerr=[mean[mask] - low[mask], high[mask] - mean[mask]],
+                                   capsize=2, markersize=4, linewidth=1, **style))
+    ax.set_yticks(y, table["system"].tolist())
+    ax.set_xlim(-0.05, 1.05)
+    ax.grid(axis="x", linewidth=0.4, alpha=0.5)
+    return artists
+
+
+def intervals_figure(nb: Session):
+    """One panel per rule: each system's mean with its 95% interval; saturated rules shaded."""
+    from ..figures import figure
+
+    table, verdicts = _intervals(nb), _saturation(nb).set_index("rule")["saturated"]
+    fig, axes = figure(2, 3, figsize=(9.5, 6.0), sharex=True, sharey=True,
+                       layout="constrained")
+    for ax, (rule, label) in zip(axes.flat, MEASURES.items()):
+        plot_intervals(ax, table[table["rule"] == rule])
+        is_saturated = bool(verdicts.get(rule, False))
+        ax.set_title(label + ("\nsaturated" if is_saturated else "\n "),
+                     color="C3" if is_saturated else "black")
+        if is_saturated:
+            ax.set_facecolor("#fbeaea")
+    for ax in axes[-1]:
+        ax.set_xlabel("mean score")
+    fig.suptitle(f"Mean score per system, {CONFIDENCE:.0%} percentile bootstrap interval "
+                 f"({int(nb.parameters['resamples'])} resamples of attempts, "
+                 f"seed {int(nb.parameters['seed'])})")
+    return nb.figure("intervals", fig)

@@ -1,0 +1,316 @@
+"""Chapters 05 (reanalysis) and 06 (suite catalogue): the step functions on a Session of
+their own, with values counted by hand.
+
+The shipped attempts (24 per system) counted by hand, per rule:
+
+=======  =======  ==========  ===================  =========================
+system   literal  normalized  checklist, all facts  facts present (of 96)
+=======  =======  ==========  ===================  =========================
+sys-a    19       22          23                   95 (one attempt 3 of 4)
+sys-b    1        2           24                   96
+sys-c    7        7           9                    80
+sys-d    0        0           20                   92 (four attempts 3 of 4)
+sys-e    0        0           6                    59
+=======  =======  ==========  ===================  =========================
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conftest import DELETE, write_benchmark  # noqa: E402
+
+from recallscore_nb import __version__  # noqa: E402
+from recallscore_nb.catalogue import DEFAULT_CATALOGUE, CatalogueFormatError  # noqa: E402
+from recallscore_nb.chapters import reanalysis, suite_catalogue  # noqa: E402
+from recallscore_nb.errors import AttemptsFormatError, UsageError  # noqa: E402
+from recallscore_nb.session import Session  # noqa: E402
+from recallscore_nb.stats import bootstrap_ci  # noqa: E402
+
+RESAMPLES, SEED = 200, 20260916
+
+
+def session_05(tmp_path, **parameters) -> Session:
+    values = {"output_dir": str(tmp_path), "benchmark_path": "", "attempts_path": "",
+              "seed": SEED, "resamples": RESAMPLES} | parameters
+    return Session(stem=reanalysis.STEM, parameters=values, output_dir=tmp_path)
+
+
+def session_06(tmp_path, **parameters) -> Session:
+    values = {"output_dir": str(tmp_path), "catalogue_path": ""} | parameters
+    return Session(stem=suite_catalogue.STEM, parameters=values, output_dir=tmp_path)
+
+
+@pytest.fixture(scope="module")
+def shipped_05(tmp_path_factory):
+    nb = session_05(tmp_path_factory.mktemp("out05"))
+    return nb, reanalysis.intervals_table(nb).set_index(["system", "rule"])
+
+
+# --- 05: the shipped example ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("system", "rule", "expected"),
+    [
+        ("sys-a", "literal_match", 19 / 24),
+        ("sys-a", "normalized_match", 22 / 24),
+        ("sys-a", "checklist_full_match", 23 / 24),
+        ("sys-a", "partial_credit", 95 / 96),
+        ("sys-b", "literal_match", 1 / 24),
+        ("sys-b", "normalized_match", 2 / 24),
+        ("sys-b", "checklist_full_match", 1),
+        ("sys-c", "literal_match", 7 / 24),
+        ("sys-c", "checklist_full_match", 9 / 24),
+        ("sys-c", "partial_credit", 80 / 96),
+        ("sys-d", "literal_match", 0),
+        ("sys-d", "checklist_full_match", 20 / 24),
+        ("sys-d", "partial_credit", 92 / 96),
+        ("sys-e", "checklist_full_match", 6 / 24),
+        ("sys-e", "partial_credit", 59 / 96),
+        ("control:empty", "token_f1", 0),
+        ("control:idk", "checklist_full_match", 0),
+    ],
+)
+def test_shipped_means(shipped_05, system, rule, expected):
+    _, table = shipped_05
+    assert table.loc[(system, rule), "mean"] == pytest.approx(expected, abs=1e-12)
+    assert table.loc[(system, rule), "n"] == 24
+
+
+def test_intervals_layout_and_bracketing(shipped_05):
+    _, table = shipped_05
+    flat = table.reset_index()
+    assert flat.columns.tolist() == ["system", "rule", "n", "mean", "low", "high"]
+    assert flat["system"].unique().tolist() == ["sys-a", "sys-b", "sys-c", "sys-d", "sys-e",
+                                                "control:empty", "control:idk"]
+    assert flat["rule"].unique().tolist() == list(reanalysis.MEASURES)
+    assert (flat["low"] <= flat["mean"]).all() and (flat["mean"] <= flat["high"]).all()
+
+
+def test_a_systems_interval_is_bootstrap_ci_of_its_own_scores(shipped_05):
+    nb, table = shipped_05
+    scores = reanalysis.scores_table(nb)
+    values = scores.loc[scores["system"] == "sys-c", "token_f1"]
+    expected = bootstrap_ci(values, resamples=RESAMPLES, seed=SEED)
+    assert tuple(table.loc[("sys-c", "token_f1"), ["low", "high"]]) == expected
+
+
+def test_saturation_on_the_shipped_example(shipped_05):
+    nb, _ = shipped_05
+    table = reanalysis.saturation_table(nb).set_index("rule")
+    assert table.index.tolist() == list(reanalysis.MEASURES)
+    assert table.index[table["saturated"]].tolist() == ["checklist_full_match", "partial_credit"]
+    assert table.loc["checklist_full_match", ["best", "second"]].tolist() == ["sys-b", "sys-a"]
+    assert table.loc["literal_match", ["best", "second"]].tolist() == ["sys-a", "sys-c"]
+    assert not table.loc["literal_match", "overlap"]
+    assert nb.numbers["ReanalysisSaturatedRules"] == "2"
+
+
+def test_controls_score_zero_everywhere(shipped_05):
+    nb, _ = shipped_05
+    table = reanalysis.controls_table(nb)
+    assert table["control"].tolist() == ["control:empty", "control:idk"]
+    assert table["attempt"].tolist() == ["", "I don't know"]
+    assert table["attempts"].tolist() == [24, 24]
+    assert (table[list(reanalysis.MEASURES)] == 0).all().all()
+
+
+def test_systems_table_and_numbers(shipped_05):
+    nb, _ = shipped_05
+    table = reanalysis.systems_table(nb)
+    assert table.values.tolist() == [["sys-a", 24, 6], ["sys-b", 24, 24], ["sys-c", 24, 18],
+                                     ["sys-d", 24, 24], ["sys-e", 24, 22]]
+    assert nb.numbers["ReanalysisSystems"] == "5" and nb.numbers["ReanalysisAttempts"] == "120"
+
+
+def test_scores_table_has_every_attempt_and_the_controls(shipped_05):
+    nb, _ = shipped_05
+    scores = reanalysis.scores_table(nb)
+    assert len(scores) == 120 + 2 * 24
+    assert scores["id"].is_unique
+    assert scores.loc[scores["id"] == "control:idk-01", "attempt"].item() == "I don't know"
+    assert (nb.output_dir / "tables" / "05_reanalysis__scores.csv").is_file()
+
+
+def test_figure_is_written(shipped_05):
+    nb, _ = shipped_05
+    reanalysis.intervals_figure(nb)
+    for ext in ("png", "pdf", "svg"):
+        assert (nb.output_dir / "figures" / f"05_reanalysis__intervals.{ext}").stat().st_size > 0
+
+
+def test_start_signs_the_rules_and_the_bootstrap(tmp_path):
+    namespace = {"__annotations__": {"output_dir": str, "benchmark_path": str,
+                                     "attempts_path": str, "seed": int, "resamples": int},
+                 "output_dir": str(tmp_path), "benchmark_path": "", "attempts_path": "",
+                 "seed": 7, "resamples": 300}
+    nb = reanalysis.start(namespace)
+    assert nb.signatures[-1] == (
+        f"bootstrap|ci:percentile-95|unit:attempt|n:300|seed:7|version:{__version__}")
+    assert len(nb.signatures) == 6
+    assert sorted(nb.inputs) == ["recallscore_nb/data/attempts/four_fact_systems.csv",
+                                 "recallscore_nb/data/benchmarks/four_fact_recall.json"]
+
+
+def test_start_refuses_zero_resamples(tmp_path):
+    namespace = {"__annotations__": {"output_dir": str, "benchmark_path": str,
+                                     "attempts_path": str, "seed": int, "resamples": int},
+                 "output_dir": str(tmp_path), "benchmark_path": "", "attempts_path": "",
+                 "seed": 7, "resamples": 0}
+    with pytest.raises(UsageError, match="'resamples' must be an int >= 1"):
+        reanalysis.start(namespace)
+
+
+# --- 05: files of our own ------------------------------------------------------------------------
+def write_attempts(tmp_path, rows, header="id,system,attempt"):
+    path = tmp_path / "attempts.csv"
+    path.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_own_attempts_on_the_kite_benchmark(tmp_path, bench_path):
+    # conftest's kite benchmark: K1 copied (3 facts), K5 one fact of three
+    attempts = write_attempts(tmp_path, [
+        "x1,x,The red kite nests on the mill roof at dawn.",
+        "x2,x,The red kite nests on the barn roof at dusk.",
+        "y1,y,At dawn.",
+    ])
+    nb = session_05(tmp_path, benchmark_path=str(bench_path), attempts_path=str(attempts))
+    table = reanalysis.intervals_table(nb).set_index(["system", "rule"])
+    assert table.loc[("x", "checklist_full_match"), "mean"] == 1 / 2
+    assert table.loc[("x", "partial_credit"), "mean"] == pytest.approx((3 / 3 + 1 / 3) / 2)
+    assert table.loc[("y", "partial_credit"), ["n", "mean", "low", "high"]].tolist() == [
+        1, 1 / 3, 1 / 3, 1 / 3]  # n = 1: the value twice
+    controls = reanalysis.controls_table(nb)
+    assert controls["attempts"].tolist() == [1, 1]  # as many as the smallest system
+
+
+def test_a_vacuous_pass_stops_the_chapter(tmp_path):
+    # a reference that is itself "I don't know": every rule credits control:idk
+    bench = write_benchmark(tmp_path, referenceAnswer="I don't know",
+                            protocol={"factChecklist": [{"fact": "stance",
+                                                         "requiredTerms": ["know"]}]},
+                            rows=[{"id": "R1", "attempt": "I don't know"}], summary=DELETE)
+    attempts = write_attempts(tmp_path, ["a1,a,I do not know"])
+    nb = session_05(tmp_path, benchmark_path=str(bench), attempts_path=str(attempts))
+    with pytest.raises(reanalysis.VacuousControlError) as info:
+        reanalysis.controls_table(nb)
+    failures = info.value.failures
+    assert ("control:idk", "checklist_full_match", 1.0) in failures
+    assert {control for control, _, _ in failures} == {"control:idk"}
+    assert "negative control 'control:idk' scores 1 under checklist_full_match" in str(info.value)
+    assert "vacuous pass" in str(info.value)
+
+
+def test_squad_normalizing_the_reference_away_is_caught_by_the_empty_control(tmp_path):
+    # "The." has no SQuAD token left, so SQuAD exact match credits the empty attempt
+    bench = write_benchmark(tmp_path, referenceAnswer="The.",
+                            protocol={"factChecklist": [{"fact": "word",
+                                                         "requiredTerms": ["the"]}]},
+                            rows=[{"id": "R1", "attempt": "The."}], summary=DELETE)
+    attempts = write_attempts(tmp_path, ["a1,a,The."])
+    nb = session_05(tmp_path, benchmark_path=str(bench), attempts_path=str(attempts))
+    with pytest.raises(reanalysis.VacuousControlError) as info:
+        reanalysis.controls_table(nb)
+    assert ("control:empty", "squad_exact_match", 1.0) in info.value.failures
+
+
+@pytest.mark.parametrize(
+    ("header", "rows", "field", "location"),
+    [
+        ("id,attempt", ["a1,The copper token."], "system", ""),
+        ("id,system,attempt", ["a1,s,x", "a2,control:me,y"], "system", "row 1"),
+    ],
+)
+def test_bad_attempts_files(tmp_path, header, rows, field, location):
+    attempts = write_attempts(tmp_path, rows, header=header)
+    nb = session_05(tmp_path, attempts_path=str(attempts))
+    with pytest.raises(AttemptsFormatError) as info:
+        reanalysis.systems_table(nb)
+    assert (info.value.file, info.value.field, info.value.location) == (
+        str(attempts), field, location)
+
+
+def test_a_null_system_is_located(tmp_path):
+    path = tmp_path / "attempts.jsonl"
+    path.write_text('{"id": "a1", "system": "s", "attempt": "x"}\n'
+                    '{"id": "a2", "system": null, "attempt": "y"}\n', encoding="utf-8")
+    nb = session_05(tmp_path, attempts_path=str(path))
+    with pytest.raises(AttemptsFormatError) as info:
+        reanalysis.systems_table(nb)
+    assert (info.value.location, info.value.row_id, info.value.got) == ("row 1", "a2", "null")
+
+
+def test_vacuous_passes_sorts_worst_first():
+    table = pd.DataFrame({"control": ["c1", "c2"], "token_f1": [0.25, 0.5],
+                          "literal_match": [0.0, 1.0]})
+    assert reanalysis.vacuous_passes(table) == [("c2", "literal_match", 1.0),
+                                                ("c2", "token_f1", 0.5),
+                                                ("c1", "token_f1", 0.25)]
+
+
+# --- 06 ------------------------------------------------------------------------------------------
+def test_catalogue_chapter_on_the_shipped_file(tmp_path):
+    nb = session_06(tmp_path)
+    source = suite_catalogue.source_table(nb)
+    assert source.drop(columns="catalogue").values.tolist() == [["2026-09-09", 15, 8, 1317, 184]]
+    assert source["catalogue"].item() == "recallscore_nb/data/catalogue/suites.json"
+    assert nb.numbers == {"CatalogueGenerated": "2026-09-09", "CatalogueSuites": "15",
+                          "CatalogueFlagged": "8"}
+    suites = suite_catalogue.suites_table(nb).set_index("id")
+    assert suites.loc["grounding", "flags"] == "void"
+    assert suites.loc["toolscale", "flags"] == ""
+    flags = suite_catalogue.flags_table(nb)
+    assert len(flags) == 8
+    assert flags.loc[flags["suite"] == "tools", "other"].item() == "toolscale"
+    suite_catalogue.suites_figure(nb)
+    for ext in ("png", "pdf", "svg"):
+        assert (tmp_path / "figures" / f"06_suite_catalogue__suites.{ext}").stat().st_size > 0
+    assert list(nb.inputs) == ["recallscore_nb/data/catalogue/suites.json"]
+
+
+def test_catalogue_chapter_on_a_catalogue_of_our_own(tmp_path):
+    data = {"generated": "2030-01-02", "suites": [
+        {"id": "one", "title": "t", "version": "one/1", "question": "q?", "method": "m.",
+         "grading": "g.", "caveat": "It is saturated now.", "cases": 3, "runs": 2,
+         "flags": [{"flag": "saturated", "evidence": "saturated now"}]},
+        {"id": "two", "title": "t", "version": "two/1", "question": "q?", "method": "m.",
+         "grading": "g.", "caveat": "Fine.", "cases": 5, "runs": 1, "flags": []},
+    ]}
+    path = tmp_path / "cat.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    nb = session_06(tmp_path, catalogue_path=str(path))
+    source = suite_catalogue.source_table(nb)
+    assert source.drop(columns="catalogue").values.tolist() == [["2030-01-02", 2, 1, 8, 3]]
+    assert suite_catalogue.suites_table(nb)["flags"].tolist() == ["saturated", ""]
+    assert suite_catalogue.flags_table(nb).values.tolist() == [
+        ["one", "saturated", "", "saturated now"]]
+
+
+def test_catalogue_chapter_reports_a_bad_catalogue(tmp_path):
+    data = json.loads(DEFAULT_CATALOGUE.read_text(encoding="utf-8"))
+    data["suites"][9]["flags"] = [{"flag": "saturated", "evidence": "it is saturated"}]
+    path = tmp_path / "cat.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    nb = session_06(tmp_path, catalogue_path=str(path))
+    with pytest.raises(CatalogueFormatError) as info:
+        suite_catalogue.suites_table(nb)
+    assert (info.value.row_id, info.value.field) == ("toolscale", "evidence")
+
+
+def test_catalogue_start_signs_and_checks_the_path(tmp_path):
+    namespace = {"__annotations__": {"output_dir": str, "catalogue_path": str},
+                 "output_dir": str(tmp_path), "catalogue_path": ""}
+    nb = suite_catalogue.start(namespace)
+    assert nb.signatures == [
+        "catalogue|flags:saturated+superseded+paired+void|evidence:verbatim-caveat-or-method"
+        f"|version:{__version__}"]
+    namespace["catalogue_path"] = str(tmp_path / "missing.json")
+    with pytest.raises(UsageError, match="catalogue_path: no such file"):
+        suite_catalogue.start(namespace)
