@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from .files import atomic_write  # noqa: E402
 from .paths import DATA_DIR  # noqa: E402
 
-__all__ = ["style", "figure", "save_figure", "FIGURE_FORMATS", "STYLE_FILE"]
+__all__ = ["style", "use_style", "figure", "save_figure", "FIGURE_FORMATS", "STYLE_FILE"]
 
 STYLE_FILE = DATA_DIR / "recallscore.mplstyle"
 FIGURE_FORMATS = ("png", "pdf", "svg")
@@ -35,10 +35,20 @@ def style() -> Iterator[None]:
         yield
 
 
+def use_style() -> None:
+    """Make matplotlib's defaults plus the shipped style this process's settings.
+
+    Text and line properties are read when an artist is drawn, not when its figure is made, so
+    the style must still hold while the caller draws: the workbook's kernels draw nothing else.
+    """
+    matplotlib.rcdefaults()
+    plt.style.use(STYLE_FILE)
+
+
 def figure(nrows: int = 1, ncols: int = 1, **kwargs):
-    """A new figure and axes under the shipped style (see :func:`style`)."""
-    with style():
-        return plt.subplots(nrows, ncols, **kwargs)
+    """A new figure and axes, with the shipped style in force (see :func:`use_style`)."""
+    use_style()
+    return plt.subplots(nrows, ncols, **kwargs)
 
 
 def _metadata(fmt: str, description: str) -> dict[str, str | None]:

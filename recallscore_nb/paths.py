@@ -1,4 +1,4 @@
-"""Where the package data lives: the shipped benchmarks and the JSON Schemas.
+"""Where things live: the package data (benchmarks, schemas, style) and the workbook.
 
 Every path is found from the installed package itself, never from a checkout or the working
 directory, so it holds wherever the package is installed.
