@@ -1,0 +1,352 @@
+"""The normalization ablation: "normalization is the scorer", measured.
+
+Each step of the published ``seed`` pipeline is switched off in turn, and each optional step
+switched on, giving a named :class:`~recallscore_nb.normalize.Normalizer` per variant
+(:data:`ABLATIONS`). Under each pipeline every benchmark row gets two verdicts:
+
+- normalized match: the attempt and the reference are equal after that pipeline;
+- checklist full match: every term of every fact, normalized by that pipeline, occurs in the
+  normalized attempt as whole consecutive tokens (`` term `` inside `` text ``; with
+  whitespace collapse off, whitespace is compared as written). A term the pipeline erases
+  entirely cannot be found: its fact counts as absent (policy ``empty-term:absent``).
+
+A *flip* is a row whose verdict under a variant differs from its verdict under the baseline
+(``seed``). Pure: no file is opened and :func:`plot_ablation` only draws on the axes given.
+
+>>> from recallscore_nb import load_benchmark
+>>> table = ablation_table(load_benchmark())
+>>> f = flips(table).set_index(["pipeline", "rule"])
+>>> f.loc[("seed-nocase", "normalized_match"), ["flips", "lost"]].to_dict()
+{'flips': 1, 'lost': 'R02'}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import numpy as np
+import pandas as pd
+import pyarrow.compute as pc
+from matplotlib.colors import to_rgb
+from matplotlib.patches import Patch, Rectangle
+
+from . import engine
+from ._version import __version__
+from .normalize import SEED, Normalizer, normalize_array
+from .tokens import pad, terms_occur
+
+__all__ = [
+    "ABLATIONS",
+    "CHANGES",
+    "BASELINE",
+    "VERDICTS",
+    "PASS_COLOR",
+    "FAIL_COLOR",
+    "FLIP_COLOR",
+    "pipeline_signature",
+    "ablation_signature",
+    "normalized_verdicts",
+    "facts_matrix",
+    "ablation_table",
+    "verdict_matrix",
+    "flip_matrix",
+    "flips",
+    "matrix_table",
+    "macro_tag",
+    "plot_ablation",
+]
+
+BASELINE = "seed"
+"""The published pipeline every variant is compared with."""
+
+ABLATIONS: dict[str, Normalizer] = {
+    "seed": SEED,
+    "seed-nocase": SEED.with_steps("seed-nocase", lowercase=False),
+    "seed-nopunct": SEED.with_steps("seed-nopunct", punctuation=False),
+    "seed-nospace": SEED.with_steps("seed-nospace", whitespace=False),
+    "seed+articles": SEED.with_steps("seed+articles", articles=True),
+    "seed+unipunct": SEED.with_steps("seed+unipunct", unicode_punctuation=True),
+    "seed+nfkc": SEED.with_steps("seed+nfkc", nfkc=True),
+}
+"""The ablation's pipelines by name: the baseline, each seed step off, each option on."""
+
+CHANGES: dict[str, str] = {
+    "seed": "the published pipeline",
+    "seed-nocase": "without case folding",
+    "seed-nopunct": "without ASCII punctuation deletion",
+    "seed-nospace": "without whitespace trim and collapse",
+    "seed+articles": "plus removal of the articles a/an/the",
+    "seed+unipunct": "plus deletion of Unicode punctuation",
+    "seed+nfkc": "plus NFKC normalization",
+}
+"""What each pipeline of :data:`ABLATIONS` changes relative to ``seed``."""
+
+VERDICTS = ("normalized_match", "checklist_full_match")
+"""The verdicts the ablation computes under each pipeline."""
+
+PASS_COLOR = "#5ab4ac"
+FAIL_COLOR = "#ebdcc0"
+FLIP_COLOR = "#b2182b"
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def pipeline_signature(normalizer: Normalizer) -> str:
+    """A pipeline's signature: ``normalizer|name:<name>|<step>:yes/no|…|version:X``.
+
+    Built from the Normalizer's declared fields, in declaration order.
+
+    >>> pipeline_signature(ABLATIONS["seed-nocase"])  # doctest: +ELLIPSIS
+    'normalizer|name:seed-nocase|lowercase:no|punctuation:yes|whitespace:yes|articles:no|unicode_punctuation:no|nfkc:no|version:...'
+    """
+    steps = [f"{f.name}:{_yes(getattr(normalizer, f.name))}"
+             for f in dataclasses.fields(normalizer) if f.name != "name"]
+    return "|".join(["normalizer", f"name:{normalizer.name}", *steps, f"version:{__version__}"])
+
+
+def ablation_signature(baseline: str = BASELINE) -> str:
+    """The signature of the ablation's own choices (verdicts, matching, policies).
+
+    >>> ablation_signature()  # doctest: +ELLIPSIS
+    'ablation|verdicts:normalized,checklist|baseline:seed|tok:ws|match:whole-token|empty-term:absent|version:...'
+    """
+    return "|".join(["ablation", "verdicts:normalized,checklist", f"baseline:{baseline}",
+                     "tok:ws", "match:whole-token", "empty-term:absent",
+                     f"version:{__version__}"])
+
+
+def normalized_verdicts(attempts, reference: str, normalizer: Normalizer) -> np.ndarray:
+    """Whether each attempt equals ``reference`` after ``normalizer`` (boolean array).
+
+    >>> normalized_verdicts(["The END", "The  end"], "The end.", ABLATIONS["seed-nocase"]).tolist()
+    [False, True]
+    """
+    normalized = normalize_array(engine.as_string_array(attempts), normalizer)
+    return pc.equal(normalized, normalizer(reference)).to_numpy(zero_copy_only=False).astype(bool)
+
+
+def facts_matrix(attempts, facts, normalizer: Normalizer) -> np.ndarray:
+    """Rows × facts: whether every term of the fact occurs in the attempt under ``normalizer``.
+
+    >>> from recallscore_nb.rules import Fact
+    >>> facts = [Fact("place", ("west drawer",)), Fact("what", ("Token",))]
+    >>> facts_matrix(["The token, west drawer."], facts, ABLATIONS["seed-nocase"]).tolist()
+    [[True, False]]
+    """
+    padded = pad(normalize_array(engine.as_string_array(attempts), normalizer))
+    matrix = np.ones((len(padded), len(facts)), dtype=bool)
+    for j, fact in enumerate(facts):
+        for term in fact.terms:
+            normalized = normalizer(term)
+            matrix[:, j] &= terms_occur(padded, normalized) if normalized else False
+    return matrix
+
+
+def ablation_table(benchmark, pipelines: dict[str, Normalizer] | None = None) -> pd.DataFrame:
+    """Every row's verdicts under every pipeline, as one tidy table.
+
+    Parameters
+    ----------
+    benchmark : Benchmark
+        The rows, reference and facts to use.
+    pipelines : dict, optional
+        Name → Normalizer; :data:`ABLATIONS` by default.
+
+    Returns
+    -------
+    DataFrame
+        ``pipeline, id, condition, normalized_match, facts_present, facts_total,
+        checklist_full_match``: one row per pipeline and benchmark row, pipelines in the
+        given order, rows in file order.
+    """
+    pipelines = ABLATIONS if pipelines is None else pipelines
+    ids = [row.id for row in benchmark.rows]
+    conditions = [row.condition or "" for row in benchmark.rows]
+    attempts = engine.as_string_array([row.attempt for row in benchmark.rows])
+    n_facts = len(benchmark.facts)
+    parts = []
+    for name, normalizer in pipelines.items():
+        present = facts_matrix(attempts, benchmark.facts, normalizer).sum(axis=1)
+        parts.append(pd.DataFrame({
+            "pipeline": name,
+            "id": ids,
+            "condition": conditions,
+            "normalized_match": normalized_verdicts(attempts, benchmark.reference, normalizer),
+            "facts_present": present.astype(np.int64),
+            "facts_total": np.full(len(ids), n_facts, dtype=np.int64),
+            "checklist_full_match": present == n_facts,
+        }))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _order(values: pd.Series) -> list:
+    return list(dict.fromkeys(values.tolist()))
+
+
+def verdict_matrix(table: pd.DataFrame, verdict: str = "normalized_match") -> pd.DataFrame:
+    """Rows × pipelines of one column of :func:`ablation_table`, both in their first order.
+
+    >>> t = pd.DataFrame({"pipeline": ["p", "p", "q", "q"], "id": ["b", "a", "b", "a"],
+    ...                   "normalized_match": [True, False, True, True]})
+    >>> verdict_matrix(t).to_dict("list")
+    {'p': [True, False], 'q': [True, True]}
+    """
+    wide = table.pivot(index="id", columns="pipeline", values=verdict)
+    out = wide.reindex(index=_order(table["id"]), columns=_order(table["pipeline"]))
+    out.columns.name = None
+    return out
+
+
+def flip_matrix(table: pd.DataFrame, verdict: str = "normalized_match", *,
+                baseline: str = BASELINE) -> pd.DataFrame:
+    """Rows × pipelines: True where the verdict differs from the baseline's.
+
+    >>> t = pd.DataFrame({"pipeline": ["seed", "x"], "id": ["a", "a"],
+    ...                   "normalized_match": [True, False]})
+    >>> flip_matrix(t).to_dict("list")
+    {'seed': [False], 'x': [True]}
+    """
+    wide = verdict_matrix(table, verdict)
+    if baseline not in wide.columns:
+        raise ValueError(f"'baseline' must be one of the table's pipelines "
+                         f"({', '.join(map(str, wide.columns))}; got {baseline!r})")
+    return wide.ne(wide[baseline], axis=0)
+
+
+def flips(table: pd.DataFrame, *, baseline: str = BASELINE) -> pd.DataFrame:
+    """Per pipeline and verdict: passes, flips, and which rows flipped which way.
+
+    Returns ``pipeline, rule, passes, flips, lost, gained``: ``lost`` lists the rows that
+    pass under the baseline and fail under the pipeline, ``gained`` the reverse
+    (comma-separated ids, empty when none).
+
+    >>> t = pd.DataFrame({"pipeline": ["seed", "seed", "x", "x"], "id": ["a", "b", "a", "b"],
+    ...                   "normalized_match": [True, False, False, True],
+    ...                   "checklist_full_match": [True, True, True, True]})
+    >>> flips(t).iloc[2].to_dict()
+    {'pipeline': 'x', 'rule': 'normalized_match', 'passes': 1, 'flips': 2, 'lost': 'a', 'gained': 'b'}
+    """
+    records = []
+    wides = {v: verdict_matrix(table, v).astype(bool) for v in VERDICTS}
+    for verdict, wide in wides.items():
+        if baseline not in wide.columns:
+            raise ValueError(f"'baseline' must be one of the table's pipelines "
+                             f"({', '.join(map(str, wide.columns))}; got {baseline!r})")
+    for pipeline in _order(table["pipeline"]):
+        for verdict, wide in wides.items():
+            base, now = wide[baseline], wide[pipeline]
+            records.append({
+                "pipeline": pipeline,
+                "rule": verdict,
+                "passes": int(now.sum()),
+                "flips": int((now != base).sum()),
+                "lost": ", ".join(map(str, wide.index[base & ~now])),
+                "gained": ", ".join(map(str, wide.index[~base & now])),
+            })
+    return pd.DataFrame.from_records(
+        records, columns=["pipeline", "rule", "passes", "flips", "lost", "gained"])
+
+
+def matrix_table(table: pd.DataFrame, *, baseline: str = BASELINE) -> pd.DataFrame:
+    """The paper's ablation table: rows × pipelines as text, a flips count per pipeline.
+
+    One block per verdict (``rule`` column): each benchmark row's cells read ``pass`` or
+    ``fail`` (the checklist's with the facts present, ``fail 3/4``), marked ``*`` where
+    the verdict flipped relative to ``baseline``; then a ``flips`` row with the counts.
+
+    >>> t = pd.DataFrame({"pipeline": ["seed", "x"], "id": ["a", "a"], "condition": ["", ""],
+    ...                   "normalized_match": [True, False], "facts_present": [2, 1],
+    ...                   "facts_total": [2, 2], "checklist_full_match": [True, False]})
+    >>> matrix_table(t).to_dict("records")[:2]  # doctest: +NORMALIZE_WHITESPACE
+    [{'rule': 'normalized_match', 'id': 'a', 'condition': '', 'seed': 'pass', 'x': 'fail*'},
+     {'rule': 'normalized_match', 'id': 'flips', 'condition': '', 'seed': '0', 'x': '1'}]
+    """
+    pipelines = _order(table["pipeline"])
+    conditions = dict(zip(table["id"], table["condition"]))
+    blocks = []
+    for verdict in VERDICTS:
+        passes = verdict_matrix(table, verdict).astype(bool)
+        flipped = flip_matrix(table, verdict, baseline=baseline)
+        text = passes.map(lambda ok: "pass" if ok else "fail")
+        if verdict == "checklist_full_match":
+            present = verdict_matrix(table, "facts_present")
+            total = verdict_matrix(table, "facts_total")
+            text = text + " " + present.astype(str) + "/" + total.astype(str)
+        text = text.where(~flipped, text + "*")
+        block = pd.DataFrame({"rule": verdict, "id": list(passes.index),
+                              "condition": [conditions[i] for i in passes.index]})
+        for pipeline in pipelines:
+            block[pipeline] = text[pipeline].to_numpy()
+        counts = {"rule": verdict, "id": "flips", "condition": ""}
+        counts.update({p: str(int(flipped[p].sum())) for p in pipelines})
+        blocks += [block, pd.DataFrame([counts])]
+    return pd.concat(blocks, ignore_index=True)
+
+
+def macro_tag(name: str) -> str:
+    """A pipeline name as letters only, for a paper macro: ``seed+nfkc`` → ``SeedNfkc``.
+
+    >>> macro_tag("seed-nocase")
+    'SeedNocase'
+    """
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z]+", name) if part)
+
+
+def plot_ablation(ax, table: pd.DataFrame, *, verdict: str = "normalized_match",
+                  baseline: str = BASELINE, legend: bool = True) -> list:
+    """Draw one verdict as a rows × pipelines heatmap, flipped cells outlined.
+
+    Cells are coloured pass or fail and read ``✓``/``✗`` (the checklist's also the facts
+    present, ``3/4``); a cell whose verdict differs from ``baseline`` is outlined in red.
+    With ``legend``, the legend sits to the right of the axes. Returns the artists drawn:
+    the image, the cell texts, the outlines, the legend.
+    """
+    passes = verdict_matrix(table, verdict).astype(bool)
+    flipped = flip_matrix(table, verdict, baseline=baseline)
+    n_rows, n_cols = passes.shape
+    colors = np.where(passes.to_numpy()[..., None], to_rgb(PASS_COLOR), to_rgb(FAIL_COLOR))
+    artists = [ax.imshow(colors, aspect="auto", interpolation="nearest")]
+    if verdict == "checklist_full_match":
+        present = verdict_matrix(table, "facts_present").to_numpy()
+        total = verdict_matrix(table, "facts_total").to_numpy()
+    for i in range(n_rows):
+        for j in range(n_cols):
+            ok = bool(passes.iat[i, j])
+            label = "\u2713" if ok else "\u2717"
+            if verdict == "checklist_full_match":
+                label = f"{present[i, j]}/{total[i, j]}"
+            artists.append(ax.text(j, i, label, ha="center", va="center", fontsize=8,
+                                   color="black" if ok else "#555555"))
+            if flipped.iat[i, j]:
+                artists.append(ax.add_patch(Rectangle(
+                    (j - 0.44, i - 0.42), 0.88, 0.84, fill=False, edgecolor=FLIP_COLOR,
+                    linewidth=2.0)))
+    ax.set_xticks(range(n_cols), [str(c) for c in passes.columns], rotation=40, ha="right",
+                  rotation_mode="anchor")
+    conditions = dict(zip(table["id"], table["condition"]))
+    ax.set_yticks(range(n_rows), [_row_label(i, conditions.get(i)) for i in passes.index])
+    ax.set_xticks(np.arange(-0.5, n_cols, 1), minor=True)
+    ax.set_yticks(np.arange(-0.5, n_rows, 1), minor=True)
+    ax.grid(which="minor", color="white", linewidth=1.5)
+    ax.tick_params(which="both", length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel("normalization pipeline")
+    name = {"normalized_match": "normalized match", "checklist_full_match":
+            "checklist full match (facts present)"}.get(verdict, verdict)
+    ax.set_title(name)
+    if legend:
+        handles = [Patch(facecolor=PASS_COLOR, label="pass"),
+                   Patch(facecolor=FAIL_COLOR, label="fail"),
+                   Patch(facecolor="white", edgecolor=FLIP_COLOR, linewidth=2.0,
+                         label=f"flipped vs {baseline}")]
+        artists.append(ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                 frameon=False))
+    return artists
+
+
+def _row_label(row_id, condition) -> str:
+    return f"{row_id}  {condition}" if condition else str(row_id)
