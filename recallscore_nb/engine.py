@@ -392,3 +392,106 @@ def _phrase_rows(tokens: Tokens, phrase: list[int], n: int) -> np.ndarray:
     at = at[tokens.rows[at] == tokens.rows[at + k - 1]]
     present[tokens.rows[at]] = True
     return present
+
+
+# --- many items, each with its own references and checklist ---------------------------------
+def item_references(item_alternatives, row_item: np.ndarray) -> References:
+    """References per row from per-item alternatives: row ``r`` takes item ``row_item[r]``'s."""
+    values: dict[str, int] = {}
+    width = max((len(a) for a in item_alternatives), default=0)
+    table = np.full((len(item_alternatives), max(width, 1)), -1, dtype=np.int64)
+    for i, alternatives in enumerate(item_alternatives):
+        for j, text in enumerate(alternatives):
+            table[i, j] = values.setdefault(text, len(values))
+    slots = tuple(table[row_item, j] for j in range(table.shape[1]))
+    return References(tuple(values), slots)
+
+
+@dataclass(frozen=True)
+class ItemChecklists:
+    """The checklists of many items, flat: each fact's item, each distinct term's fact and
+    token sequence. Items without a checklist have no facts."""
+
+    fact_item: np.ndarray
+    fact_names: tuple[str, ...]
+    fact_terms: np.ndarray
+    item_fact_start: np.ndarray
+    item_fact_count: np.ndarray
+    item_has_checklist: np.ndarray
+    term_fact: np.ndarray
+    term_tokens: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def build(cls, item_facts) -> ItemChecklists:
+        fact_item, names, fact_terms, term_fact, term_tokens = [], [], [], [], []
+        starts, counts = [], []
+        for i, facts in enumerate(item_facts):
+            starts.append(len(names))
+            counts.append(len(facts or ()))
+            for fact in facts or ():
+                terms = dict.fromkeys(fact.normalized_terms)
+                fact_terms.append(len(terms))
+                for term in terms:
+                    term_fact.append(len(names))
+                    term_tokens.append(tuple(term.split()))
+                fact_item.append(i)
+                names.append(fact.name)
+        return cls(
+            np.array(fact_item, dtype=np.int64), tuple(names),
+            np.array(fact_terms, dtype=np.int64), np.array(starts, dtype=np.int64),
+            np.array(counts, dtype=np.int64),
+            np.array([facts is not None for facts in item_facts], dtype=bool),
+            np.array(term_fact, dtype=np.int64), tuple(term_tokens),
+        )
+
+
+def item_checklist(attempts: Attempts, row_item: np.ndarray, lists: ItemChecklists):
+    """Which facts of its own item each row holds, vectorized across items.
+
+    Returns ``(rows, facts)``: the (row, fact index) pairs whose fact is present. Each token
+    is joined to the terms of its row's item that start with it (one sorted key table for all
+    items), then the following tokens of multi-token terms are checked in place.
+    """
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(lists.term_fact):
+        return empty, empty
+    vocab_index: dict[str, int] = {}
+    for toks in lists.term_tokens:
+        for tok in toks:
+            vocab_index.setdefault(tok, len(vocab_index))
+    size = len(vocab_index)
+    longest = max(len(t) for t in lists.term_tokens)
+    term_ids = np.full((len(lists.term_tokens), longest), -1, dtype=np.int64)
+    for t, toks in enumerate(lists.term_tokens):
+        term_ids[t, : len(toks)] = [vocab_index[x] for x in toks]
+    term_len = (term_ids >= 0).sum(axis=1)
+    term_key = lists.fact_item[lists.term_fact] * size + term_ids[:, 0]
+    order = np.argsort(term_key, kind="stable")
+    sorted_key = term_key[order]
+
+    tokens = attempts.seed_tokens(pa.array(list(vocab_index), type=pa.string()))
+    at = np.flatnonzero(tokens.ids >= 0)
+    key = row_item[tokens.rows[at]] * size + tokens.ids[at]
+    lo = np.searchsorted(sorted_key, key, side="left")
+    hi = np.searchsorted(sorted_key, key, side="right")
+    n_match = hi - lo
+    start = np.repeat(at, n_match)
+    first = np.repeat(lo - np.cumsum(n_match) + n_match, n_match) + np.arange(n_match.sum())
+    term = order[first]
+    ok = np.ones(len(term), dtype=bool)
+    for i in range(1, longest):
+        longer = term_len[term] > i
+        follow = start + i
+        inside = longer & (follow < len(tokens.ids))
+        follow_c = np.where(inside, follow, 0)
+        same = inside & (tokens.rows[follow_c] == tokens.rows[start]) & (
+            tokens.ids[follow_c] == term_ids[term, i])
+        ok &= ~longer | same
+    rows, term = tokens.rows[start[ok]], term[ok]
+    pairs = np.unique(rows * len(term_ids) + term)  # each (row, term) once
+    rows, term = pairs // len(term_ids), pairs % len(term_ids)
+    fact = lists.term_fact[term]
+    row_fact, count = np.unique(rows * len(lists.fact_names) + fact, return_counts=True)
+    fact = row_fact % len(lists.fact_names)
+    present = count == lists.fact_terms[fact]
+    return (row_fact // len(lists.fact_names))[present], fact[present]

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import engine
@@ -42,6 +43,7 @@ __all__ = [
     "score_all",
     "score_benchmark",
     "output_columns",
+    "score_items",
     "as_facts",
     "RULE_COLUMNS",
 ]
@@ -270,3 +272,118 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1") -> pd
     scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
                        squad_mode=squad_mode)
     return pd.concat([frame.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
+
+
+ITEM_COLUMNS = RULE_COLUMNS + ("facts_missing",)
+
+
+def _item_rules(values, row_item: np.ndarray, items, squad_mode: str) -> dict[str, np.ndarray]:
+    """The five rules for attempts each scored against its own item."""
+    prepared = engine.Attempts(values)
+    refs = engine.item_references([item.references for item in items.items], row_item)
+    out = {rule.column: rule.compute(prepared, refs) for rule in rules_for(squad_mode)[:4]}
+    lists = engine.ItemChecklists.build([item.facts for item in items.items])
+    rows, facts = engine.item_checklist(prepared, row_item, lists)
+    n = len(prepared)
+    present = np.bincount(rows, minlength=n)
+    total = lists.item_fact_count[row_item]
+    has = lists.item_has_checklist[row_item]
+    out["facts_present"] = pd.array(present, dtype="Int64")
+    out["facts_total"] = pd.array(total, dtype="Int64")
+    out["checklist_full_match"] = pd.array(present == total, dtype="boolean")
+    out["facts_missing"] = _missing_names(rows, facts, row_item, lists, n)
+    for column in ("facts_present", "facts_total", "checklist_full_match", "facts_missing"):
+        out[column][~has] = pd.NA
+    return out
+
+
+def _missing_names(rows, facts, row_item, lists, n) -> pd.api.extensions.ExtensionArray:
+    """Per row, the names of its item's absent facts joined by ";" — one Python join per
+    distinct (item, present facts) pattern, not per row."""
+    if n == 0:
+        return pd.array([], dtype=engine.STRING)
+    local = facts - lists.item_fact_start[lists.fact_item[facts]]
+    if lists.item_fact_count.max(initial=0) > 63:
+        raise UsageError("an item has more than 63 facts; the checklist supports at most 63")
+    mask = np.zeros(n, dtype=np.uint64)
+    np.add.at(mask, rows, np.left_shift(np.uint64(1), local.astype(np.uint64)))  # (row, fact) unique
+    codes, uniques = pd.factorize(pd.MultiIndex.from_arrays([row_item, mask]))
+    names = []
+    for item, bits in uniques:
+        lo, count = lists.item_fact_start[item], lists.item_fact_count[item]
+        names.append(";".join(lists.fact_names[lo + k] for k in range(count)
+                              if not (int(bits) >> k) & 1))
+    return pd.array(np.array(names, dtype=object)[codes], dtype=engine.STRING)
+
+
+def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1") -> pd.DataFrame:
+    """Score attempts, each against its own item's references and checklist.
+
+    Parameters
+    ----------
+    items : Items or path
+        What :func:`recallscore_nb.items.load_items` returns, or an items file to load.
+    attempts : DataFrame
+        Columns ``item`` and ``attempt``, optional ``id`` (default: the row number), and any
+        others, which are carried through.
+
+    Returns
+    -------
+    DataFrame
+        ``id, item, attempt``, the carried columns, the rule columns and ``facts_missing``
+        (the absent facts' names joined by ";"); the checklist columns are empty for an item
+        without a checklist. Each distinct (item, attempt) pair is scored once.
+
+    Examples
+    --------
+    >>> from recallscore_nb.items import Item, Items
+    >>> from recallscore_nb.rules import Fact
+    >>> items = Items("demo", "", (Item("q1", ("The west drawer.",), (Fact("place", ("west",)),)),
+    ...                            Item("q2", ("Paris", "Lutetia"), None)))
+    >>> table = score_items(items, pd.DataFrame({"item": ["q1", "q2"], "attempt": ["east drawer", "lutetia"]}))
+    >>> table[["normalized_match", "facts_present", "facts_missing"]].values.tolist()
+    [[False, 0, 'place'], [True, <NA>, <NA>]]
+    """
+    from .items import load_items
+
+    if not hasattr(items, "items"):
+        items = load_items(items)
+    for column in ("item", "attempt"):
+        if column not in attempts.columns:
+            raise UsageError(f"'attempts' must have an {column!r} column")
+    frame = attempts.reset_index(drop=True).copy()
+    if "id" not in frame.columns:
+        frame.insert(0, "id", pd.array(np.arange(len(frame)).astype(str), dtype=engine.STRING))
+    frame["item"] = frame["item"].astype(str).astype(engine.STRING)
+    row_item = pd.Index(items.ids).get_indexer(frame["item"].astype(object))
+    if (row_item < 0).any():
+        unknown = list(dict.fromkeys(frame["item"][row_item < 0].tolist()))
+        raise UsageError(f"{len(unknown)} unknown item id(s) in the attempts, e.g. "
+                         f"{', '.join(map(repr, unknown[:5]))}")
+    values = engine.as_string_array(frame["attempt"])
+    codes = pc.dictionary_encode(values)
+    distinct_text = codes.dictionary
+    pair = row_item.astype(np.int64) * max(len(distinct_text), 1) + codes.indices.to_numpy(
+        zero_copy_only=False).astype(np.int64)
+    pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    parts = []
+    for start in range(0, max(len(pairs), 1), _CHUNK_ROWS):
+        rows = first[start:start + _CHUNK_ROWS]
+        parts.append(_item_rules(values.take(pa.array(rows)), row_item[rows], items, squad_mode))
+    columns = {c: _concat([p[c] for p in parts])[inverse] for c in ITEM_COLUMNS}
+    carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
+    clash = sorted(set(carried) & set(ITEM_COLUMNS))
+    if clash:
+        raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
+    out = frame[["id", "item", "attempt", *carried]].copy()
+    out["attempt"] = out["attempt"].astype(engine.STRING)
+    for column, value in columns.items():
+        out[column] = value
+    return out
+
+
+def _concat(parts):
+    """Concatenate chunk results: numpy arrays or pandas extension arrays of one type."""
+    if isinstance(parts[0], np.ndarray):
+        return np.concatenate(parts)
+    return type(parts[0])._concat_same_type(parts)

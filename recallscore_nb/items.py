@@ -1,0 +1,183 @@
+"""Items files: many questions, each with its own reference(s) and checklist (JSONL, one a line).
+
+A line is ``{"item": "<id>", "referenceAnswer": "…", "factChecklist": [{"fact": "…",
+"requiredTerms": ["…"]}]}``. ``referenceAnswer`` may be a list of alternative references (as
+SQuAD has several gold answers); ``factChecklist`` may then be omitted, and the checklist
+columns are empty for that item. Lines are validated like benchmark files: every problem is
+collected and named by file, line, item id and field; duplicate item ids are refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+
+from .errors import InputFileError
+from .normalize import SEED
+from .rules import Fact
+from .tokens import term_occurs
+
+__all__ = ["Item", "Items", "ItemsFormatError", "load_items"]
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+class ItemsFormatError(InputFileError):
+    """An items file that is not valid (a line, a field, or a repeated item id)."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One question: its id, its alternative references, and its checklist (None: no checklist)."""
+
+    id: str
+    references: tuple[str, ...]
+    facts: tuple[Fact, ...] | None
+
+
+@dataclass(frozen=True)
+class Items:
+    """The items of a file, in file order, with the file's name and SHA-256."""
+
+    path: str
+    sha256: str
+    items: tuple[Item, ...]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(item.id for item in self.items)
+
+
+def _render(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _line_errors(name: str, number: int, record) -> list[ItemsFormatError]:
+    where = f"line {number}"
+    if not isinstance(record, dict):
+        return [ItemsFormatError(name, where, expected="a JSON object", got=_render(record))]
+    item = record.get("item")
+    row_id = item if isinstance(item, str) and item else None
+
+    def error(field: str, expected: str, got) -> ItemsFormatError:
+        return ItemsFormatError(name, where, field, row_id=row_id, expected=expected,
+                                got="nothing" if got is _ABSENT else _render(got))
+
+    errors = []
+    if not isinstance(item, str) or not item:
+        errors.append(error("item", "a non-empty string", record.get("item", _ABSENT)))
+    reference = record.get("referenceAnswer", _ABSENT)
+    alternatives = [reference] if isinstance(reference, str) else reference
+    if not (isinstance(reference, str) and reference) and not (
+        isinstance(reference, list) and reference
+        and all(isinstance(r, str) and r for r in reference)
+    ):
+        errors.append(error("referenceAnswer",
+                            "a non-empty string or a non-empty list of non-empty strings", reference))
+        alternatives = []
+    checklist = record.get("factChecklist", _ABSENT)
+    if checklist is _ABSENT:
+        if isinstance(reference, str):
+            errors.append(error("factChecklist", "a checklist (it may be omitted only when "
+                                "referenceAnswer is a list)", checklist))
+        return errors
+    if not isinstance(checklist, list) or not checklist:
+        return errors + [error("factChecklist", "a list of at least one fact", checklist)]
+    seen: dict[str, int] = {}
+    for i, fact in enumerate(checklist):
+        field = f"factChecklist[{i}]"
+        if not isinstance(fact, dict):
+            errors.append(error(field, "an object with fact and requiredTerms", fact))
+            continue
+        fact_name, terms = fact.get("fact", _ABSENT), fact.get("requiredTerms", _ABSENT)
+        if not isinstance(fact_name, str) or not _NAME.match(fact_name):
+            errors.append(error(f"{field}.fact", "an identifier matching ^[A-Za-z][A-Za-z0-9_]*$",
+                                fact_name))
+        elif fact_name.casefold() in seen:
+            errors.append(error(f"{field}.fact", "a name unique ignoring case", fact_name))
+        else:
+            seen[fact_name.casefold()] = i
+        if not isinstance(terms, list) or not terms or not all(isinstance(t, str) for t in terms):
+            errors.append(error(f"{field}.requiredTerms", "a list of at least one string", terms))
+            continue
+        for j, term in enumerate(terms):
+            normalized = SEED(term)
+            if not normalized:
+                errors.append(error(f"{field}.requiredTerms[{j}]",
+                                    "a term that keeps some text after normalization", term))
+            for reference_text in alternatives:
+                if normalized and not term_occurs(SEED(reference_text), normalized):
+                    errors.append(error("referenceAnswer", f"the term {_render(term)} of fact "
+                                        f"{fact_name}", reference_text))
+    return errors
+
+
+_ABSENT = object()
+
+
+def _item(record: dict) -> Item:
+    reference = record["referenceAnswer"]
+    checklist = record.get("factChecklist")
+    facts = None if checklist is None else tuple(
+        Fact(f["fact"], tuple(f["requiredTerms"])) for f in checklist)
+    references = (reference,) if isinstance(reference, str) else tuple(reference)
+    return Item(record["item"], references, facts)
+
+
+def load_items(path: str | os.PathLike[str]) -> Items:
+    """Read and validate an items file (JSONL); every error is collected, the first raised.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "items.jsonl"
+    >>> _ = p.write_text('{"item": "q1", "referenceAnswer": ["Paris", "Lutetia"]}\\n')
+    >>> load_items(p).items[0]
+    Item(id='q1', references=('Paris', 'Lutetia'), facts=None)
+    """
+    name = os.fspath(path)
+    try:
+        content = open(name, "rb").read()
+    except FileNotFoundError:
+        raise ItemsFormatError(name, message="no such file") from None
+    except OSError as exc:
+        raise ItemsFormatError(name, message=f"cannot be read: {exc.strerror}") from None
+    errors: list[ItemsFormatError] = []
+    items: list[Item] = []
+    first_line: dict[str, int] = {}
+    for number, raw in enumerate(content.splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            errors.append(ItemsFormatError(name, f"line {number}",
+                                           message=f"not UTF-8 text (byte {exc.start} of the line)"))
+            continue
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            errors.append(ItemsFormatError(name, f"line {number}",
+                                           message=f"not valid JSON ({exc.msg} at column {exc.colno})"))
+            continue
+        problems = _line_errors(name, number, record)
+        if problems:
+            errors += problems
+            continue
+        item = _item(record)
+        if item.id in first_line:
+            errors.append(ItemsFormatError(name, f"line {number}", "item", row_id=item.id,
+                                           message=f"duplicate item id (first at line {first_line[item.id]})"))
+            continue
+        first_line[item.id] = number
+        items.append(item)
+    if errors:
+        raise ItemsFormatError.first_of(errors)
+    if not items:
+        raise ItemsFormatError(name, message="no items: expected one JSON object per line")
+    return Items(name, hashlib.sha256(content).hexdigest(), tuple(items))

@@ -1,0 +1,155 @@
+"""Items files and score_items: many items, each scored against its own reference and checklist."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from recallscore_nb.errors import UsageError
+from recallscore_nb.items import Item, Items, ItemsFormatError, load_items
+from recallscore_nb.rules import Fact
+from recallscore_nb.scoring import score_all, score_items
+
+
+def write_items(tmp_path, lines, name="items.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
+                            for line in lines), encoding="utf-8")
+    return path
+
+
+KITE = {"item": "kite", "referenceAnswer": "A red kite nests by the river.",
+        "factChecklist": [{"fact": "bird", "requiredTerms": ["red kite"]},
+                          {"fact": "place", "requiredTerms": ["river"]}]}
+CAPITAL = {"item": "capital", "referenceAnswer": ["Paris", "Lutetia"]}
+
+
+def test_load_items_reads_references_and_checklists(tmp_path):
+    items = load_items(write_items(tmp_path, [KITE, CAPITAL]))
+    assert items.ids == ("kite", "capital")
+    assert items.items[0].facts == (Fact("bird", ("red kite",)), Fact("place", ("river",)))
+    assert items.items[1] == Item("capital", ("Paris", "Lutetia"), None)
+    assert len(items.sha256) == 64
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"item": "x"', "items.jsonl: line 2: not valid JSON (Expecting ',' delimiter at column 13)"),
+    ({"item": "", "referenceAnswer": "a", "factChecklist": [{"fact": "f", "requiredTerms": ["a"]}]},
+     'items.jsonl: line 2: item: expected a non-empty string, got ""'),
+    ({"item": "q", "referenceAnswer": "a b"},
+     "items.jsonl: line 2 (id q): factChecklist: expected a checklist (it may be omitted only "
+     "when referenceAnswer is a list), got nothing"),
+    ({"item": "q", "referenceAnswer": [], "factChecklist": []},
+     "items.jsonl: line 2 (id q): referenceAnswer: expected a non-empty string or a non-empty "
+     "list of non-empty strings, got []"),
+    ({"item": "q", "referenceAnswer": "west door", "factChecklist": [{"fact": "2d", "requiredTerms": ["west"]}]},
+     'items.jsonl: line 2 (id q): factChecklist[0].fact: expected an identifier matching '
+     '^[A-Za-z][A-Za-z0-9_]*$, got "2d"'),
+    ({"item": "q", "referenceAnswer": "west door", "factChecklist": [{"fact": "f", "requiredTerms": ["east"]}]},
+     'items.jsonl: line 2 (id q): referenceAnswer: expected the term "east" of fact f, got "west door"'),
+    ({"item": "kite", "referenceAnswer": ["x"]},
+     "items.jsonl: line 2 (id kite): item: duplicate item id (first at line 1)"),
+])
+def test_a_bad_line_is_named_by_line_item_and_field(tmp_path, monkeypatch, line, message):
+    monkeypatch.chdir(tmp_path)
+    write_items(tmp_path, [KITE, line])
+    with pytest.raises(ItemsFormatError) as caught:
+        load_items("items.jsonl")
+    assert str(caught.value) == message
+
+
+def test_every_bad_line_is_collected(tmp_path):
+    with pytest.raises(ItemsFormatError) as caught:
+        load_items(write_items(tmp_path, [{"item": 1}, KITE, '[]']))
+    assert [(e.location, e.field) for e in caught.value.errors] == [
+        ("line 1", "item"), ("line 1", "referenceAnswer"), ("line 3", "")]
+
+
+def test_score_items_columns_and_values_by_hand(tmp_path):
+    items = load_items(write_items(tmp_path, [KITE, CAPITAL]))
+    attempts = pd.DataFrame({
+        "item": ["kite", "kite", "capital", "capital"],
+        "attempt": ["a red kite nests by the river", "A kite by the river", "lutetia!", ""],
+        "system": ["s1", "s2", "s1", "s2"],
+    })
+    table = score_items(items, attempts)
+    assert table.columns.tolist() == [
+        "id", "item", "attempt", "system", "literal_match", "normalized_match",
+        "squad_exact_match", "token_f1", "facts_present", "facts_total",
+        "checklist_full_match", "facts_missing"]
+    assert table["id"].tolist() == ["0", "1", "2", "3"]
+    assert table["normalized_match"].tolist() == [True, False, True, False]
+    # "A kite by the river" against "A red kite nests by the river.": SQuAD tokens
+    # [kite, by, river] vs [red, kite, nests, by, river]: p = 3/3, r = 3/5, F1 = 2 * 3/5 / (8/5)
+    assert table["token_f1"].tolist()[1] == pytest.approx(2 * (3 / 5) / (1 + 3 / 5))
+    assert table["facts_present"].tolist()[:2] == [2, 1]
+    assert table["facts_missing"].tolist()[:2] == ["", "bird"]
+    assert table["facts_total"].isna().tolist() == [False, False, True, True]
+    assert table["checklist_full_match"].tolist()[:2] == [True, False]
+
+
+def test_unknown_items_are_listed(tmp_path):
+    items = load_items(write_items(tmp_path, [KITE]))
+    attempts = pd.DataFrame({"item": ["kite", "nope", "gone", "nope"], "attempt": ["x"] * 4})
+    with pytest.raises(UsageError, match=r"2 unknown item id\(s\) in the attempts, e.g. 'nope', 'gone'"):
+        score_items(items, attempts)
+
+
+def _random_items(rng: random.Random, n: int) -> Items:
+    words = ("red kite oak river west drawer copper token museum opens before after the a an "
+             "north south east naïve café").split()
+    out = []
+    for i in range(n):
+        tokens = [rng.choice(words) for _ in range(rng.randint(3, 9))]
+        reference = " ".join(tokens) + "."
+        if i % 7:
+            facts = (Fact("first", (tokens[0],)), Fact("pair", (" ".join(tokens[1:3]),)))
+            out.append(Item(f"q{i}", (reference,), facts))
+        else:
+            out.append(Item(f"q{i}", (reference, "also " + reference), None))
+    return Items("generated", "", tuple(out))
+
+
+def test_score_items_equals_scoring_each_item_on_its_own():
+    """10,000 attempts over 100 items, against one score_all call per item."""
+    rng = random.Random(11)
+    items = _random_items(rng, 100)
+    rows = []
+    for _ in range(10_000):
+        item = rng.choice(items.items)
+        base = item.references[0].split()
+        attempt = " ".join(rng.choice(base + ["the", "tokens", "northwest"])
+                           for _ in range(rng.randint(0, 8)))
+        rows.append((item.id, item.references[0].upper() if rng.random() < 0.2 else attempt))
+    attempts = pd.DataFrame(rows, columns=["item", "attempt"])
+    table = score_items(items, attempts)
+    for item in items.items:
+        mine = attempts.index[attempts["item"] == item.id]
+        got = table.loc[mine]
+        refs = [list(item.references)] * len(mine) if len(item.references) > 1 else item.references[0]
+        facts = item.facts or {"unused": ["zzz"]}
+        expected = score_all(attempts.loc[mine, "attempt"].tolist(), refs, facts=facts)
+        for column in ("literal_match", "normalized_match", "squad_exact_match", "token_f1"):
+            assert got[column].tolist() == expected[column].tolist(), (item.id, column)
+        if item.facts is None:
+            assert got["facts_present"].isna().all() and got["facts_missing"].isna().all()
+            continue
+        for column in ("facts_present", "facts_total", "checklist_full_match"):
+            assert got[column].tolist() == expected[column].tolist(), (item.id, column)
+        missing = [";".join(f.name for f in item.facts if not row[f"fact_{f.name}"])
+                   for _, row in expected.iterrows()]
+        assert got["facts_missing"].tolist() == missing
+
+
+def test_each_distinct_item_attempt_pair_is_scored_once_and_spread_back():
+    items = Items("x", "", (Item("a", ("same text",), (Fact("f", ("same",)),)),
+                            Item("b", ("other text",), (Fact("f", ("other",)),))))
+    attempts = pd.DataFrame({"item": ["a", "b", "a", "b"], "attempt": ["same text"] * 4})
+    table = score_items(items, attempts)
+    assert table["normalized_match"].tolist() == [True, False, True, False]
+    assert np.array_equal(table["facts_present"].to_numpy(dtype=int), [1, 0, 1, 0])
+    assert table["facts_missing"].tolist() == ["", "f", "", "f"]
