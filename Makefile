@@ -1,6 +1,6 @@
 # The two commands of the README: `make reports` and `make test`. Each creates .venv/ when it
-# is missing (venv, then an editable install with the test extras, pinned by constraints.txt)
-# and reinstalls only when pyproject.toml or constraints.txt changed since the last install.
+# is missing (venv, then an editable install with the test and dask extras, pinned by
+# constraints.txt) and reinstalls only when pyproject.toml or constraints.txt changed.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -16,7 +16,7 @@ test: $(INSTALLED)
 
 $(INSTALLED): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test,dask]'
 	touch $(INSTALLED)
 
 clean-venv:

@@ -18,7 +18,8 @@ def _name(requirement: str) -> str:
 
 def _pyproject_names() -> set[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    requirements = project["dependencies"] + project["optional-dependencies"]["test"]
+    extras = project["optional-dependencies"]
+    requirements = project["dependencies"] + extras["test"] + extras["dask"]
     return {_name(r) for r in requirements}
 
 
@@ -58,5 +59,5 @@ def test_every_direct_dependency_is_pinned():
 
 def test_environment_installs_the_package_with_pip():
     text = (ROOT / "environment.yml").read_text()
-    assert "- pip:" in text and "- -e .[test]" in text
+    assert "- pip:" in text and "- -e .[test,dask]" in text
     assert "python=3.11" in text and "conda-forge" in text
