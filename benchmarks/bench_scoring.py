@@ -431,9 +431,16 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="package timings (median)")
     parser.add_argument("--skip-cli", action="store_true", help="do not run the CLI")
     parser.add_argument("--squad-mode", choices=("v1.1", "v2.0"), default="v1.1")
+    parser.add_argument("--shape", choices=("one", "items"), default="one",
+                        help="one reference for all rows, or many items (see items_shape.py)")
+    parser.add_argument("--items", type=int, default=1_000, help="items, with --shape items")
     args = parser.parse_args(argv)
     if args.rows < 1 or args.rounds < 1:
         parser.error("--rows and --rounds must be at least 1")
+    if args.shape == "items":
+        import items_shape
+
+        return items_shape.run(args)
 
     import pandas as pd
     import pyarrow as pa

@@ -487,11 +487,24 @@ def item_checklist(attempts: Attempts, row_item: np.ndarray, lists: ItemChecklis
         same = inside & (tokens.rows[follow_c] == tokens.rows[start]) & (
             tokens.ids[follow_c] == term_ids[term, i])
         ok &= ~longer | same
-    rows, term = tokens.rows[start[ok]], term[ok]
-    pairs = np.unique(rows * len(term_ids) + term)  # each (row, term) once
-    rows, term = pairs // len(term_ids), pairs % len(term_ids)
-    fact = lists.term_fact[term]
-    row_fact, count = np.unique(rows * len(lists.fact_names) + fact, return_counts=True)
+    pairs = _distinct(tokens.rows[start[ok]] * len(term_ids) + term[ok])  # each (row, term) once
+    row_fact = _distinct_counts((pairs // len(term_ids)) * len(lists.fact_names)
+                                + lists.term_fact[pairs % len(term_ids)])
+    row_fact, count = row_fact
     fact = row_fact % len(lists.fact_names)
     present = count == lists.fact_terms[fact]
     return (row_fact // len(lists.fact_names))[present], fact[present]
+
+
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (a sort and a neighbour test: quicker than hashing here)."""
+    keys = np.sort(keys)
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
+
+
+def _distinct_counts(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    keys = np.sort(keys)
+    if not len(keys):
+        return keys, keys
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], np.diff(np.append(starts, len(keys)))

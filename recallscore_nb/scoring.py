@@ -306,8 +306,13 @@ def _missing_names(rows, facts, row_item, lists, n) -> pd.api.extensions.Extensi
     if lists.item_fact_count.max(initial=0) > 63:
         raise UsageError("an item has more than 63 facts; the checklist supports at most 63")
     mask = np.zeros(n, dtype=np.uint64)
-    np.add.at(mask, rows, np.left_shift(np.uint64(1), local.astype(np.uint64)))  # (row, fact) unique
-    codes, uniques = pd.factorize(pd.MultiIndex.from_arrays([row_item, mask]))
+    if len(rows):  # (row, fact) pairs come sorted by row, each once
+        starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
+        bits = np.left_shift(np.uint64(1), local.astype(np.uint64))
+        mask[rows[starts]] = np.bitwise_or.reduceat(bits, starts)
+    mask_codes, masks = pd.factorize(mask)
+    codes, uniques = pd.factorize(row_item.astype(np.int64) * len(masks) + mask_codes)
+    uniques = [(int(k) // len(masks), masks[int(k) % len(masks)]) for k in uniques]
     names = []
     for item, bits in uniques:
         lo, count = lists.item_fact_start[item], lists.item_fact_count[item]
