@@ -52,8 +52,30 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: the benchmark's own rows")
     p.add_argument("--out", metavar="FILE",
                    help="write CSV, JSONL or Parquet by extension (default: CSV on stdout)")
+    p.add_argument("--schema", metavar="FILE",
+                   help="a scoring schema: adds status_<fact>, weighted_score and basis_<fact> "
+                        "(JSON text) columns, and its signature")
     _squad_mode_arg(p)
     p.set_defaults(run=_score)
+
+    p = commands.add_parser("report", help="write a scored report: every attempt's rule values "
+                                           "and fact statuses, with input hashes")
+    _benchmark_arg(p)
+    p.add_argument("--attempts", metavar="FILE",
+                   help="CSV, JSONL or Parquet with an 'attempt' column; default: the "
+                        "benchmark's own rows")
+    p.add_argument("--schema", metavar="FILE", required=True, help="the scoring schema")
+    p.add_argument("--out", metavar="REPORT.json", required=True,
+                   help="the report to write; an invalid input writes an error report instead "
+                        "(exit 2), beside an existing REPORT as <stem>.error.json")
+    _squad_mode_arg(p)
+    p.set_defaults(run=_report)
+
+    p = commands.add_parser("check-report", help="recompute a stored report from its inputs "
+                                                 "and compare")
+    p.add_argument("report", metavar="REPORT.json", help="a report written by 'recallscore report'")
+    p.add_argument("--update", action="store_true", help="rewrite the report from its inputs")
+    p.set_defaults(run=_check_report)
 
     p = commands.add_parser("signature", help="print the rule signatures to cite in a paper")
     _squad_mode_arg(p)
@@ -96,9 +118,29 @@ def _validate(args) -> int:
 def _score(args) -> int:
     from .commands import score_command
 
-    for line in score_command(args.benchmark, args.attempts, args.out, squad_mode=args.squad_mode):
+    for line in score_command(args.benchmark, args.attempts, args.out, squad_mode=args.squad_mode,
+                              schema_path=args.schema):
         print(line, file=sys.stderr)
     return EXIT_OK
+
+
+def _report(args) -> int:
+    from .commands import report_command
+
+    lines, error = report_command(args.benchmark, args.attempts, args.schema, args.out,
+                                  squad_mode=args.squad_mode)
+    print("\n".join(lines))
+    if error is not None:
+        raise error
+    return EXIT_OK
+
+
+def _check_report(args) -> int:
+    from .commands import check_report_command
+
+    lines, same = check_report_command(args.report, update=args.update)
+    print("\n".join(lines))
+    return EXIT_OK if same else EXIT_DIFFERENT
 
 
 def _signature(args) -> int:

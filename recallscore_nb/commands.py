@@ -8,25 +8,43 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from ._version import __version__
 from .attempts import read_attempts, write_table
 from .benchmarks import load_benchmark
-from .errors import AttemptsFormatError
+from .errors import AttemptsFormatError, UsageError
 from .reproduce import Reproduction, reproduce
 from .rules import rules_for
 from .scoring import output_columns, score_benchmark
 from .tables import write_csv
 
-__all__ = ["score_command", "reproduce_command", "render_reproduction"]
+__all__ = ["score_command", "reproduce_command", "render_reproduction", "report_command",
+           "check_report_command"]
 
 
-def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1") -> list[str]:
-    """Score a benchmark's rows or an attempts file; write the table; return the signatures."""
+def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1",
+                  schema_path=None) -> list[str]:
+    """Score a benchmark's rows or an attempts file; write the table; return the signatures.
+
+    With ``schema_path``, a scoring schema adds ``status_<fact>``, ``weighted_score`` and
+    ``basis_<fact>`` (compact JSON text), and its signature follows the rules'.
+    """
     bench = load_benchmark(benchmark_path)
+    schema = None
+    if schema_path is not None:
+        from .schema import load_scoring_schema
+
+        schema = load_scoring_schema(schema_path, bench)
+    outputs = output_columns(bench)
+    if schema is not None:
+        from .status import status_columns
+
+        outputs += status_columns(bench)
     attempts = None
     if attempts_path is not None:
         attempts = read_attempts(attempts_path)
-        clash = sorted(set(attempts.columns[2:]) & set(output_columns(bench)))
+        clash = sorted(set(attempts.columns[2:]) & set(outputs))
         if clash:
             raise AttemptsFormatError(
                 attempts_path, "", clash[0],
@@ -36,8 +54,57 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
     signatures = [rule.signature() for rule in rules_for(squad_mode)]
     metadata = {"version": __version__, "signatures": signatures,
                 "benchmark_sha256": bench.sha256}
+    if schema is not None:
+        from .report import status_frame
+
+        scores = pd.concat([scores, status_frame(scores["attempt"], bench, schema)], axis=1)
+        signatures.append(schema.signature())
+        metadata["schema_sha256"] = schema.sha256
     write_table(scores, out, metadata=metadata)
     return signatures
+
+
+def report_command(benchmark_path, attempts_path, schema_path, out, *,
+                   squad_mode: str = "v1.1"):
+    """Write the scored report (or an error report) to ``out``; return the line to print and
+    the error to show (None when every input was valid).
+
+    An error report goes beside ``out`` as ``<stem>.error.json`` when ``out`` exists.
+    """
+    from .report import build_report, write_report
+
+    suffix = Path(out).suffix.lower()
+    if suffix != ".json":
+        raise UsageError(f"{out}: --out must end in .json (got {suffix or 'no extension'!r})")
+    report = build_report(benchmark_path, attempts_path, schema_path=schema_path,
+                          base_dir=Path(out).parent, squad_mode=squad_mode)
+    path = write_report(report, out)
+    return [_report_summary(path, report.document)], report.error
+
+
+def _report_summary(path, document) -> str:
+    if document["status"] == "error":
+        n = len(document["errors"])
+        return f"wrote error report {path}: {n} error{'s' if n != 1 else ''}, no score"
+    totals = document["totals"]
+    mean = totals["mean_weighted_score"]
+    shown = "n/a" if mean is None else f"{mean:.4f}"
+    return f"wrote {path}: {totals['count']} attempts, mean weighted score {shown}"
+
+
+def check_report_command(report_path, *, update: bool = False) -> tuple[list[str], bool]:
+    """Recompute a stored report; return the lines to print and whether it matched."""
+    from .report import check_report
+
+    found = check_report(report_path, update=update)
+    n = len(found)
+    values = f"{n} value{'s' if n != 1 else ''}"
+    if update:
+        return found + [f"rewrote {report_path} from its inputs ({values} changed)"], True
+    if found:
+        return found + [f"DIFFERENT: {values} of {report_path} differ from a fresh scoring of "
+                        "its inputs (rewrite it with --update)"], False
+    return [f"OK: {report_path} matches a fresh scoring of its inputs"], True
 
 
 def render_reproduction(rep: Reproduction) -> list[str]:

@@ -1,0 +1,307 @@
+"""Notebook 07: each variant's facts as present, missing, contradicted or negated.
+
+The scoring schema (weights, equivalent and contradicting formulations, negation cues) reads
+each fact of each benchmark variant as one of four statuses; the weighted score sits beside
+the binary checklist it refines. The pure functions (``status_matrix``, ``status_counts``,
+``explanations``, ``schema_facts``, ``plot_fact_status``) take frames and draw on the axes
+they are given; the steps compute through them and write through the session.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.colors import to_rgb
+from matplotlib.patches import Patch
+
+from ..ablation import FAIL_COLOR, PASS_COLOR
+from ..errors import UsageError
+from ..figures import figure, style
+from ..rules import rules_for
+from ..schema import DEFAULT_SCHEMA_PATH, load_scoring_schema
+from ..scoring import score_benchmark
+from ..session import Session
+from ..session import start as _start
+from ..status import STATUSES, fact_status
+
+__all__ = ["STEM", "STATUS_COLORS", "start", "schema_table", "settings_table", "status_table",
+           "status_figure", "counts_table", "explanations_table", "status_matrix",
+           "status_counts", "explanations", "schema_facts", "plot_fact_status"]
+
+STEM = "07_fact_status"
+STATUS_COLORS = {
+    "present": "#a6dba0",
+    "missing": "#e0e0e0",
+    "contradicted": "#d6604d",
+    "negated": "#762a83",
+}
+"""The colour of each status in the figure, distinct in hue and lightness from each other
+and from the checklist's pass and fail (the colours of notebooks 02 and 03)."""
+_DARK = ("contradicted", "negated")  # statuses whose cells take white text
+_SCORE_COLOR = "#9e9ac8"
+_SCORE_LOW = "#f4f4f4"  # a score of 0: still a cell against the white grid
+
+
+def start(namespace: dict) -> Session:
+    """Validate the parameters; the session signs its outputs with the five rules and the
+    scoring schema."""
+    nb = _start(STEM, namespace)
+    nb.sign(*(rule.signature() for rule in rules_for()), _schema(nb).signature())
+    return nb
+
+
+def _schema(nb: Session):
+    """The scoring schema named by ``schema_path`` (read once, recorded as an input)."""
+    def load():
+        path = Path(str(nb.parameters.get("schema_path") or DEFAULT_SCHEMA_PATH))
+        if not path.is_file():
+            raise UsageError(f"schema_path: no such file: {path}")
+        return load_scoring_schema(str(nb.read_input(path)), nb.benchmark)
+    return nb.memo("schema", load)
+
+
+def _scored(nb: Session) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(rule scores, fact statuses) of the benchmark's rows, aligned and indexed from 0."""
+    def compute():
+        scores = score_benchmark(nb.benchmark).reset_index(drop=True)
+        statuses = fact_status(scores["attempt"], nb.benchmark, _schema(nb))
+        return scores, statuses.reset_index(drop=True)
+    return nb.memo("scored", compute)
+
+
+def _tag(name: str) -> str:
+    """A fact name as letters for a paper number: ``west_drawer`` gives ``WestDrawer``."""
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z]+", name))
+
+
+def _conditions(scores: pd.DataFrame) -> list[str]:
+    if "condition" not in scores:
+        return [""] * len(scores)
+    return ["" if pd.isna(c) else str(c) for c in scores["condition"]]
+
+
+# --- pure: tables ---------------------------------------------------------------------------
+def status_matrix(scores: pd.DataFrame, statuses: pd.DataFrame, facts) -> pd.DataFrame:
+    """Per variant: ``id, condition``, ``status_<fact>`` per fact, ``weighted_score``, then the
+    binary checklist (``facts_present``, ``facts_total``, ``checklist_full_match``)."""
+    out = pd.DataFrame({"id": scores["id"].astype(object).to_numpy(),
+                        "condition": _conditions(scores)})
+    for fact in facts:
+        out[f"status_{fact.name}"] = [str(s) for s in statuses[f"status_{fact.name}"]]
+    out["weighted_score"] = statuses["weighted_score"].astype(float).to_numpy()
+    for column in ("facts_present", "facts_total", "checklist_full_match"):
+        out[column] = scores[column].to_numpy()
+    return out
+
+
+def status_counts(matrix: pd.DataFrame, facts) -> pd.DataFrame:
+    """Per fact, how many variants have each status (zeros included), and a ``total`` row."""
+    rows = []
+    for fact in facts:
+        column = matrix[f"status_{fact.name}"]
+        rows.append({"fact": fact.name, **{s: int((column == s).sum()) for s in STATUSES}})
+    table = pd.DataFrame(rows, columns=["fact", *STATUSES])
+    total = {"fact": "total", **{s: int(table[s].sum()) for s in STATUSES}}
+    return pd.concat([table, pd.DataFrame([total])], ignore_index=True)
+
+
+def _spans_text(spans) -> str:
+    return "; ".join(f"{int(a)}-{int(b)}" for a, b in spans or ())
+
+
+def explanations(scores: pd.DataFrame, statuses: pd.DataFrame, facts) -> pd.DataFrame:
+    """Every fact that is not plainly present (present through an equivalent, or missing,
+    contradicted or negated), with its basis: what matched, the terms, their character spans
+    in the attempt (``start-end``), and the negation cue."""
+    rows = []
+    for i, row_id in enumerate(scores["id"]):
+        for fact in facts:
+            basis = statuses[f"basis_{fact.name}"].iat[i]
+            status = str(statuses[f"status_{fact.name}"].iat[i])
+            if status == "present" and basis.get("matched") == "required":
+                continue
+            cue = basis.get("cue")
+            rows.append({
+                "id": str(row_id),
+                "fact": fact.name,
+                "status": status,
+                "matched": basis.get("matched") or "",
+                "terms": "; ".join(basis.get("terms") or ()),
+                "spans": _spans_text(basis.get("spans")),
+                "cue": f"{cue['token']} at {_spans_text([cue['span']])}" if cue else "",
+            })
+    columns = ["id", "fact", "status", "matched", "terms", "spans", "cue"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _term_lists(lists) -> str:
+    return "; ".join(" + ".join(terms) for terms in lists)
+
+
+def schema_facts(schema, facts) -> pd.DataFrame:
+    """Per fact: its weight, required terms, equivalent and contradicting formulations
+    (alternatives separated by ``;``, the terms of one by ``+``)."""
+    rows = []
+    for fact in facts:
+        rule = schema.facts[fact.name]
+        rows.append({"fact": fact.name, "weight": format(float(rule.weight), "g"),
+                     "required": " + ".join(fact.terms),
+                     "equivalents": _term_lists(rule.equivalents),
+                     "contradictions": _term_lists(rule.contradictions)})
+    return pd.DataFrame(rows, columns=["fact", "weight", "required", "equivalents",
+                                       "contradictions"])
+
+
+# --- pure: the figure -----------------------------------------------------------------------
+def _row_labels(matrix: pd.DataFrame) -> list[str]:
+    return [f"{i}  {c}" if c else str(i) for i, c in zip(matrix["id"], matrix["condition"])]
+
+
+def _grid(ax, n_rows: int, n_cols: int) -> None:
+    ax.set_xticks(np.arange(-0.5, n_cols, 1), minor=True)
+    ax.set_yticks(np.arange(-0.5, n_rows, 1), minor=True)
+    ax.grid(which="minor", color="white", linewidth=1.5)
+    ax.tick_params(which="both", length=0)
+    ax.xaxis.tick_top()
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
+def plot_fact_status(ax_status, ax_scores, matrix: pd.DataFrame, facts) -> list:
+    """Draw variants × facts coloured by status on ``ax_status``, and beside them on
+    ``ax_scores`` the binary checklist (pass/fail, facts present) and the weighted score
+    (its value, shaded from near-white at 0).
+
+    ``matrix`` is :func:`status_matrix`'s table. Each axes gets its legend below it; the
+    statuses' names every status, used or not. Returns the artists drawn.
+    """
+    n_rows, n_facts = len(matrix), len(facts)
+    rgb = np.empty((n_rows, n_facts, 3))
+    artists = []
+    for j, fact in enumerate(facts):
+        for i, status in enumerate(matrix[f"status_{fact.name}"]):
+            rgb[i, j] = to_rgb(STATUS_COLORS[status])
+    artists.append(ax_status.imshow(rgb, aspect="auto", interpolation="nearest"))
+    for j, fact in enumerate(facts):
+        for i, status in enumerate(matrix[f"status_{fact.name}"]):
+            artists.append(ax_status.text(j, i, status, ha="center", va="center", fontsize=8,
+                                          color="white" if status in _DARK else "black"))
+    ax_status.set_xticks(range(n_facts), [f.name for f in facts])
+    ax_status.set_yticks(range(n_rows), _row_labels(matrix))
+    _grid(ax_status, n_rows, n_facts)
+    handles = [Patch(facecolor=STATUS_COLORS[s], label=s) for s in STATUSES]
+    artists.append(ax_status.legend(handles=handles, loc="upper center", ncols=len(STATUSES),
+                                    bbox_to_anchor=(0.5, -0.01), title="status of the fact"))
+
+    full = matrix["checklist_full_match"].to_numpy(dtype=bool)
+    score = np.clip(matrix["weighted_score"].to_numpy(dtype=float), 0, 1)
+    right = np.empty((n_rows, 2, 3))
+    right[:, 0] = np.where(full[:, None], to_rgb(PASS_COLOR), to_rgb(FAIL_COLOR))
+    low, high = np.array(to_rgb(_SCORE_LOW)), np.array(to_rgb(_SCORE_COLOR))
+    right[:, 1] = (1 - score[:, None]) * low + score[:, None] * high
+    artists.append(ax_scores.imshow(right, aspect="auto", interpolation="nearest"))
+    for i in range(n_rows):
+        checklist = (f"{'pass' if full[i] else 'fail'} "
+                     f"{matrix['facts_present'].iat[i]}/{matrix['facts_total'].iat[i]}")
+        artists.append(ax_scores.text(0, i, checklist, ha="center", va="center", fontsize=8))
+        artists.append(ax_scores.text(1, i, f"{matrix['weighted_score'].iat[i]:.3f}",
+                                      ha="center", va="center", fontsize=8))
+    ax_scores.set_xticks(range(2), ["checklist\n(facts present)", "weighted\nscore"])
+    _grid(ax_scores, n_rows, 2)
+    ax_scores.tick_params(axis="y", labelleft=False)
+    handles = [Patch(facecolor=PASS_COLOR, label="checklist pass"),
+               Patch(facecolor=FAIL_COLOR, label="checklist fail"),
+               Patch(facecolor=_SCORE_COLOR, label="weighted score\n(shade from 0 to 1)")]
+    artists.append(ax_scores.legend(handles=handles, loc="upper center", ncols=1,
+                                    bbox_to_anchor=(0.5, -0.01)))
+    return artists
+
+
+# --- steps ----------------------------------------------------------------------------------
+def _matrix(nb: Session) -> pd.DataFrame:
+    scores, statuses = _scored(nb)
+    return status_matrix(scores, statuses, nb.benchmark.facts)
+
+
+def schema_table(nb: Session):
+    """The scoring schema, fact by fact: weight, required terms, equivalents, contradictions."""
+    return nb.table("schema", schema_facts(_schema(nb), nb.benchmark.facts))
+
+
+def _sentences(text: str) -> list[str]:
+    """A note split after each full stop, question or exclamation mark.
+
+    >>> _sentences("One reading. Another one? Yes")
+    ['One reading.', 'Another one?', 'Yes']
+    """
+    return [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part]
+
+
+def settings_table(nb: Session):
+    """The schema's other settings: the expert-disagreement note (a row per sentence), the
+    false-positive penalty, the negation cues and window, and its signature."""
+    schema = _schema(nb)
+    note = _sentences(schema.disagreement_note)
+    settings = ["disagreement note"] + [""] * (len(note) - 1)
+    values = list(note)
+    settings += ["false-positive penalty", "negation cues", "negation window (tokens)",
+                 "signature"]
+    values += [format(schema.false_positive_penalty, "g"),
+               "; ".join(schema.negation_cues) or "none", str(schema.negation_window),
+               schema.signature()]
+    return nb.table("settings", pd.DataFrame({"setting": settings, "value": values}))
+
+
+def status_table(nb: Session):
+    """The variant × fact status matrix, the weighted score beside the binary checklist."""
+    matrix = _matrix(nb)
+    weighted = matrix["weighted_score"].tolist()
+    mean = math.fsum(weighted) / len(weighted) if weighted else float("nan")
+    all_present = (matrix[[f"status_{f.name}" for f in nb.benchmark.facts]] == "present").all(axis=1)
+    nb.number("FactStatusVariantCount", len(matrix))
+    nb.number("FactStatusAllPresent", int(all_present.sum()))
+    nb.number("FactStatusChecklistFullMatches", int(matrix["checklist_full_match"].sum()))
+    nb.number("FactStatusMeanWeightedScore", "n/a" if math.isnan(mean) else f"{mean:.3f}")
+    nb.number("FactStatusFullWeightedScores", int((matrix["weighted_score"] == 1.0).sum()))
+    return nb.table("matrix", matrix)
+
+
+def status_figure(nb: Session):
+    """The status matrix as a figure, coloured by status, the checklist and weighted score
+    beside it."""
+    matrix = _matrix(nb)
+    facts = nb.benchmark.facts
+    with style():
+        fig, (ax_status, ax_scores) = figure(
+            1, 2, figsize=(3.2 + 1.15 * len(facts) + 2.2, 1.9 + 0.3 * len(matrix)),
+            sharey=True, layout="constrained",
+            gridspec_kw={"width_ratios": [len(facts), 2]})
+        plot_fact_status(ax_status, ax_scores, matrix, facts)
+        fig.suptitle("Each fact's status under the scoring schema; the binary checklist and "
+                     "the weighted score beside it")
+    return nb.figure("matrix", fig)
+
+
+def counts_table(nb: Session):
+    """How many variants have each status, fact by fact, and in total."""
+    counts = status_counts(_matrix(nb), nb.benchmark.facts)
+    tags = [_tag(name) for name in counts["fact"][:-1]]
+    for record in counts.itertuples(index=False):
+        tag = "" if record.fact == "total" else _tag(record.fact)
+        if record.fact != "total" and (not tag or tags.count(tag) > 1):
+            continue  # a fact name that gives no letters of its own: its row is in the table
+        for status in STATUSES:
+            nb.number(f"FactStatus{status.capitalize()}{tag}", getattr(record, status))
+    return nb.table("counts", counts)
+
+
+def explanations_table(nb: Session):
+    """Why each fact that is not plainly present has its status: the basis, row by row."""
+    scores, statuses = _scored(nb)
+    table = explanations(scores, statuses, nb.benchmark.facts)
+    nb.number("FactStatusExplainedFacts", len(table))
+    return nb.table("explanations", table)

@@ -1,0 +1,376 @@
+"""Scoring schemas: one defensible reading of a benchmark's facts, loaded and validated.
+
+A scoring schema is a JSON file beside a benchmark. It says how much each fact weighs,
+which other term lists count as the fact (``equivalents``) or as a wrong value
+(``contradictions``), which cue tokens negate a fact, how heavily a wrong or negated fact
+is penalized, and how numbers compare. :func:`recallscore_nb.status.fact_status` applies it.
+
+The file is checked in stages and every problem is reported, each a
+:class:`SchemaFormatError` naming the file, the JSON path, the field, what was expected and
+what was found:
+
+1. the bytes: readable UTF-8 JSON, without repeated keys, holding an object;
+2. the JSON Schema ``data/schemas/scoring.schema.json`` (draft 2020-12): unknown fields,
+   weights that are not positive, a missing or blank ``disagreementNote`` are refused there;
+3. what depends on the benchmark or on normalization: every fact named is a fact of the
+   benchmark's checklist, every term and cue keeps some text under the seed normalization,
+   and no base unit is itself converted.
+
+Fields left out take these values: ``falsePositivePenalty`` 0.5; ``negation`` the cues
+not/no/never/without with a window of 3 tokens (an empty ``cues`` list turns negation off);
+``numeric`` zero tolerances, percentages kept as percentages, no units. A fact the schema
+leaves out weighs 1, with no equivalents or contradictions.
+
+>>> schema = load_scoring_schema()
+>>> schema.signature()  # doctest: +ELLIPSIS
+'schema|sha256:...|fp:0.5|neg:not,no,never,without/3|num:abs0,rel0,pct-no|version:...'
+>>> [(rule.name, rule.weight) for rule in schema.facts.values()]
+[('material', 1.0), ('object', 1.0), ('location', 2.0), ('timing', 2.0)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from . import benchmarks as _bench
+from ._jsonschema import Draft202012Validator, ValidationError
+from ._version import __version__
+from .errors import InputFileError, UsageError
+from .normalize import SEED
+from .numeric import NumericPolicy
+from .paths import BENCHMARKS_DIR, SCHEMAS_DIR
+from .rules import Fact
+
+__all__ = [
+    "SchemaFormatError",
+    "FactRule",
+    "NumericPolicy",
+    "ScoringSchema",
+    "load_scoring_schema",
+    "default_schema",
+    "DEFAULT_SCHEMA_PATH",
+    "DEFAULT_NEGATION_CUES",
+    "DEFAULT_NEGATION_WINDOW",
+    "DEFAULT_FALSE_POSITIVE_PENALTY",
+    "check_schema_facts",
+]
+
+DEFAULT_SCHEMA_PATH = BENCHMARKS_DIR / "four_fact_recall.scoring.json"
+"""The scoring schema shipped for the shipped four-fact benchmark."""
+
+DEFAULT_NEGATION_CUES = ("not", "no", "never", "without")
+DEFAULT_NEGATION_WINDOW = 3
+DEFAULT_FALSE_POSITIVE_PENALTY = 0.5
+
+JsonPath = tuple[str | int, ...]
+
+
+class SchemaFormatError(InputFileError):
+    """A scoring schema file that is not valid (JSON, JSON Schema, or against its benchmark)."""
+
+
+@dataclass(frozen=True)
+class FactRule:
+    """How one fact is scored: its weight (> 0) and its alternative term lists.
+
+    Each list in ``equivalents`` counts as the fact when all its terms occur; each list in
+    ``contradictions`` marks the fact contradicted when all its terms occur and the fact is
+    not present. Terms are kept as written; they are matched after seed normalization.
+    """
+
+    name: str
+    weight: float = 1.0
+    equivalents: tuple[tuple[str, ...], ...] = ()
+    contradictions: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class ScoringSchema:
+    """A scoring schema: one rule per fact of the benchmark (in checklist order) and the
+    settings shared by all facts.
+
+    ``path`` is the file as the caller named it and ``sha256`` the hash of its bytes (both
+    None for :func:`default_schema`). ``negation_cues`` empty means no negation.
+    """
+
+    path: str | None
+    sha256: str | None
+    disagreement_note: str
+    false_positive_penalty: float
+    negation_cues: tuple[str, ...]
+    negation_window: int
+    facts: dict[str, FactRule]
+    numeric: NumericPolicy = field(default_factory=NumericPolicy)
+
+    @property
+    def is_default(self) -> bool:
+        """Whether this is the "no schema" reading (:func:`default_schema`)."""
+        return self.path is None and self.sha256 is None and self.disagreement_note == ""
+
+    def fields(self) -> list[tuple[str, str]]:
+        """The signature's (key, value) pairs, version excluded.
+
+        Weights, term lists and units are not spelled out; the file's hash stands for them.
+        """
+        sha = self.sha256[:12] if self.sha256 else "none"
+        cues = ",".join(self.negation_cues)
+        negation = f"{cues}/{self.negation_window}" if self.negation_cues else "none"
+        return [
+            ("sha256", sha),
+            ("fp", f"{self.false_positive_penalty:g}"),
+            ("neg", negation),
+            ("num", self.numeric.fields()),
+        ]
+
+    def signature(self) -> str:
+        """Every choice that changes a status or a weighted score, version last.
+
+        >>> from recallscore_nb import load_benchmark
+        >>> default_schema(load_benchmark()).signature()  # doctest: +ELLIPSIS
+        'schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:...'
+        """
+        parts = ["schema"] + [f"{key}:{value}" for key, value in self.fields()]
+        return "|".join(parts + [f"version:{__version__}"])
+
+
+def _facts_of(benchmark) -> tuple[Fact, ...]:
+    """The checklist facts of a Benchmark (or of anything :func:`scoring.as_facts` takes)."""
+    if benchmark is None:
+        return _bench.load_benchmark().facts
+    facts = getattr(benchmark, "facts", None)
+    if facts is not None and all(isinstance(f, Fact) for f in facts):
+        return tuple(facts)
+    from .scoring import as_facts
+
+    return as_facts(benchmark)
+
+
+def default_schema(benchmark=None) -> ScoringSchema:
+    """The reading with no schema at all: every fact weighs 1, no equivalents,
+    contradictions, negation or penalty, so every status is present or missing.
+
+    Numbers in required terms are still compared as numbers, with zero tolerance.
+
+    >>> from recallscore_nb import load_benchmark
+    >>> schema = default_schema(load_benchmark())
+    >>> schema.facts["location"], schema.negation_cues, schema.false_positive_penalty
+    (FactRule(name='location', weight=1.0, equivalents=(), contradictions=()), (), 0.0)
+    """
+    facts = _facts_of(benchmark)
+    return ScoringSchema(
+        path=None,
+        sha256=None,
+        disagreement_note="",
+        false_positive_penalty=0.0,
+        negation_cues=(),
+        negation_window=0,
+        facts={f.name: FactRule(f.name) for f in facts},
+        numeric=NumericPolicy(),
+    )
+
+
+def load_scoring_schema(
+    path: str | os.PathLike[str] | None = None, benchmark=None
+) -> ScoringSchema:
+    """Read and validate a scoring schema against the JSON Schema and a benchmark.
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        The file to read; :data:`DEFAULT_SCHEMA_PATH` when omitted.
+    benchmark : Benchmark, optional
+        The benchmark whose facts the schema scores; the shipped one when omitted.
+
+    Returns
+    -------
+    ScoringSchema
+        With one :class:`FactRule` per checklist fact, in checklist order.
+
+    Raises
+    ------
+    SchemaFormatError
+        The first problem found; ``errors`` holds every one.
+
+    Examples
+    --------
+    >>> schema = load_scoring_schema()
+    >>> schema.facts["location"].contradictions[0]
+    ('east', 'drawer')
+    """
+    name = os.fspath(DEFAULT_SCHEMA_PATH if path is None else path)
+    facts = _facts_of(benchmark)
+    try:
+        content = _bench._read(name)
+        data = _bench._parse(name, content)
+    except InputFileError as err:
+        raise InputFileError.first_of([_rebrand(e) for e in err.errors]) from None
+    problems = _schema_problems(data) + _benchmark_problems(data, facts)
+    if problems:
+        problems.sort(key=lambda p: [(isinstance(part, str), part) for part in p[0]])
+        raise InputFileError.first_of([_error(name, *p) for p in problems])
+    return _build(name, hashlib.sha256(content).hexdigest(), data, facts)
+
+
+# --- errors ------------------------------------------------------------------------------
+def _rebrand(err: InputFileError) -> SchemaFormatError:
+    return SchemaFormatError(err.file, err.location, err.field, expected=err.expected,
+                             got=err.got, message=err.message)
+
+
+def _error(name: str, parts: JsonPath, expected: str, got: str) -> SchemaFormatError:
+    location, field_name = _bench._split(parts)
+    return SchemaFormatError(name, location, field_name, expected=expected, got=got)
+
+
+# --- stage 2: the JSON Schema ------------------------------------------------------------
+@cache
+def _validator() -> Draft202012Validator:
+    schema = json.loads((SCHEMAS_DIR / "scoring.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def _schema_problems(data: dict[str, Any]) -> list[tuple[JsonPath, str, str]]:
+    problems = []
+    for error in _validator().iter_errors(data):
+        problems.extend(_translate(error))
+    return problems
+
+
+def _translate(error: ValidationError) -> list[tuple[JsonPath, str, str]]:
+    """(path, expected, got) for one jsonschema error; unknown fields give one each."""
+    parts = tuple(error.absolute_path)
+    if error.validator == "additionalProperties":
+        known = list(error.schema.get("properties", {}))
+        expected = f"a known field ({', '.join(known)})" if known else "no further fields"
+        return [((*parts, key), expected, "an unknown field")
+                for key in error.instance if key not in known]
+    if error.validator == "propertyNames":
+        # The name itself is at fault; the sub-error knows what a name must be.
+        expected = error.schema["propertyNames"].get("x-expected", "a valid name")
+        return [((*parts, error.instance), expected, "an invalid name")]
+    if error.validator == "required":
+        missing = [key for key in error.validator_value if key not in error.instance]
+        key = next(key for key in missing if error.message.startswith(repr(key)))
+        return [((*parts, key), _expected(error.schema["properties"][key]), "nothing")]
+    return [(parts, _expected(error.schema), _bench._render(error.instance))]
+
+
+def _expected(schema: dict[str, Any]) -> str:
+    if "x-expected" in schema:
+        return schema["x-expected"]
+    if "const" in schema:
+        return _bench._render(schema["const"])
+    return "a valid value"
+
+
+# --- stage 3: the benchmark and the normalization ----------------------------------------
+Problem = tuple[JsonPath, str, str]  # (where, expected, got)
+
+
+def _benchmark_problems(data: dict[str, Any], facts: tuple[Fact, ...]) -> list[Problem]:
+    problems: list[tuple[JsonPath, str, str]] = []
+    names = [f.name for f in facts]
+    rules = data.get("facts")
+    if isinstance(rules, dict):
+        for fact_name, rule in rules.items():
+            if fact_name not in names:
+                expected = f"a fact of the benchmark's checklist ({', '.join(names)})"
+                problems.append((("facts", fact_name), expected, _bench._render(fact_name)))
+            if isinstance(rule, dict):
+                for key in ("equivalents", "contradictions"):
+                    where = ("facts", fact_name, key)
+                    problems += _term_problems(rule.get(key), where, nested=True)
+    negation = data.get("negation")
+    if isinstance(negation, dict):
+        problems += _term_problems(negation.get("cues"), ("negation", "cues"), nested=False)
+    numeric = data.get("numeric")
+    units = numeric.get("units") if isinstance(numeric, dict) else None
+    if isinstance(units, dict):
+        problems += _unit_problems(units)
+    return problems
+
+
+def _term_problems(value: Any, parts: JsonPath, *, nested: bool) -> list[Problem]:
+    if not isinstance(value, list):
+        return []
+    lists = enumerate(value) if nested else [(None, value)]
+    problems = []
+    for i, terms in lists:
+        if not isinstance(terms, list):
+            continue
+        for j, term in enumerate(terms):
+            if isinstance(term, str) and term and not SEED(term):
+                where = (*parts, i, j) if nested else (*parts, j)
+                problems.append((where, "a term that keeps some text after normalization",
+                                 _bench._render(term)))
+    return problems
+
+
+def _unit_problems(units: dict[str, Any]) -> list[Problem]:
+    problems = []
+    lowered: dict[str, str] = {}
+    for unit, spec in units.items():
+        folded = unit.lower()
+        if folded in lowered:
+            expected = "a unit unique ignoring case"
+            got = f"{_bench._render(unit)}, already named as {_bench._render(lowered[folded])}"
+            problems.append((("numeric", "units", unit), expected, got))
+        lowered.setdefault(folded, unit)
+    for unit, spec in units.items():
+        if not (isinstance(spec, list) and spec and isinstance(spec[0], str)):
+            continue
+        base = spec[0].lower()
+        target = units.get(base) or next((s for u, s in units.items() if u.lower() == base), None)
+        if target is not None and isinstance(target, list) and target and \
+                isinstance(target[0], str) and target[0].lower() != base:
+            problems.append((("numeric", "units", unit, 0),
+                             "a base unit that is not itself converted",
+                             _bench._render(spec[0])))
+    return problems
+
+
+# --- building the result -----------------------------------------------------------------
+def _build(name: str, sha256: str, data: dict[str, Any], facts: tuple[Fact, ...]) -> ScoringSchema:
+    rules = data.get("facts", {})
+    negation = data.get("negation", {})
+    numeric = data.get("numeric", {})
+    return ScoringSchema(
+        path=name,
+        sha256=sha256,
+        disagreement_note=data["disagreementNote"],
+        false_positive_penalty=float(
+            data.get("falsePositivePenalty", DEFAULT_FALSE_POSITIVE_PENALTY)),
+        negation_cues=tuple(negation.get("cues", DEFAULT_NEGATION_CUES)),
+        negation_window=int(negation.get("window", DEFAULT_NEGATION_WINDOW)),
+        facts={f.name: _rule(f.name, rules.get(f.name, {})) for f in facts},
+        numeric=NumericPolicy(
+            abs_tol=float(numeric.get("absTol", 0.0)),
+            rel_tol=float(numeric.get("relTol", 0.0)),
+            percent_as_fraction=bool(numeric.get("percentAsFraction", False)),
+            units={unit.lower(): (base.lower(), float(factor))
+                   for unit, (base, factor) in numeric.get("units", {}).items()},
+        ),
+    )
+
+
+def _rule(fact_name: str, rule: dict[str, Any]) -> FactRule:
+    return FactRule(
+        name=fact_name,
+        weight=float(rule.get("weight", 1.0)),
+        equivalents=tuple(tuple(terms) for terms in rule.get("equivalents", ())),
+        contradictions=tuple(tuple(terms) for terms in rule.get("contradictions", ())),
+    )
+
+
+def check_schema_facts(schema: ScoringSchema, facts: tuple[Fact, ...]) -> None:
+    """Refuse a schema built in code that names a fact the checklist does not have."""
+    names = [f.name for f in facts]
+    unknown = [n for n in schema.facts if n not in names]
+    if unknown:
+        raise UsageError(f"the scoring schema names fact(s) {', '.join(map(repr, unknown))} "
+                         f"that the benchmark's checklist does not have ({', '.join(names)})")

@@ -1,0 +1,449 @@
+"""Fact status under a scoring schema: present, missing, contradicted or negated, with the
+basis of each status and a weighted score.
+
+Pure computation, no file I/O. For each fact of the benchmark's checklist:
+
+- **present**: all its required terms occur, or all terms of one ``equivalents`` list;
+- **negated**: it would be present, but a negation cue ends 1 to ``window`` tokens before
+  the earliest (in the text) of the matched terms' first occurrences; when several lists
+  match, the first one (required, then equivalents in order) that is not negated wins, and
+  the fact is negated only when every matching list is;
+- **contradicted**: it is neither present nor negated, and all terms of one
+  ``contradictions`` list occur;
+- **missing**: otherwise.
+
+Terms and cues match as the checklist's terms do: whole consecutive tokens of the seed
+normalization; the terms of one list may occur anywhere, in any order. A multi-token cue
+counts from its last token. A term that reads as a number (see :mod:`recallscore_nb.numeric`)
+is compared as a number with the numbers found in the original attempt instead.
+
+``weighted_score`` is ``(Σ weight present − falsePositivePenalty × Σ weight contradicted or
+negated) / Σ weight``, floored at 0. With no schema (``schema=None``) every fact weighs 1
+and there are no equivalents, contradictions, cues or penalty: every status is present or
+missing, the score is the share of facts present, and each basis says so in ``note``.
+
+Each ``basis_<fact>`` cell is a dict (rows with the same attempt share one; treat it as
+read-only)::
+
+    {"status": "negated", "matched": "required",        # or "equivalent[0]",
+                                                        # "contradiction[1]", None
+     "terms": ["west", "drawer"],                       # the matched list, as written
+     "spans": [[24, 28], [29, 35]],                     # each term's first occurrence,
+                                                        # in the original attempt
+     "cue": {"token": "not", "span": [16, 19]},         # or None
+     "conversions": ["thousands separators: 1,000 = 1000"],
+     "note": None}                                      # the no-schema policy, when used
+
+What is vectorized: token ids (the engine's seed tokens), every term's and cue's first
+occurrence per attempt, list matching, negation windows, statuses and scores, all numpy
+over the distinct attempts. Numbers, character spans and basis dicts are built in a Python
+loop over distinct attempts (numbers only when some term is a number).
+
+>>> from recallscore_nb import load_benchmark
+>>> from recallscore_nb.schema import load_scoring_schema
+>>> bench = load_benchmark()
+>>> table = fact_status(["The copper token is not in the west drawer before the museum opens."],
+...                     bench, load_scoring_schema())
+>>> table.filter(like="status_").iloc[0].tolist(), float(table["weighted_score"].iloc[0])
+(['present', 'present', 'negated', 'present'], 0.5)
+>>> table["basis_location"].iloc[0]["cue"]
+{'token': 'not', 'span': [20, 23]}
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import string
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import engine
+from .errors import UsageError
+from .normalize import SEED
+from .numeric import FoundNumber, NumberTerm, NumericPolicy, find_numbers, numbers_equal
+from .numeric import parse_number_term
+from .schema import ScoringSchema, _facts_of, check_schema_facts, default_schema
+
+__all__ = ["STATUSES", "fact_status", "status_columns", "status_signature"]
+
+STATUSES = ("present", "missing", "contradicted", "negated")
+"""The statuses a fact can have; ``status_<fact>`` columns hold these strings."""
+
+PRESENT, MISSING, CONTRADICTED, NEGATED = range(4)
+
+NO_SCHEMA_NOTE = ("no scoring schema: every fact weighs 1, with no equivalents, "
+                  "contradictions, negation or penalty, so the status is present or missing")
+_FAR = np.iinfo(np.int64).max // 4
+
+
+def status_signature(schema: ScoringSchema | None = None) -> str:
+    """The signature of the statuses and scores: the schema's, or the no-schema reading's.
+
+    >>> status_signature()  # doctest: +ELLIPSIS
+    'schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:...'
+    """
+    return schema.signature() if schema is not None else _NO_SCHEMA.signature()
+
+
+_NO_SCHEMA = ScoringSchema(None, None, "", 0.0, (), 0, {}, NumericPolicy())
+
+
+def status_columns(benchmark) -> list[str]:
+    """The columns :func:`fact_status` returns, in order.
+
+    >>> from recallscore_nb import load_benchmark
+    >>> status_columns(load_benchmark())  # doctest: +NORMALIZE_WHITESPACE
+    ['status_material', 'status_object', 'status_location', 'status_timing',
+     'weighted_score', 'basis_material', 'basis_object', 'basis_location', 'basis_timing']
+    """
+    names = [f.name for f in _facts_of(benchmark)]
+    return ([f"status_{n}" for n in names] + ["weighted_score"]
+            + [f"basis_{n}" for n in names])
+
+
+def fact_status(attempts, benchmark, schema: ScoringSchema | None = None) -> pd.DataFrame:
+    """Each fact's status, its basis, and the weighted score of each attempt.
+
+    Parameters
+    ----------
+    attempts : Series, array or sequence of str
+        The attempts; the result is aligned with them (a Series keeps its index).
+    benchmark : Benchmark
+        Whose checklist gives the facts and their required terms (or facts in any form
+        :func:`recallscore_nb.scoring.as_facts` takes).
+    schema : ScoringSchema, optional
+        What :func:`recallscore_nb.schema.load_scoring_schema` returns; None scores with no
+        schema (present or missing only, every weight 1).
+
+    Returns
+    -------
+    DataFrame
+        ``status_<fact>`` (strings, checklist order), ``weighted_score`` (float), then
+        ``basis_<fact>`` (dicts), as :func:`status_columns` lists them.
+
+    Examples
+    --------
+    >>> from recallscore_nb import load_benchmark
+    >>> table = fact_status(["Copper token, west drawer."], load_benchmark())
+    >>> table.filter(like="status_").iloc[0].tolist(), float(table["weighted_score"].iloc[0])
+    (['present', 'present', 'present', 'missing'], 0.75)
+    """
+    facts = _facts_of(benchmark)
+    no_schema = schema is None
+    schema = default_schema(facts) if no_schema else schema
+    check_schema_facts(schema, facts)
+    index = attempts.index if isinstance(attempts, (pd.Series, pd.DataFrame)) else None
+    values = engine.as_string_array(attempts)
+    index = pd.RangeIndex(len(values)) if index is None else index
+    encoded = pc.dictionary_encode(values)
+    expand = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    plan = _Plan.build(facts, schema)
+    codes, scores, bases = _distinct(encoded.dictionary, plan, schema, no_schema)
+    columns: dict[str, object] = {}
+    for j, f in enumerate(facts):
+        labels = np.array(STATUSES, dtype=object)[codes[:, j]][expand]
+        columns[f"status_{f.name}"] = pd.array(labels.tolist(), dtype=engine.STRING)
+    columns["weighted_score"] = scores[expand].astype(np.float64)
+    for j, f in enumerate(facts):
+        cells = np.empty(len(bases), dtype=object)
+        cells[:] = [row[j] for row in bases]
+        columns[f"basis_{f.name}"] = cells[expand]
+    return pd.DataFrame(columns, index=index)
+
+
+# --- the plan: every term and cue, normalized or parsed once -----------------------------
+@dataclass(frozen=True)
+class _Term:
+    text: str                      # as written
+    tokens: tuple[str, ...]        # seed tokens (text terms)
+    number: NumberTerm | None      # the number it spells, if any
+
+
+@dataclass(frozen=True)
+class _List:
+    label: str                     # "required", "equivalent[0]", "contradiction[1]"
+    terms: tuple[str, ...]         # as written
+    keys: tuple[int, ...]          # indices into _Plan.terms
+    kind: str                      # "present" or "contradiction"
+
+
+@dataclass(frozen=True)
+class _Plan:
+    terms: tuple[_Term, ...]
+    cues: tuple[tuple[str, tuple[str, ...]], ...]  # (as written, seed tokens)
+    lists: tuple[tuple[_List, ...], ...]           # per fact
+    weights: np.ndarray
+
+    @classmethod
+    def build(cls, facts, schema: ScoringSchema) -> _Plan:
+        terms: list[_Term] = []
+        seen: dict[str, int] = {}
+
+        def key(text: str) -> int:
+            if text not in seen:
+                number = parse_number_term(text, schema.numeric)
+                tokens = () if number else tuple(SEED(text).split())
+                if not number and not tokens:
+                    raise UsageError(f"the term {text!r} keeps no text after normalization")
+                seen[text] = len(terms)
+                terms.append(_Term(text, tokens, number))
+            return seen[text]
+
+        lists = []
+        for f in facts:
+            rule = schema.facts.get(f.name)
+            alternatives = [("required", f.terms, "present")]
+            if rule is not None:
+                alternatives += [(f"equivalent[{i}]", t, "present")
+                                 for i, t in enumerate(rule.equivalents)]
+                alternatives += [(f"contradiction[{i}]", t, "contradiction")
+                                 for i, t in enumerate(rule.contradictions)]
+            lists.append(tuple(_List(label, tuple(t), tuple(key(x) for x in t), kind)
+                               for label, t, kind in alternatives))
+        cues = tuple((c, tuple(SEED(c).split())) for c in schema.negation_cues if SEED(c))
+        weights = np.array([schema.facts[f.name].weight if f.name in schema.facts else 1.0
+                            for f in facts], dtype=np.float64)
+        if (weights <= 0).any():
+            raise UsageError("every fact weight must be > 0")
+        return cls(tuple(terms), cues, tuple(lists), weights)
+
+
+# --- occurrences, vectorized over the distinct attempts ----------------------------------
+def _phrase_starts(tokens: engine.Tokens, phrase: list[int]) -> np.ndarray:
+    """Flat indices where the token ids ``phrase`` start, consecutively within one row."""
+    k, m = len(phrase), len(tokens.ids)
+    if k == 0 or k > m:
+        return np.zeros(0, dtype=np.int64)
+    start = tokens.ids[: m - k + 1] == phrase[0]
+    for i in range(1, k):
+        start &= tokens.ids[i : m - k + 1 + i] == phrase[i]
+    at = np.flatnonzero(start)
+    return at[tokens.rows[at] == tokens.rows[at + k - 1]]
+
+
+def _first_positions(tokens: engine.Tokens, starts: np.ndarray, n: int) -> np.ndarray:
+    """Per row, the token position of the first start (-1 where none)."""
+    first = np.full(n, -1, dtype=np.int64)
+    rows, where = np.unique(tokens.rows[starts], return_index=True)
+    first[rows] = tokens.positions[starts[where]]
+    return first
+
+
+def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: bool):
+    n, n_facts = len(values), len(plan.lists)
+    texts = values.to_pylist()
+    if n == 0:
+        return np.zeros((0, n_facts), dtype=np.int64), np.zeros(0), []
+    prepared = engine.Attempts(values)
+    vocab = list(dict.fromkeys(
+        [t for term in plan.terms for t in term.tokens] + [t for _, c in plan.cues for t in c]))
+    vocab_id = {t: i for i, t in enumerate(vocab)}
+    tokens = prepared.seed_tokens(pa.array(vocab, type=pa.string()))
+
+    # first occurrence (token position) of every term; numbers take the Python path
+    first = np.full((len(plan.terms), n), -1, dtype=np.int64)
+    for k, term in enumerate(plan.terms):
+        if term.number is None:
+            starts = _phrase_starts(tokens, [vocab_id[t] for t in term.tokens])
+            first[k] = _first_positions(tokens, starts, n)
+    spans_of = _TokenSpans(texts)
+    with _no_gc():
+        numbers = _numbers(texts, plan, schema.numeric, spans_of, first)
+
+    # negation: (row, position) keys a cue reaches, and each cue occurrence for the basis
+    stride = int(tokens.counts.max(initial=0)) + schema.negation_window + 2
+    cue_rows, cue_starts, cue_ends, cue_ids = [], [], [], []
+    for c, (_, cue_tokens) in enumerate(plan.cues):
+        at = _phrase_starts(tokens, [vocab_id[t] for t in cue_tokens])
+        cue_rows.append(tokens.rows[at])
+        cue_starts.append(tokens.positions[at])
+        cue_ends.append(tokens.positions[at] + len(cue_tokens) - 1)
+        cue_ids.append(np.full(len(at), c, dtype=np.int64))
+    cue = {name: np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+           for name, parts in (("rows", cue_rows), ("starts", cue_starts),
+                               ("ends", cue_ends), ("ids", cue_ids))}
+    reach = np.unique(np.concatenate(
+        [cue["rows"] * stride + cue["ends"] + d for d in range(1, schema.negation_window + 1)]
+        or [np.zeros(0, dtype=np.int64)]))
+    row_ids = np.arange(n, dtype=np.int64)
+
+    codes = np.full((n, n_facts), MISSING, dtype=np.int64)
+    chosen = np.full((n, n_facts), -1, dtype=np.int64)
+    earliest_of = np.full((n, n_facts), -1, dtype=np.int64)
+    for j, lists in enumerate(plan.lists):
+        negated_choice = np.full(n, -1, dtype=np.int64)
+        for li, lst in enumerate(lists):
+            positions = first[list(lst.keys)]
+            matched = (positions >= 0).all(axis=0)
+            open_ = chosen[:, j] < 0
+            if lst.kind == "present":
+                earliest = np.where(positions >= 0, positions, _FAR).min(axis=0)
+                negated = matched & _isin(row_ids * stride + earliest, reach)
+                take = matched & ~negated & open_
+                codes[take, j], chosen[take, j], earliest_of[take, j] = PRESENT, li, earliest[take]
+                later = matched & negated & (negated_choice < 0)
+                negated_choice[later] = li
+                earliest_of[later & open_, j] = earliest[later & open_]
+            else:
+                neg = (negated_choice >= 0) & open_
+                codes[neg, j], chosen[neg, j] = NEGATED, negated_choice[neg]
+                take = matched & (chosen[:, j] < 0)
+                codes[take, j], chosen[take, j] = CONTRADICTED, li
+        neg = (negated_choice >= 0) & (chosen[:, j] < 0)
+        codes[neg, j], chosen[neg, j] = NEGATED, negated_choice[neg]
+
+    weights = plan.weights
+    present = (codes == PRESENT) @ weights
+    penalized = ((codes == CONTRADICTED) | (codes == NEGATED)) @ weights
+    scores = np.maximum(0.0, (present - schema.false_positive_penalty * penalized) / weights.sum())
+
+    with _no_gc():
+        bases = _bases(texts, plan, schema, no_schema, codes, chosen, earliest_of, first,
+                       numbers, spans_of, cue)
+    return codes, scores, bases
+
+
+@contextmanager
+def _no_gc():
+    """Pause the cyclic garbage collector: building many small dicts otherwise triggers it
+    again and again (it tripled the time on 100,000 distinct attempts); none form cycles."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _isin(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
+
+
+# --- the Python path: token spans, numbers, bases ----------------------------------------
+# A seed token is a whitespace-delimited run with its ASCII punctuation deleted; its span runs
+# from the run's first kept character to its last. Lowercasing never turns a character into
+# whitespace or ASCII punctuation, so the original text can be read directly.
+_PUNCT = re.escape(string.punctuation)
+_TOKEN = re.compile(rf"[^\s{_PUNCT}](?:\S*[^\s{_PUNCT}])?")
+
+
+class _TokenSpans:
+    """Each distinct attempt's seed tokens as character spans of the original, on demand.
+
+    The seed pipeline lowercases, deletes ASCII punctuation and splits on whitespace; a
+    token's span runs from its first kept character to its last, so ``west-drawer`` (token
+    ``westdrawer``) spans the whole original ``west-drawer``.
+    """
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self._cache: dict[int, list[tuple[int, int]]] = {}
+
+    def __getitem__(self, row: int) -> list[tuple[int, int]]:
+        if row not in self._cache:
+            self._cache[row] = _token_spans(self.texts[row])
+        return self._cache[row]
+
+
+def _token_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _TOKEN.finditer(text)]
+
+
+def _token_at(spans: list[tuple[int, int]], span: tuple[int, int]) -> int:
+    """The first token overlapping a character span (numbers always keep a digit or letter)."""
+    for i, (s, e) in enumerate(spans):
+        if e > span[0] and s < span[1]:
+            return i
+    return -1
+
+
+def _numbers(texts, plan: _Plan, policy, spans_of: _TokenSpans, first: np.ndarray):
+    """For numeric terms: per (term, row), the first matching number; fills ``first``."""
+    numeric = [k for k, term in enumerate(plan.terms) if term.number is not None]
+    matches: dict[tuple[int, int], FoundNumber] = {}
+    if not numeric:
+        return matches
+    for row, text in enumerate(texts):
+        found = find_numbers(text, policy)
+        if not found:
+            continue
+        for k in numeric:
+            hit = next((x for x in found if numbers_equal(plan.terms[k].number, x, policy)), None)
+            if hit is not None:
+                matches[(k, row)] = hit
+                first[k, row] = _token_at(spans_of[row], hit.span)
+    return matches
+
+
+def _bases(texts, plan, schema, no_schema, codes, chosen, earliest_of, first, numbers,
+           spans_of, cue) -> list[list[dict]]:
+    note = NO_SCHEMA_NOTE if no_schema else None
+    cue_order = np.argsort(cue["rows"], kind="stable")
+    cue_bounds = np.searchsorted(cue["rows"][cue_order], np.arange(len(texts) + 1))
+    # Python lists index far faster than numpy scalars in this loop.
+    codes, chosen, earliest_of, first = (a.tolist() for a in (codes, chosen, earliest_of, first))
+    term_info = [(term.number, len(term.tokens) - 1) for term in plan.terms]
+    out = []
+    for row in range(len(texts)):
+        cells = []
+        row_codes, row_chosen = codes[row], chosen[row]
+        for j, lists in enumerate(plan.lists):
+            code, li = row_codes[j], row_chosen[j]
+            if li < 0:
+                cells.append({"status": STATUSES[code], "matched": None, "terms": [],
+                              "spans": [], "cue": None, "conversions": [], "note": note})
+                continue
+            lst = lists[li]
+            spans = spans_of[row]
+            found, conversions = [], []
+            for k in lst.keys:
+                number, extra = term_info[k]
+                if number is not None:
+                    hit = numbers[(k, row)]
+                    found.append(list(hit.span))
+                    conversions += _number_notes(number, hit, schema.numeric)
+                else:
+                    p = first[k][row]
+                    found.append([spans[p][0], spans[p + extra][1]])
+            cue_basis = None
+            if code == NEGATED:
+                cue_basis = _cue_basis(plan, cue, cue_order, cue_bounds, row,
+                                       earliest_of[row][j], schema, spans)
+            cells.append({"status": STATUSES[code], "matched": lst.label,
+                          "terms": list(lst.terms), "spans": found, "cue": cue_basis,
+                          "conversions": conversions, "note": note})
+        out.append(cells)
+    return out
+
+
+def _number_notes(term: NumberTerm, hit: FoundNumber, policy) -> list[str]:
+    notes = [f"term {term.text!r}: {c}" for c in term.conversions]
+    notes += [f"attempt {hit.text!r}: {c}" for c in hit.conversions]
+    if term.exact != hit.exact:
+        notes.append(f"within tolerance: {term.text!r} and {hit.text!r} differ by "
+                     f"{abs(term.exact - hit.exact).normalize():f} "
+                     f"(absTol {policy.abs_tol:g}, relTol {policy.rel_tol:g})")
+    return notes
+
+
+def _cue_basis(plan, cue, order, bounds, row, earliest, schema, spans) -> dict | None:
+    """The cue nearest before ``earliest`` within the window, as the basis records it."""
+    picks = order[bounds[row]:bounds[row + 1]]
+    ends = cue["ends"][picks]
+    near = (earliest - ends >= 1) & (earliest - ends <= schema.negation_window)
+    if not near.any():
+        return None
+    best = picks[near][np.argmax(ends[near])]
+    start, end = int(cue["starts"][best]), int(cue["ends"][best])
+    return {"token": plan.cues[int(cue["ids"][best])][0],
+            "span": [spans[start][0], spans[end][1]]}

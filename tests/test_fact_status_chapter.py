@@ -1,0 +1,251 @@
+"""The step functions of notebook 07 (fact status), called directly with a Session writing to
+a temporary folder: the tables they return, the paper numbers they record, the files they
+write, and the signatures and inputs they carry.
+
+Besides the shipped benchmark and schema, a heron benchmark of our own exercises what the
+shipped rows do not: an equivalent formulation, a negation, a score floored at 0. Weights
+bird 1, place 2, time 1 (total 4); a wrong or negated fact costs half its weight.
+
+====  ==========================================  ==============================  ========  =========
+id    attempt                                     statuses (bird, place, time)    weighted  checklist
+====  ==========================================  ==============================  ========  =========
+h1    The heron waits at the pond at dawn.        present, present, present       4/4       pass 3/3
+h2    The heron waits at the lake at dawn.        present, present (lake), present  4/4     fail 2/3
+h3    The heron is not at the pond at dawn.       present, negated, present       (2-1)/4   pass 3/3
+h4    A heron waits by the river at dusk.         present, contradicted, contra.  0 (floor) fail 1/3
+h5    It waits.                                   missing, missing, missing       0         fail 0/3
+====  ==========================================  ==============================  ========  =========
+
+h3's "not" ends three tokens before "pond" (not at the pond), inside the window of 3; "dawn"
+is six tokens on, outside it. h4 scores (1 - 0.5 × (2 + 1)) / 4 < 0, floored at 0.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from recallscore_nb import figures
+from recallscore_nb.chapters import fact_status as ch07
+from recallscore_nb.errors import UsageError
+from recallscore_nb.paths import DEFAULT_BENCHMARK
+from recallscore_nb.rules import rules_for
+from recallscore_nb.schema import DEFAULT_SCHEMA_PATH, SchemaFormatError, load_scoring_schema
+from recallscore_nb.session import Session, file_sha256, relative_to_repo
+from recallscore_nb.status import STATUSES
+
+PARAMETERS = {"output_dir": str, "benchmark_path": str, "schema_path": str}
+HERON = ["The heron waits at the pond at dawn.", "The heron waits at the lake at dawn.",
+         "The heron is not at the pond at dawn.", "A heron waits by the river at dusk.",
+         "It waits."]
+
+
+def session(tmp_path, benchmark_path="", schema_path="") -> Session:
+    parameters = {"output_dir": str(tmp_path), "benchmark_path": str(benchmark_path),
+                  "schema_path": str(schema_path)}
+    return Session(stem=ch07.STEM, parameters=parameters, output_dir=tmp_path)
+
+
+def started(tmp_path, benchmark_path="", schema_path="") -> Session:
+    """A session opened as the notebook opens it: ``start`` on the parameters cell's names."""
+    return ch07.start({"__annotations__": PARAMETERS, "output_dir": str(tmp_path),
+                       "benchmark_path": str(benchmark_path), "schema_path": str(schema_path)})
+
+
+def written(tmp_path, what, kind="tables"):
+    exts = ("csv", "md", "tex") if kind == "tables" else figures.FIGURE_FORMATS
+    return all((tmp_path / kind / f"{ch07.STEM}__{what}.{ext}").stat().st_size > 0
+               for ext in exts)
+
+
+@pytest.fixture
+def svg_only(monkeypatch):
+    """Figures saved as SVG only: each format costs about half a second per figure."""
+    monkeypatch.setattr(figures, "FIGURE_FORMATS", ("svg",))
+
+
+@pytest.fixture
+def heron(tmp_path):
+    """The heron benchmark and its scoring schema: (benchmark path, schema path)."""
+    bench = tmp_path / "in" / "heron.json"
+    bench.parent.mkdir()
+    bench.write_text(json.dumps({
+        "schemaVersion": 1, "referenceAnswer": HERON[0],
+        "protocol": {"factChecklist": [
+            {"fact": "bird", "requiredTerms": ["heron"]},
+            {"fact": "place", "requiredTerms": ["pond"]},
+            {"fact": "time", "requiredTerms": ["dawn"]}]},
+        "rows": [{"id": f"h{i}", "attempt": a} for i, a in enumerate(HERON, start=1)],
+    }))
+    schema = tmp_path / "in" / "heron.scoring.json"
+    schema.write_text(json.dumps({
+        "schemaVersion": 1,
+        "disagreementNote": "A lake is a pond for this test. Another curator would disagree.",
+        "falsePositivePenalty": 0.5,
+        "facts": {"place": {"weight": 2, "equivalents": [["lake"]], "contradictions": [["river"]]},
+                  "time": {"contradictions": [["dusk"]]}},
+    }))
+    return bench, schema
+
+
+# --- start: signatures and inputs ----------------------------------------------------------
+def test_start_signs_with_the_rules_and_the_schema(tmp_path):
+    nb = started(tmp_path)
+    schema = load_scoring_schema(DEFAULT_SCHEMA_PATH)
+    assert nb.signatures == [r.signature() for r in rules_for()] + [schema.signature()]
+    assert nb.inputs == {relative_to_repo(DEFAULT_BENCHMARK): file_sha256(DEFAULT_BENCHMARK),
+                         relative_to_repo(DEFAULT_SCHEMA_PATH): file_sha256(DEFAULT_SCHEMA_PATH)}
+
+
+def test_start_with_a_schema_of_our_own(tmp_path, heron):
+    bench, schema = heron
+    nb = started(tmp_path, bench, schema)
+    assert nb.signatures[-1] == load_scoring_schema(schema, _bench(bench)).signature()
+    assert nb.signatures[-1].startswith(f"schema|sha256:{file_sha256(schema)[:12]}|fp:0.5|")
+    assert set(nb.inputs.values()) == {file_sha256(bench), file_sha256(schema)}
+
+
+def _bench(path):
+    from recallscore_nb.benchmarks import load_benchmark
+
+    return load_benchmark(path)
+
+
+def test_start_with_a_missing_schema_file(tmp_path):
+    with pytest.raises(UsageError, match="schema_path: no such file: .*nope.json"):
+        started(tmp_path, schema_path=tmp_path / "nope.json")
+
+
+def test_start_with_an_invalid_schema(tmp_path):
+    noteless = DEFAULT_SCHEMA_PATH.with_name("four_fact_recall.scoring.invalid_missing_note.json")
+    with pytest.raises(SchemaFormatError) as caught:
+        started(tmp_path, schema_path=noteless)
+    assert caught.value.field == "disagreementNote"
+
+
+# --- the shipped benchmark -----------------------------------------------------------------
+def test_status_table_on_the_shipped_benchmark(tmp_path):
+    nb = session(tmp_path)
+    table = ch07.status_table(nb)
+    assert table.columns.tolist() == [
+        "id", "condition", "status_material", "status_object", "status_location",
+        "status_timing", "weighted_score", "facts_present", "facts_total",
+        "checklist_full_match"]
+    assert table["id"].tolist() == [f"R{i:02d}" for i in range(1, 13)]
+    assert table["status_material"].tolist()[8:] == ["missing", "present", "present",
+                                                     "contradicted"]
+    assert table["status_location"].tolist()[9] == "contradicted"
+    assert table["status_timing"].tolist()[10] == "contradicted"
+    assert (table["status_object"] == "present").all()
+    assert table["weighted_score"].tolist() == pytest.approx([1.0] * 8 + [5 / 6, 3 / 6, 3 / 6, 4.5 / 6])
+    assert table["checklist_full_match"].tolist() == [True] * 8 + [False] * 4
+    assert nb.numbers["FactStatusVariantCount"] == "12"
+    assert nb.numbers["FactStatusAllPresent"] == "8"
+    assert nb.numbers["FactStatusChecklistFullMatches"] == "8"
+    assert nb.numbers["FactStatusFullWeightedScores"] == "8"
+    # (8 + 5/6 + 1/2 + 1/2 + 3/4) / 12 = 0.8819...
+    assert nb.numbers["FactStatusMeanWeightedScore"] == "0.882"
+    assert written(tmp_path, "matrix")
+
+
+def test_counts_table_on_the_shipped_benchmark(tmp_path):
+    nb = session(tmp_path)
+    counts = ch07.counts_table(nb).set_index("fact")
+    assert counts.columns.tolist() == list(STATUSES)
+    assert counts.loc["material"].tolist() == [10, 1, 1, 0]
+    assert counts.loc["object"].tolist() == [12, 0, 0, 0]
+    assert counts.loc["location"].tolist() == [11, 0, 1, 0]
+    assert counts.loc["timing"].tolist() == [11, 0, 1, 0]
+    assert counts.loc["total"].tolist() == [44, 1, 3, 0]
+    assert nb.numbers["FactStatusContradicted"] == "3"
+    assert nb.numbers["FactStatusMissingMaterial"] == "1"
+    assert nb.numbers["FactStatusNegatedTiming"] == "0"
+    assert nb.numbers["FactStatusPresent"] == "44"
+    assert written(tmp_path, "counts")
+
+
+def test_explanations_table_on_the_shipped_benchmark(tmp_path):
+    nb = session(tmp_path)
+    table = ch07.explanations_table(nb)
+    assert table.to_dict("records") == [
+        {"id": "R09", "fact": "material", "status": "missing", "matched": "", "terms": "",
+         "spans": "", "cue": ""},
+        # "The copper token goes in the east drawer": east 29-33, drawer 34-40
+        {"id": "R10", "fact": "location", "status": "contradicted", "matched": "contradiction[0]",
+         "terms": "east; drawer", "spans": "29-33; 34-40", "cue": ""},
+        {"id": "R11", "fact": "timing", "status": "contradicted", "matched": "contradiction[0]",
+         "terms": "after; museum", "spans": "41-46; 51-57", "cue": ""},
+        {"id": "R12", "fact": "material", "status": "contradicted", "matched": "contradiction[0]",
+         "terms": "silver", "spans": "4-10", "cue": ""},
+    ]
+    assert nb.numbers["FactStatusExplainedFacts"] == "4"
+
+
+def test_schema_and_settings_tables(tmp_path):
+    nb = session(tmp_path)
+    facts = ch07.schema_table(nb).set_index("fact")
+    assert facts.loc["location"].tolist() == [
+        "2", "west + drawer", "west-drawer", "east + drawer; north + drawer; south + drawer"]
+    assert facts.loc["object", "equivalents"] == "coin"
+    assert facts.loc["material", "contradictions"].startswith("silver; gold; ")
+    settings = ch07.settings_table(nb)
+    assert settings["setting"].iloc[0] == "disagreement note"
+    assert settings["value"].iloc[0] == ("One curator's reading of the four-fact answer, not "
+                                         "the only defensible one.")
+    rows = dict(zip(settings["setting"], settings["value"]))
+    assert rows["false-positive penalty"] == "0.5"
+    assert rows["negation cues"] == "not; no; never; without"
+    assert rows["negation window (tokens)"] == "3"
+    assert rows["signature"] == load_scoring_schema(DEFAULT_SCHEMA_PATH).signature()
+    assert written(tmp_path, "schema") and written(tmp_path, "settings")
+
+
+def test_status_figure_is_written_and_signed(tmp_path, svg_only):
+    nb = started(tmp_path)
+    ch07.status_figure(nb)
+    assert written(tmp_path, "matrix", "figures")
+    svg = (tmp_path / "figures" / f"{ch07.STEM}__matrix.svg").read_text()
+    assert f"signature: {nb.signatures[-1]}" in svg
+
+
+# --- a benchmark and schema of our own -----------------------------------------------------
+def test_own_benchmark_statuses_and_scores(tmp_path, heron, svg_only):
+    bench, schema = heron
+    nb = started(tmp_path, bench, schema)
+    table = ch07.status_table(nb)
+    assert table["condition"].tolist() == [""] * 5
+    assert [table[f"status_{f}"].tolist() for f in ("bird", "place", "time")] == [
+        ["present", "present", "present", "present", "missing"],
+        ["present", "present", "negated", "contradicted", "missing"],
+        ["present", "present", "present", "contradicted", "missing"],
+    ]
+    assert table["weighted_score"].tolist() == [1.0, 1.0, 1 / 4, 0.0, 0.0]
+    assert table["facts_present"].tolist() == [3, 2, 3, 1, 0]
+    assert table["checklist_full_match"].tolist() == [True, False, True, False, False]
+    assert nb.numbers["FactStatusMeanWeightedScore"] == "0.450"  # 2.25 / 5
+    assert nb.numbers["FactStatusAllPresent"] == "2"
+    explained = ch07.explanations_table(nb).set_index(["id", "fact"])
+    assert explained.loc[("h2", "place"), "matched"] == "equivalent[0]"
+    assert explained.loc[("h2", "place"), "status"] == "present"
+    # "The heron is not at the pond": "not" at 13-16, "pond" at 24-28
+    assert explained.loc[("h3", "place")].tolist() == ["negated", "required", "pond", "24-28",
+                                                       "not at 13-16"]
+    assert explained.loc[("h4", "time"), "terms"] == "dusk"
+    assert ("h1", "bird") not in explained.index
+    counts = ch07.counts_table(nb).set_index("fact")
+    assert counts.loc["total"].tolist() == [9, 3, 2, 1]
+    assert nb.numbers["FactStatusNegatedPlace"] == "1"
+    assert ch07.schema_table(nb).set_index("fact")["weight"].tolist() == ["1", "2", "1"]
+    assert ch07.settings_table(nb)["value"].tolist()[:2] == [
+        "A lake is a pond for this test.", "Another curator would disagree."]
+    ch07.status_figure(nb)
+    assert written(tmp_path, "matrix", "figures")
+    fragment_numbers = nb.fragment()["numbers"]
+    assert all(name.startswith("FactStatus") and name.isalpha() for name in fragment_numbers)
+
+
+@pytest.mark.parametrize("name, tag", [("material", "Material"), ("west_drawer", "WestDrawer"),
+                                       ("fact2b", "FactB"), ("_9", "")])
+def test_fact_names_as_number_tags(name, tag):
+    assert ch07._tag(name) == tag
