@@ -8,6 +8,7 @@ Exit codes, the same for every command: 0 success; 1 a comparison found a differ
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     _benchmark_arg(p)
     p.set_defaults(run=_validate)
 
-    p = commands.add_parser("score", help="score attempts with every rule")
+    p = commands.add_parser("score", help="score attempts with every rule (a .jsonl first argument "
+                                          "is an items file: each attempt against its own item)")
     _benchmark_arg(p)
     p.add_argument("--attempts", metavar="FILE",
                    help="CSV, JSONL or Parquet with an 'attempt' column ('-': CSV on stdin); "
@@ -55,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--schema", metavar="FILE",
                    help="a scoring schema: adds status_<fact>, weighted_score and basis_<fact> "
                         "(JSON text) columns, and its signature")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     _squad_mode_arg(p)
     p.set_defaults(run=_score)
 
@@ -87,6 +90,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also write the per-row and summary tables as CSV into DIR")
     p.set_defaults(run=_reproduce)
 
+    p = commands.add_parser("perturb", help="draft a benchmark of labelled variants of a "
+                                            "benchmark's reference")
+    _benchmark_arg(p)
+    p.add_argument("--out", metavar="FILE", required=True, help="the benchmark file to write")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="seeds every random choice; the same seed writes the same file "
+                        "(default: 0)")
+    p.add_argument("--schema", metavar="FILE",
+                   help="a scoring schema whose contradictions change facts (default: a "
+                        "built-in table of alternatives)")
+    p.set_defaults(run=_perturb)
+
+    p = commands.add_parser("squad", help="score SQuAD predictions as the official evaluation "
+                                          "script of --mode does, printing the same JSON")
+    p.add_argument("dataset", metavar="DATASET.json",
+                   help="an official SQuAD dataset file (e.g. dev-v1.1.json, dev-v2.0.json)")
+    p.add_argument("predictions", metavar="PREDICTIONS.json",
+                   help="a JSON object mapping each question id to the predicted answer")
+    p.add_argument("--mode", choices=("v1.1", "v2.0"), default="v1.1",
+                   help="which official script to reproduce (default: v1.1)")
+    p.set_defaults(run=_squad)
+
     p = commands.add_parser("run", help="run the workbook's notebooks with papermill")
     p.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="a stem (01_reproduce_benchmark), its number (01) or a path; default all")
@@ -118,10 +143,33 @@ def _validate(args) -> int:
 def _score(args) -> int:
     from .commands import score_command
 
-    for line in score_command(args.benchmark, args.attempts, args.out, squad_mode=args.squad_mode,
-                              schema_path=args.schema):
+    with _progress_bar(enabled=not args.quiet) as progress:
+        lines = score_command(args.benchmark, args.attempts, args.out, squad_mode=args.squad_mode,
+                              schema_path=args.schema, progress=progress)
+    for line in lines:
         print(line, file=sys.stderr)
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def _progress_bar(*, enabled: bool):
+    """A progress bar over scoring chunks on a terminal (nothing when piped or --quiet)."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(desc="scoring", unit="chunk", file=sys.stderr, leave=False)
+
+    def update(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    try:
+        yield update
+    finally:
+        bar.close()
 
 
 def _report(args) -> int:
@@ -157,6 +205,24 @@ def _reproduce(args) -> int:
     lines, agrees = reproduce_command(args.benchmark, out_dir=args.out_dir)
     print("\n".join(lines))
     return EXIT_OK if agrees else EXIT_DIFFERENT
+
+
+def _perturb(args) -> int:
+    from .perturb import perturb_command
+
+    for line in perturb_command(args.benchmark, args.out, args.seed, args.schema):
+        print(line, file=sys.stderr)
+    return EXIT_OK
+
+
+def _squad(args) -> int:
+    from .squad import squad_command
+
+    json_text, messages = squad_command(args.dataset, args.predictions, args.mode)
+    for line in messages:
+        print(line, file=sys.stderr)
+    print(json_text)
+    return EXIT_OK
 
 
 def _run(args) -> int:

@@ -13,10 +13,11 @@ import pandas as pd
 from ._version import __version__
 from .attempts import read_attempts, write_table
 from .benchmarks import load_benchmark
-from .errors import AttemptsFormatError, UsageError
+from .errors import AttemptsFormatError, UsageError, UsageError
 from .reproduce import Reproduction, reproduce
 from .rules import rules_for
-from .scoring import output_columns, score_benchmark
+from .items import load_items
+from .scoring import output_columns, score_benchmark, score_items
 from .tables import write_csv
 
 __all__ = ["score_command", "reproduce_command", "render_reproduction", "report_command",
@@ -24,12 +25,16 @@ __all__ = ["score_command", "reproduce_command", "render_reproduction", "report_
 
 
 def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1",
-                  schema_path=None) -> list[str]:
+                  schema_path=None, progress=None) -> list[str]:
     """Score a benchmark's rows or an attempts file; write the table; return the signatures.
 
     With ``schema_path``, a scoring schema adds ``status_<fact>``, ``weighted_score`` and
-    ``basis_<fact>`` (compact JSON text), and its signature follows the rules'.
+    ``basis_<fact>`` (compact JSON text), and its signature follows the rules'. A ``.jsonl``
+    first argument is an items file: each attempt is scored against its own item.
     """
+    if benchmark_path is not None and str(benchmark_path).endswith(".jsonl"):
+        return score_items_command(benchmark_path, attempts_path, out, squad_mode=squad_mode,
+                                   progress=progress)
     bench = load_benchmark(benchmark_path)
     schema = None
     if schema_path is not None:
@@ -50,7 +55,7 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
                 attempts_path, "", clash[0],
                 message=f"column {clash[0]!r} collides with an output column; rename it",
             )
-    scores = score_benchmark(bench, attempts, squad_mode=squad_mode)
+    scores = score_benchmark(bench, attempts, squad_mode=squad_mode, progress=progress)
     signatures = [rule.signature() for rule in rules_for(squad_mode)]
     metadata = {"version": __version__, "signatures": signatures,
                 "benchmark_sha256": bench.sha256}
@@ -105,6 +110,26 @@ def check_report_command(report_path, *, update: bool = False) -> tuple[list[str
         return found + [f"DIFFERENT: {values} of {report_path} differ from a fresh scoring of "
                         "its inputs (rewrite it with --update)"], False
     return [f"OK: {report_path} matches a fresh scoring of its inputs"], True
+
+
+def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1.1",
+                        progress=None) -> list[str]:
+    """Score an attempts file against an items file; write the table; return the signatures."""
+    items = load_items(items_path)
+    if attempts_path is None:
+        raise UsageError("scoring an items file needs --attempts (with 'item' and 'attempt' columns)")
+    attempts = read_attempts(attempts_path)
+    if "item" not in attempts.columns:
+        raise AttemptsFormatError(attempts_path, "", "item",
+                                  message="missing column 'item' (scoring against an items file)")
+    try:
+        scores = score_items(items, attempts, squad_mode=squad_mode, progress=progress)
+    except UsageError as error:
+        raise AttemptsFormatError(attempts_path, "", "item", message=str(error)) from None
+    signatures = [rule.signature() for rule in rules_for(squad_mode)]
+    write_table(scores, out, metadata={"version": __version__, "signatures": signatures,
+                                       "items_sha256": items.sha256})
+    return signatures
 
 
 def render_reproduction(rep: Reproduction) -> list[str]:

@@ -175,11 +175,13 @@ def _score_chunk(attempts, references, facts, rules) -> dict[str, np.ndarray]:
     return out
 
 
-def score_all(attempts, references, *, facts, squad_mode: str = "v1.1") -> pd.DataFrame:
+def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
+              progress=None) -> pd.DataFrame:
     """Every rule at once, normalizing each attempt once: the columns of ``recallscore score``.
 
     Against one reference, each distinct attempt is scored once. Attempts are scored in
-    chunks of 200,000 to bound memory.
+    chunks of 200,000 to bound memory; ``progress``, when given, is called with the number
+    of chunks done and the total after each chunk (a progress bar's update).
 
     >>> table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
     >>> table.columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
@@ -206,6 +208,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1") -> pd.Da
         stop = min(start + _CHUNK_ROWS, len(values))
         chunk_refs = references if expand is not None else references[start:stop]
         parts.append(_score_chunk(values.slice(start, stop - start), chunk_refs, facts, rules))
+        _report_progress(progress, len(parts), len(values))
     columns = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
     if expand is not None:
         columns = {c: v[expand] for c, v in columns.items()}
@@ -237,7 +240,13 @@ def output_columns(benchmark) -> list[str]:
     return list(RULE_COLUMNS) + [f"fact_{f.name}" for f in benchmark.facts]
 
 
-def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1") -> pd.DataFrame:
+def _report_progress(progress, done: int, rows: int) -> None:
+    if progress is not None:
+        progress(done, max(1, -(-rows // _CHUNK_ROWS)))
+
+
+def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
+                    progress=None) -> pd.DataFrame:
     """Score attempts against a benchmark's reference and checklist with every rule.
 
     Parameters
@@ -270,7 +279,7 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1") -> pd
     if clash:
         raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
     scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
-                       squad_mode=squad_mode)
+                       squad_mode=squad_mode, progress=progress)
     return pd.concat([frame.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
 
 
@@ -321,7 +330,8 @@ def _missing_names(rows, facts, row_item, lists, n) -> pd.api.extensions.Extensi
     return pd.array(np.array(names, dtype=object)[codes], dtype=engine.STRING)
 
 
-def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1") -> pd.DataFrame:
+def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
+                progress=None) -> pd.DataFrame:
     """Score attempts, each against its own item's references and checklist.
 
     Parameters
@@ -375,6 +385,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1") -> p
     for start in range(0, max(len(pairs), 1), _CHUNK_ROWS):
         rows = first[start:start + _CHUNK_ROWS]
         parts.append(_item_rules(values.take(pa.array(rows)), row_item[rows], items, squad_mode))
+        _report_progress(progress, len(parts), len(pairs))
     columns = {c: _concat([p[c] for p in parts])[inverse] for c in ITEM_COLUMNS}
     carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
     clash = sorted(set(carried) & set(ITEM_COLUMNS))

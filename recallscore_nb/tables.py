@@ -28,8 +28,10 @@ def csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy with booleans spelled ``true``/``false`` (vectorized for boolean columns)."""
     out = frame.copy()
     for column in out.columns:
-        if pd.api.types.is_bool_dtype(out[column]):
-            out[column] = np.where(out[column].to_numpy(), "true", "false")
+        if pd.api.types.is_bool_dtype(out[column]):  # nullable booleans: missing stays empty
+            missing = out[column].isna().to_numpy()
+            text = np.where(out[column].fillna(False).to_numpy(dtype=bool), "true", "false")
+            out[column] = np.where(missing, "", text).astype(object)
         elif out[column].dtype == object:  # mixed cells: keep ints as ints, None as empty
             out[column] = pd.array([_cell(v) for v in out[column]], dtype=object)
     return out

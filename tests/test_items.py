@@ -153,3 +153,24 @@ def test_each_distinct_item_attempt_pair_is_scored_once_and_spread_back():
     assert table["normalized_match"].tolist() == [True, False, True, False]
     assert np.array_equal(table["facts_present"].to_numpy(dtype=int), [1, 0, 1, 0])
     assert table["facts_missing"].tolist() == ["", "f", "", "f"]
+
+
+def test_cli_scores_an_items_file_and_names_unknown_items(tmp_path, monkeypatch, capsys):
+    from recallscore_nb.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    write_items(tmp_path, [KITE, CAPITAL])
+    (tmp_path / "a.csv").write_text("item,attempt,system\nkite,A red kite by the river,s1\n"
+                                    "capital,Paris,s2\n", encoding="utf-8")
+    assert main(["score", "items.jsonl", "--attempts", "a.csv", "--out", "o.csv"]) == 0
+    lines = (tmp_path / "o.csv").read_text().splitlines()
+    assert lines[0] == ("id,item,attempt,system,literal_match,normalized_match,squad_exact_match,"
+                        "token_f1,facts_present,facts_total,checklist_full_match,facts_missing")
+    assert lines[2] == "1,capital,Paris,s2,true,true,true,1.0,,,,"
+    assert lines[1].endswith(",2,2,true,")
+    (tmp_path / "b.csv").write_text("item,attempt\nnope,x\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["score", "items.jsonl", "--attempts", "b.csv"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("recallscore: error: b.csv: item: 1 unknown item id(s) in the attempts, e.g. 'nope'")
+    assert main(["score", "items.jsonl"]) == 2

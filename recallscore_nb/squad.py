@@ -1,0 +1,503 @@
+"""``recallscore squad``: the official SQuAD evaluation scripts' numbers, from their own files.
+
+``recallscore squad DATASET.json PREDICTIONS.json --mode v1.1|v2.0`` reads an official SQuAD
+dataset (``{"version", "data": [{"paragraphs": [{"qas": [{"id", "answers": [{"text"}]}]}]}]}``)
+and a predictions file (a JSON object, question id -> predicted answer) and prints the JSON
+that the official script of that version prints, with the same numbers to the last bit.
+
+What each script does, and so what this module does:
+
+* **v1.1** (``evaluate-v1.1.py``) prints ``json.dumps({"exact_match", "f1"})``. Every question
+  of the dataset counts in the total; a question with no prediction scores 0 and the script
+  writes ``Unanswered question <id> will receive score 0.`` on stderr. It adds the scores one
+  question at a time (``f1 += ...``), so the sum here is ``np.cumsum`` (left to right), not
+  ``np.sum`` (pairwise). It warns ``Evaluation expects v-1.1, but got dataset with v-<version>``
+  on stderr when ``version`` is not ``"1.1"``. It takes the maximum over the gold answers, so
+  it fails on a question that has a prediction and no gold answer (SQuAD 2.0 data): here that
+  is an error naming the question's JSON path.
+* **v2.0** (``evaluate-v2.0.py``, no ``--na-prob-file``) prints ``json.dumps(..., indent=2)``
+  of ``exact``, ``f1``, ``total``, then ``HasAns_exact/f1/total`` when some question has gold
+  answers and ``NoAns_exact/f1/total`` when some has none (``bool(answers)``; ``is_impossible``
+  is not read). Gold answers that normalize to nothing are dropped and a question left with
+  none is scored against ``""``. The script adds with the built-in ``sum`` over per-question
+  scores that are ``int`` (0, and 0/1 against ``""``) or ``float``; the same values of the
+  same types are summed here with the same ``sum``, so the result agrees on every Python
+  (``sum`` of floats became compensated in Python 3.12). **A missing prediction:** the script
+  prints ``Missing prediction for <id>`` and leaves the question out of ``exact_scores``, but
+  then computes the HasAns/NoAns split over *every* question of the dataset and stops with a
+  ``KeyError``, printing no scores at all. No number can equal its output, so a missing
+  prediction in v2.0 is an error here (one per question), never a score.
+
+Both scripts ignore predictions for ids the dataset does not have, and so does this module.
+Question ids must be unique strings (the scripts key scores by id; the official files never
+repeat one), and the dataset must hold at least one question (the scripts divide by the count).
+
+>>> data = {"version": "1.1", "data": [{"paragraphs": [{"qas": [
+...     {"id": "q1", "answers": [{"text": "the Eiffel Tower"}, {"text": "Eiffel"}]},
+...     {"id": "q2", "answers": [{"text": "1889"}]}]}]}]}
+>>> dataset = parse_squad_dataset(data, "dev.json")
+>>> result, messages = evaluate_squad(dataset, {"q1": "Eiffel tower!"}, mode="v1.1")
+>>> result
+{'exact_match': 50.0, 'f1': 50.0}
+>>> messages
+['Unanswered question q2 will receive score 0.']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .engine import SQUAD_MODES
+from .errors import InputFileError, UsageError
+
+__all__ = [
+    "SquadDataset",
+    "SquadPredictions",
+    "read_squad_dataset",
+    "parse_squad_dataset",
+    "read_predictions",
+    "parse_predictions",
+    "evaluate_squad",
+    "format_result",
+    "squad_command",
+]
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_RENDER_LIMIT = 40
+JsonPath = tuple[str | int, ...]  # object keys and array indices
+
+
+# --- the two inputs ----------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class SquadDataset:
+    """The questions of a SQuAD dataset file, flattened in file order.
+
+    Attributes
+    ----------
+    path : str
+        The file as the user named it.
+    version : str or None
+        The file's ``version`` (``None`` when it has none).
+    qids : tuple of str
+        Each question's ``id``, unique.
+    answers : tuple of tuple of str
+        Each question's gold answer texts (``answers[*].text``), possibly none.
+    positions : tuple of (int, int, int)
+        Each question's (article, paragraph, question) indices, to name its JSON path.
+    """
+
+    path: str
+    version: str | None
+    qids: tuple[str, ...]
+    answers: tuple[tuple[str, ...], ...]
+    positions: tuple[tuple[int, int, int], ...]
+
+    def __len__(self) -> int:
+        return len(self.qids)
+
+    def location(self, i: int) -> str:
+        """The JSON path of question ``i``: ``$.data[0].paragraphs[1].qas[2]``."""
+        a, p, q = self.positions[i]
+        return f"$.data[{a}].paragraphs[{p}].qas[{q}]"
+
+
+@dataclass(frozen=True, eq=False)
+class SquadPredictions(Mapping):
+    """A predictions file: a read-only mapping of question id to predicted answer text."""
+
+    path: str
+    answers: Mapping[str, str]
+
+    def __getitem__(self, qid: str) -> str:
+        return self.answers[qid]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.answers)
+
+    def __len__(self) -> int:
+        return len(self.answers)
+
+
+# --- reading and validating --------------------------------------------------------------
+def read_squad_dataset(path: str | os.PathLike) -> SquadDataset:
+    """Read and validate an official SQuAD dataset file (v1.1 or v2.0).
+
+    Every problem is collected; the error raised is the first, carrying all of them in
+    ``errors``, each naming the file, the JSON path and the field
+    (``dev.json: $.data[0].paragraphs[1].qas[2]: answers: expected an array, got null``).
+    Only what the official scripts read is required: ``data``, ``paragraphs``, ``qas``,
+    ``id``, ``answers`` and ``answers[*].text``; ``version``, when present, must be a string.
+
+    Raises
+    ------
+    InputFileError
+        The file is missing, unreadable, not UTF-8 JSON, or not a SQuAD dataset.
+    """
+    name = os.fspath(path)
+    return parse_squad_dataset(_load_json(name), name)
+
+
+def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
+    """Validate an already-parsed SQuAD dataset (see :func:`read_squad_dataset`)."""
+    errors: list[InputFileError] = []
+
+    def problem(parts: JsonPath, expected: str, value: Any = None, *, missing: bool = False):
+        location, field = _split(parts)
+        if missing:
+            error = InputFileError(name, location, field, message=f"missing (expected {expected})")
+        else:
+            error = InputFileError(name, location, field, expected=expected, got=_render(value))
+        errors.append(error)
+
+    def array_at(holder: dict, parts: JsonPath, key: str, what: str) -> list:
+        if key not in holder:
+            problem((*parts, key), f"an array of {what}", missing=True)
+            return []
+        value = holder[key]
+        if not isinstance(value, list):
+            problem((*parts, key), f"an array of {what}", value)
+            return []
+        return value
+
+    if not isinstance(data, dict):
+        raise InputFileError(name, "$", expected="an object with a 'data' array", got=_render(data))
+    version = data.get("version")
+    if "version" in data and not isinstance(version, str):
+        problem(("version",), "a string", version)
+        version = None
+    qids: list[str] = []
+    answers: list[tuple[str, ...]] = []
+    positions: list[tuple[int, int, int]] = []
+    first_seen: dict[str, int] = {}
+    for a, article in enumerate(array_at(data, (), "data", "articles")):
+        if not isinstance(article, dict):
+            problem(("data", a), "an article object", article)
+            continue
+        for p, paragraph in enumerate(array_at(article, ("data", a), "paragraphs", "paragraphs")):
+            at_p = ("data", a, "paragraphs", p)
+            if not isinstance(paragraph, dict):
+                problem(at_p, "a paragraph object", paragraph)
+                continue
+            for q, qa in enumerate(array_at(paragraph, at_p, "qas", "questions")):
+                at_q = (*at_p, "qas", q)
+                if not isinstance(qa, dict):
+                    problem(at_q, "a question object", qa)
+                    continue
+                qid = qa.get("id")
+                if "id" not in qa:
+                    problem((*at_q, "id"), "a string", missing=True)
+                elif not isinstance(qid, str):
+                    problem((*at_q, "id"), "a string", qid)
+                texts = []
+                for n, answer in enumerate(array_at(qa, at_q, "answers", "answer objects")):
+                    if not isinstance(answer, dict):
+                        problem((*at_q, "answers", n), "an answer object", answer)
+                    elif "text" not in answer:
+                        problem((*at_q, "answers", n, "text"), "a string", missing=True)
+                    elif not isinstance(answer["text"], str):
+                        problem((*at_q, "answers", n, "text"), "a string", answer["text"])
+                    else:
+                        texts.append(answer["text"])
+                if not isinstance(qid, str):
+                    continue
+                if qid in first_seen:
+                    first = _json_path(_question_parts(positions[first_seen[qid]]))
+                    errors.append(InputFileError(
+                        name, _json_path(at_q), "id",
+                        message=f"question id {qid!r} repeats the one at {first} (the official "
+                                f"scripts key scores by id)",
+                    ))
+                    continue
+                first_seen[qid] = len(qids)
+                qids.append(qid)
+                answers.append(tuple(texts))
+                positions.append((a, p, q))
+    if errors:
+        raise InputFileError.first_of(errors)
+    if not qids:
+        raise InputFileError(name, "$", "data", message="holds no question (the official scripts "
+                                                        "divide by the number of questions)")
+    return SquadDataset(name, version, tuple(qids), tuple(answers), tuple(positions))
+
+
+def read_predictions(path: str | os.PathLike) -> SquadPredictions:
+    """Read a predictions file: one JSON object mapping each question id to a string.
+
+    A value that is not a string is an error (the scripts normalize it as text), and so is a
+    repeated key (``json.load`` would keep the last one silently).
+
+    Raises
+    ------
+    InputFileError
+        The file is missing, unreadable, not UTF-8 JSON, or not such an object.
+    """
+    name = os.fspath(path)
+    return parse_predictions(_load_json(name, keep_pairs=True), name)
+
+
+def parse_predictions(data: Any, name: str = "<predictions>") -> SquadPredictions:
+    """Validate already-parsed predictions (see :func:`read_predictions`).
+
+    ``data`` is a dict, or the list of (key, value) pairs of one JSON object.
+    """
+    if isinstance(data, _Pairs):
+        pairs = list(data)
+    elif isinstance(data, dict):
+        pairs = list(data.items())
+    else:
+        raise InputFileError(name, "$", expected="an object mapping question ids to answer strings",
+                             got=_render(data))
+    errors: list[InputFileError] = []
+    answers: dict[str, str] = {}
+    for qid, value in pairs:
+        location, field = _split((qid,))
+        if qid in answers:
+            errors.append(InputFileError(name, location, field, message="duplicate key"))
+        elif not isinstance(value, str):
+            errors.append(
+                InputFileError(name, location, field, expected="a string", got=_render(value))
+            )
+        else:
+            answers[qid] = value
+    if errors:
+        raise InputFileError.first_of(errors)
+    return SquadPredictions(name, answers)
+
+
+class _Pairs(list):
+    """The (key, value) pairs of the top-level JSON object, as written (repeats kept)."""
+
+
+def _load_json(name: str, *, keep_pairs: bool = False) -> Any:
+    try:
+        with open(name, "rb") as file:
+            content = file.read()
+    except FileNotFoundError:
+        raise InputFileError(name, message="no such file") from None
+    except OSError as err:
+        raise InputFileError(name, message=f"cannot be read: {err.strerror or err}") from None
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputFileError(name, f"byte {err.start}",
+                             message=f"not UTF-8 text (byte 0x{content[err.start]:02x})") from None
+    try:
+        if not keep_pairs:
+            return json.loads(text)
+        top = json.loads(text, object_pairs_hook=_Pairs)
+        # Nested objects (not valid in a predictions file) become dicts again for the message.
+        return top if isinstance(top, _Pairs) else _as_dicts(top)
+    except json.JSONDecodeError as err:
+        raise InputFileError(name, f"line {err.lineno} column {err.colno}",
+                             message=f"not valid JSON: {err.msg}") from None
+
+
+def _as_dicts(value: Any) -> Any:
+    if isinstance(value, _Pairs):
+        return {k: _as_dicts(v) for k, v in value}
+    if isinstance(value, list):
+        return [_as_dicts(v) for v in value]
+    return value
+
+
+def _question_parts(position: tuple[int, int, int]) -> JsonPath:
+    a, p, q = position
+    return ("data", a, "paragraphs", p, "qas", q)
+
+
+def _json_path(parts: JsonPath) -> str:
+    """``("data", 0, "paragraphs", 1)`` as ``$.data[0].paragraphs[1]``."""
+    steps = []
+    for part in parts:
+        if isinstance(part, int):
+            steps.append(f"[{part}]")
+        elif _NAME.match(part):
+            steps.append(f".{part}")
+        else:
+            steps.append(f"[{json.dumps(part, ensure_ascii=False)}]")
+    return "$" + "".join(steps)
+
+
+def _split(parts: JsonPath) -> tuple[str, str]:
+    """(JSON path of the object holding the last key, that key and any indices after it)."""
+    keys = [i for i, part in enumerate(parts) if isinstance(part, str)]
+    if not keys:
+        return _json_path(parts), ""
+    last = keys[-1]
+    return _json_path(parts[:last]), parts[last] + "".join(f"[{i}]" for i in parts[last + 1:])
+
+
+def _render(value: Any) -> str:
+    """A value as JSON, cut short past a few dozen characters."""
+    text = json.dumps(_as_dicts(value), ensure_ascii=False)
+    return text if len(text) <= _RENDER_LIMIT else text[: _RENDER_LIMIT - 3] + "..."
+
+
+# --- evaluating --------------------------------------------------------------------------
+def evaluate_squad(
+    dataset: SquadDataset, predictions: Mapping[str, str], *, mode: str = "v1.1"
+) -> tuple[dict[str, float | int], list[str]]:
+    """The scores the official SQuAD script of ``mode`` prints, and what it writes on stderr.
+
+    Parameters
+    ----------
+    dataset : SquadDataset
+        What :func:`read_squad_dataset` returns.
+    predictions : Mapping of str to str
+        Question id -> predicted answer (:func:`read_predictions`, or a plain dict).
+    mode : {"v1.1", "v2.0"}
+        Which official script to reproduce.
+
+    Returns
+    -------
+    result : dict
+        The script's output, in its key order: v1.1 ``exact_match, f1``; v2.0 ``exact, f1,
+        total`` then ``HasAns_*`` and ``NoAns_*`` when those questions exist (×100 means).
+    messages : list of str
+        The lines the script writes besides its JSON: v1.1's version warning and
+        ``Unanswered question <id> will receive score 0.``; none in v2.0.
+
+    Raises
+    ------
+    InputFileError
+        v1.1: a question with a prediction has no gold answer (the script fails on it).
+        v2.0: a question has no prediction (the script fails before printing any score).
+    UsageError
+        ``mode`` is not ``"v1.1"`` or ``"v2.0"``.
+
+    Examples
+    --------
+    >>> data = {"data": [{"paragraphs": [{"qas": [
+    ...     {"id": "q1", "answers": [{"text": "Denver Broncos"}]},
+    ...     {"id": "q2", "answers": []}]}]}]}
+    >>> result, _ = evaluate_squad(parse_squad_dataset(data), {"q1": "Broncos", "q2": ""},
+    ...                            mode="v2.0")
+    >>> [(key, round(value, 4)) for key, value in result.items()]  # doctest: +NORMALIZE_WHITESPACE
+    [('exact', 50.0), ('f1', 83.3333), ('total', 2), ('HasAns_exact', 0.0),
+     ('HasAns_f1', 66.6667), ('HasAns_total', 1), ('NoAns_exact', 100.0), ('NoAns_f1', 100.0),
+     ('NoAns_total', 1)]
+    """
+    from .scoring import squad_exact_match, token_f1
+
+    _check_mode(mode)
+    answered = np.fromiter((qid in predictions for qid in dataset.qids), dtype=bool,
+                           count=len(dataset))
+    rows = np.flatnonzero(answered)
+    _check_scorable(dataset, predictions, answered, mode)
+    attempts = [predictions[dataset.qids[i]] for i in rows]
+    references = [list(dataset.answers[i]) for i in rows]
+    exact = squad_exact_match(attempts, references, mode=mode).to_numpy()
+    f1 = token_f1(attempts, references, mode=mode).to_numpy()
+    if mode == "v1.1":
+        return _v11_result(dataset, answered, exact, f1)
+    return _v20_result(dataset, exact, f1), []
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in SQUAD_MODES:
+        raise UsageError(f"'mode' must be one of {', '.join(SQUAD_MODES)} (got {mode!r})")
+
+
+def _check_scorable(dataset: SquadDataset, predictions, answered: np.ndarray, mode: str) -> None:
+    """Raise where the official script would fail instead of printing scores."""
+    if mode == "v1.1":
+        no_gold = np.fromiter((not a for a in dataset.answers), dtype=bool, count=len(dataset))
+        errors = [
+            InputFileError(
+                dataset.path, dataset.location(i), "answers",
+                message=f"empty for question {dataset.qids[i]!r}, which has a prediction: the "
+                        f"official v1.1 script takes the best score over the gold answers and "
+                        f"fails when there is none (SQuAD 2.0 data: use --mode v2.0)",
+            )
+            for i in np.flatnonzero(no_gold & answered)
+        ]
+    else:
+        errors = [
+            InputFileError(
+                getattr(predictions, "path", "<predictions>"), "$", dataset.qids[i],
+                message="no prediction for this question of the dataset: the official v2.0 "
+                        "script prints 'Missing prediction for "
+                        f"{dataset.qids[i]}' and then stops with a KeyError in its HasAns/NoAns "
+                        "split, printing no scores",
+            )
+            for i in np.flatnonzero(~answered)
+        ]
+    if errors:
+        raise InputFileError.first_of(errors)
+
+
+def _v11_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray, f1: np.ndarray):
+    messages = []
+    if dataset.version != "1.1":
+        got = "no version" if dataset.version is None else f"v-{dataset.version}"
+        messages.append(f"Evaluation expects v-1.1, but got dataset with {got}")
+    messages += [f"Unanswered question {dataset.qids[i]} will receive score 0."
+                 for i in np.flatnonzero(~answered)]
+    total = len(dataset)
+    exact_sum = int(np.count_nonzero(exact))
+    # The script adds one question at a time; cumsum adds left to right as it does (np.sum
+    # adds pairwise and can differ in the last bit). Unanswered questions add nothing.
+    f1_sum = float(np.cumsum(f1)[-1]) if len(f1) else 0
+    return {"exact_match": 100.0 * exact_sum / total, "f1": 100.0 * f1_sum / total}, messages
+
+
+def _v20_result(dataset: SquadDataset, exact: np.ndarray, f1: np.ndarray) -> dict:
+    from .normalize import SQUAD, normalize_array
+
+    has_answer = np.fromiter((bool(a) for a in dataset.answers), dtype=bool, count=len(dataset))
+    # Questions scored against "" (no gold answer that normalizes to something).
+    flat = [text for texts in dataset.answers for text in texts]
+    owner = np.repeat(np.arange(len(dataset)), [len(texts) for texts in dataset.answers])
+    kept = pc.not_equal(normalize_array(pa.array(flat, type=pa.string()), SQUAD), "")
+    kept = kept.to_numpy(zero_copy_only=False).astype(bool)
+    against_blank = np.bincount(owner[kept], minlength=len(dataset)) == 0
+    # The script's per-question F1 is an int for 0 and for every score against "", a float
+    # otherwise; sum() treats the two differently from Python 3.12 on, so keep the types.
+    f1_scores = np.array(f1.tolist(), dtype=object)
+    as_int = (f1 == 0) | against_blank
+    f1_scores[as_int] = f1[as_int].astype(np.int64).tolist()
+    exact_scores = exact.astype(np.int64)
+
+    def split(mask: np.ndarray) -> list[tuple[str, float | int]]:
+        total = int(np.count_nonzero(mask))
+        return [
+            ("exact", 100.0 * int(exact_scores[mask].sum()) / total),
+            ("f1", 100.0 * sum(f1_scores[mask].tolist()) / total),
+            ("total", total),
+        ]
+
+    result = dict(split(np.ones(len(dataset), dtype=bool)))
+    for prefix, mask in (("HasAns", has_answer), ("NoAns", ~has_answer)):
+        if mask.any():
+            result.update((f"{prefix}_{key}", value) for key, value in split(mask))
+    return result
+
+
+# --- the command -------------------------------------------------------------------------
+def format_result(result: Mapping[str, float | int], *, mode: str) -> str:
+    """The result as the script prints it: v1.1 ``json.dumps(r)``, v2.0 with ``indent=2``."""
+    return json.dumps(dict(result)) if mode == "v1.1" else json.dumps(dict(result), indent=2)
+
+
+def squad_command(
+    dataset_path: str, predictions_path: str, mode: str = "v1.1"
+) -> tuple[str, list[str]]:
+    """``recallscore squad``: (the JSON text for stdout, the lines for stderr).
+
+    The CLI prints the lines on stderr, then the JSON text on stdout, and exits 0; an
+    :class:`InputFileError` or :class:`UsageError` is the usual one-line error and exit 2.
+    """
+    _check_mode(mode)
+    dataset = read_squad_dataset(dataset_path)
+    predictions = read_predictions(predictions_path)
+    result, messages = evaluate_squad(dataset, predictions, mode=mode)
+    return format_result(result, mode=mode), messages

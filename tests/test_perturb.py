@@ -1,0 +1,380 @@
+"""Drafting a benchmark from a reference (``recallscore perturb``).
+
+On the shipped reference, the draft must load as a benchmark, reproduce, and give every
+condition the shipped benchmark publishes the same labels as the shipped row. Each kind of
+variant is also checked alone, on small references whose expected text can be read off.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import benchmark_data, write_benchmark
+
+from recallscore_nb.benchmarks import load_benchmark
+from recallscore_nb.errors import UsageError
+from recallscore_nb.paths import DEFAULT_BENCHMARK
+from recallscore_nb.perturb import (
+    INTENDED_LABELS,
+    KINDS,
+    Unavailable,
+    add_leading_context,
+    change_fact,
+    change_spacing,
+    copy_exact,
+    drop_articles_and_verb,
+    dumps_benchmark,
+    omit_fact,
+    perturb_benchmark,
+    perturb_command,
+    remove_punctuation,
+    reorder_clauses,
+    telegraphic,
+    uppercase,
+)
+from recallscore_nb.reproduce import reproduce
+from recallscore_nb.rules import Fact
+from recallscore_nb.schema import DEFAULT_SCHEMA_PATH
+
+LABELS = ["literalMatch", "normalizedMatch", "factsPresent", "checklistFullMatch",
+          "fixtureFactsComplete"]
+SHIPPED = load_benchmark()
+KITE = (Fact("bird", ("red kite",)), Fact("place", ("mill", "roof")), Fact("time", ("dawn",)))
+KITE_REFERENCE = "The red kite nests on the mill roof at dawn."
+
+
+def draft(tmp_path, benchmark=None, *, seed=0, schema=None, name="draft.json"):
+    """Run perturb_command; return (the written file's path, its stderr lines)."""
+    out = tmp_path / name
+    lines = perturb_command(benchmark, out, seed, schema)
+    return out, lines
+
+
+def by_condition(path) -> dict[str, dict]:
+    rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
+    return {row["condition"]: row for row in rows}
+
+
+# --- the shipped reference ---------------------------------------------------------------
+@pytest.mark.parametrize("schema", [None, DEFAULT_SCHEMA_PATH], ids=["built-in", "schema"])
+def test_shipped_draft_validates_and_reproduces(tmp_path, schema):
+    out, _ = draft(tmp_path, schema=schema)
+    bench = load_benchmark(out)
+    rep = reproduce(bench)
+    assert rep.agrees
+    assert rep.unchecked == ()
+    assert rep.checked == len(bench.rows) * 4 + 6
+    assert [row.id for row in bench.rows] == [f"P{i:02d}" for i in range(1, 16)]
+    assert bench.reference == SHIPPED.reference
+    assert bench.facts == SHIPPED.facts
+
+
+@pytest.mark.parametrize("schema", [None, DEFAULT_SCHEMA_PATH], ids=["built-in", "schema"])
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_shipped_conditions_get_the_published_labels(tmp_path, seed, schema):
+    out, _ = draft(tmp_path, seed=seed, schema=schema)
+    drafted = by_condition(out)
+    for row in SHIPPED.rows:
+        assert row.condition in drafted, row.condition
+        got = {label: drafted[row.condition][label] for label in LABELS}
+        assert got == row.expected, row.condition
+
+
+def test_shipped_draft_rows(tmp_path):
+    """Every kind, labelled as its condition should be: four conditions keep the normalized
+    text, one keeps the literal text, eight keep every fact."""
+    out, lines = draft(tmp_path)
+    rows = by_condition(out)
+    assert list(rows) == [
+        "reference copied exactly", "uppercase", "punctuation removed", "spacing changed",
+        "clauses reordered", "telegraphic wording", "leading context added",
+        "articles and verb removed",
+        "material omitted", "object omitted", "location omitted", "timing omitted",
+        "material changed", "location changed", "timing changed",
+    ]
+    for condition, row in rows.items():
+        kind = condition if condition in KINDS else "fact " + condition.split(" ", 1)[1]
+        literal, normalized, complete = INTENDED_LABELS[kind]
+        assert (row["literalMatch"], row["normalizedMatch"]) == (literal, normalized), condition
+        assert row["fixtureFactsComplete"] is complete is row["checklistFullMatch"], condition
+        assert row["factsPresent"] == (4 if complete else 3), condition
+    assert rows["clauses reordered"]["attempt"] == (
+        "Before the museum opens, the copper token goes in the west drawer.")
+    assert rows["telegraphic wording"]["attempt"] == (
+        "Copper token: west drawer before museum opens.")
+    assert rows["articles and verb removed"]["attempt"] == (
+        "Copper token in west drawer before museum opens.")
+    assert rows["material omitted"]["attempt"] == (
+        "The token goes in the west drawer before the museum opens.")
+    assert rows["timing omitted"]["attempt"] == "The copper token goes in the west drawer."
+    assert lines == ["skipped object changed: no built-in alternative for its terms (token)"]
+
+
+def test_shipped_draft_summary_and_provenance(tmp_path):
+    out, _ = draft(tmp_path, seed=3)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["summary"] == {
+        "variantCount": 15,
+        "completeFactFixtures": 8,
+        "oneFactChangedOrMissingFixtures": 7,
+        "literalFullMatches": 1,
+        "normalizedFullMatches": 4,
+        "checklistFullMatches": 8,
+    }
+    generated = data["generatedBy"]
+    assert generated["seed"] == 3
+    assert generated["source"] == {"file": "four_fact_recall.json", "sha256": SHIPPED.sha256}
+    assert generated["skipped"] == [
+        {"condition": "object changed", "reason": "no built-in alternative for its terms (token)"}]
+    assert "seed 3" in data["versionHistory"][0]["change"]
+
+
+# --- determinism -------------------------------------------------------------------------
+def test_same_seed_same_bytes(tmp_path):
+    first, _ = draft(tmp_path, seed=5, name="a.json")
+    second, _ = draft(tmp_path, seed=5, name="b.json")
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_other_seed_other_draws(tmp_path):
+    """The lead-in phrase, the widened gap and the changed values are drawn from the seed;
+    the kinds without a choice to make come out the same."""
+    rows = [by_condition(draft(tmp_path, seed=seed, name=f"{seed}.json")[0]) for seed in (0, 1)]
+    differing = {c for c in rows[0] if rows[0][c]["attempt"] != rows[1][c]["attempt"]}
+    assert differing
+    assert differing <= {"spacing changed", "leading context added", "material changed",
+                         "location changed", "timing changed"}
+    assert {row["condition"] for row in rows[0].values()} == set(rows[1])
+
+
+# --- other references: skipped kinds ----------------------------------------------------
+def test_kite_reference_skips_what_it_cannot_make(tmp_path):
+    """No conjunction or comma to reorder at, and no built-in alternative to "mill"/"roof"."""
+    out, lines = draft(tmp_path, write_benchmark(tmp_path))
+    assert lines == [
+        "skipped clauses reordered: no subordinating conjunction or comma to split a clause at",
+        "skipped place changed: no built-in alternative for its terms (mill, roof)",
+    ]
+    assert reproduce(load_benchmark(out)).agrees
+    rows = by_condition(out)
+    assert "clauses reordered" not in rows and "place changed" not in rows
+    assert rows["time changed"]["attempt"] != KITE_REFERENCE
+    assert len(rows) == 12
+
+
+def test_reference_with_a_comma_is_reordered(tmp_path):
+    data = benchmark_data(referenceAnswer="At dawn, the red kite nests on the mill roof.")
+    out, lines = draft(tmp_path, write_benchmark(tmp_path, data=data))
+    assert not any(line.startswith("skipped clauses reordered") for line in lines)
+    assert by_condition(out)["clauses reordered"]["attempt"] == (
+        "The red kite nests on the mill roof, at dawn.")
+    assert reproduce(load_benchmark(out)).agrees
+
+
+# --- contradictions ----------------------------------------------------------------------
+def test_given_contradictions_are_used():
+    contradictions = {"material": [["unobtainium"]], "object": [["coin"]]}
+    doc, skipped = perturb_benchmark(SHIPPED, seed=0, contradictions=contradictions)
+    rows = {row["condition"]: row["attempt"] for row in doc["rows"]}
+    assert rows["material changed"] == (
+        "The unobtainium token goes in the west drawer before the museum opens.")
+    assert rows["object changed"] == (
+        "The copper coin goes in the west drawer before the museum opens.")
+    assert skipped == []
+    assert doc["generatedBy"]["changedValues"] == (
+        "scoring schema contradictions, else built-in alternatives")
+
+
+def test_schema_contradictions_are_used(tmp_path):
+    out, lines = draft(tmp_path, schema=DEFAULT_SCHEMA_PATH)
+    rows = by_condition(out)
+    location = rows["location changed"]["attempt"]
+    timing = rows["timing changed"]["attempt"]
+    assert any(f" {side} drawer " in location for side in ("east", "north", "south"))
+    assert any(f" {word} the museum opens." in timing for word in ("after", "once", "when"))
+    schema = json.loads(out.read_text(encoding="utf-8"))["generatedBy"]["scoringSchema"]
+    assert schema["file"] == "four_fact_recall.scoring.json"
+    assert lines == ["skipped object changed: no built-in alternative for its terms (token)"]
+
+
+def test_contradiction_sharing_terms_replaces_only_the_others():
+    """("after", "museum") against the terms (before, museum, opens): only "before" changes."""
+    facts = SHIPPED.facts
+    text = change_fact(SHIPPED.reference, facts, random.Random(0), fact="timing",
+                       contradictions={"timing": [["after", "museum"]]})
+    assert text == "The copper token goes in the west drawer after the museum opens."
+
+
+def test_contradiction_with_a_blank_term_is_left_out():
+    doc, _ = perturb_benchmark(SHIPPED, contradictions={"material": [["unobtainium", "--"]]})
+    rows = {row["condition"]: row["attempt"] for row in doc["rows"]}
+    assert "unobtainium" not in rows["material changed"]
+
+
+def test_unusable_contradiction_falls_back_to_the_built_in_table():
+    text = change_fact(SHIPPED.reference, SHIPPED.facts, random.Random(0), fact="location",
+                       contradictions={"location": [["west", "drawer", "not"]]})
+    assert text and " west drawer " not in text and " drawer " in text
+
+
+# --- each kind alone ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("function", "reference", "expected"),
+    [
+        (copy_exact, KITE_REFERENCE, KITE_REFERENCE),
+        (uppercase, KITE_REFERENCE, "THE RED KITE NESTS ON THE MILL ROOF AT DAWN."),
+        (remove_punctuation, "The mill-roof, at dawn.", "The millroof at dawn"),
+        (remove_punctuation, "Dawn - at the mill.", "Dawn at the mill"),
+        (reorder_clauses, "The red kite nests on the mill roof until dawn breaks.",
+         "Until dawn breaks, the red kite nests on the mill roof."),
+        (reorder_clauses, "At dawn, the red kite nests on the mill roof.",
+         "The red kite nests on the mill roof, at dawn."),
+        (telegraphic, KITE_REFERENCE, "Red kite: mill roof dawn."),
+        (telegraphic, "The red kite is on the mill roof at dawn.", "Red kite: mill roof dawn."),
+        (drop_articles_and_verb, KITE_REFERENCE, "Red kite on mill roof at dawn."),
+        (drop_articles_and_verb, "The red kite was seen on a mill roof at dawn.",
+         "Red kite seen on mill roof at dawn."),
+    ],
+)
+def test_kind_on_the_kite_reference(function, reference, expected):
+    assert function(reference, KITE, random.Random(0)) == expected
+
+
+@pytest.mark.parametrize(
+    ("function", "reference", "reason"),
+    [
+        (uppercase, "RED KITE, MILL ROOF, DAWN", "the reference has no lowercase letter"),
+        (uppercase, "Red kite, mill roof, dawn, straße", "uppercasing changes the reference "
+                                                     "beyond case (e.g. 'ß' to 'SS')"),
+        (remove_punctuation, "red kite mill roof dawn", "the reference has no ASCII punctuation"),
+        (reorder_clauses, KITE_REFERENCE, "no subordinating conjunction or comma to split a "
+                                          "clause at"),
+        (telegraphic, "Red kite mill roof dawn", "no article, auxiliary, light preposition or "
+                                                 "verb outside the fact terms"),
+        (drop_articles_and_verb, "The red kite, the mill roof, dawn",
+         "no verb-like word outside the fact terms"),
+    ],
+)
+def test_kind_unavailable(function, reference, reason):
+    result = function(reference, KITE, random.Random(0))
+    assert isinstance(result, Unavailable) and not result
+    assert result.reason == reason
+
+
+def test_reorder_never_splits_a_term():
+    facts = (Fact("cue", ("roof when",)),)
+    reference = "The kite nests on the roof when dawn breaks."
+    result = reorder_clauses(reference, facts, random.Random(0))
+    assert result.reason == "every clause boundary splits a fact's term"
+
+
+def test_spacing_keeps_the_words_and_widens_one_gap():
+    text = change_spacing(KITE_REFERENCE, KITE, random.Random(0))
+    assert text.startswith("  The") and text.endswith("dawn.  ")
+    assert text.split() == KITE_REFERENCE.split()
+    assert text.count("   ") == 1
+
+
+def test_leading_context_lowercases_the_first_word_unless_it_is_a_term():
+    facts = (Fact("city", ("Paris",)),)
+    assert add_leading_context("Paris it is.", facts, random.Random(0)).endswith(" Paris it is.")
+    assert add_leading_context("The city is Paris.", facts, random.Random(0)).endswith(
+        " the city is Paris.")
+
+
+@pytest.mark.parametrize(
+    ("fact", "expected"),
+    [
+        ("bird", "Nests on the mill roof at dawn."),  # a subject gone takes its article along
+        ("place", "The red kite nests at dawn."),  # "on the" left dangling go too
+        ("time", "The red kite nests on the mill roof."),  # the full stop moves back
+    ],
+)
+def test_omit_fact(fact, expected):
+    assert omit_fact(KITE_REFERENCE, KITE, random.Random(0), fact=fact) == expected
+
+
+def test_omit_fact_keeps_the_other_facts():
+    facts = (Fact("a", ("red kite",)), Fact("b", ("kite",)))
+    result = omit_fact("The red kite nests.", facts, random.Random(0), fact="b")
+    assert result.reason == "removing its terms also removes fact(s) a"
+
+
+def test_omit_and_change_choose_a_fact_with_the_rng():
+    omitted = {omit_fact(KITE_REFERENCE, KITE, random.Random(seed)) for seed in range(20)}
+    assert len(omitted) == 3
+    changed = {change_fact(KITE_REFERENCE, KITE, random.Random(seed)) for seed in range(20)}
+    assert all(text and text != KITE_REFERENCE for text in changed)
+
+
+@pytest.mark.parametrize(
+    ("reference", "fact", "allowed"),
+    [
+        (KITE_REFERENCE, "time", {"dusk", "noon", "midnight"}),
+        ("Store 3 blue vials.", "count", {str(n) for n in range(4, 13)}),
+        ("STORE THE VIALS FACING WEST.", "side", {"NORTH", "SOUTH", "EAST", "NORTHEAST",
+                                                 "NORTHWEST", "SOUTHEAST", "SOUTHWEST"}),
+    ],
+)
+def test_change_fact_uses_the_built_in_table(reference, fact, allowed):
+    facts = {"time": KITE, "count": (Fact("count", ("3",)),),
+             "side": (Fact("side", ("west",)),)}[fact]
+    text = change_fact(reference, facts, random.Random(0), fact=fact)
+    changed = set(text.rstrip(".").split()) - set(reference.rstrip(".").split())
+    assert len(changed) == 1 and changed <= allowed
+
+
+# --- checks and the file format ----------------------------------------------------------
+def test_a_variant_that_does_not_score_as_its_condition_is_skipped(monkeypatch):
+    monkeypatch.setitem(KINDS, "uppercase", lambda reference, facts, rng: reference)
+    doc, skipped = perturb_benchmark(SHIPPED)
+    assert "uppercase" not in {row["condition"] for row in doc["rows"]}
+    assert skipped[0][0] == "uppercase"
+    assert skipped[0][1].endswith("= (True, True, 4, True)")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"seed": "1"}, "'seed' must be an integer"),
+        ({"contradictions": {"colour": [["red"]]}}, "names fact 'colour', which is not"),
+        ({"contradictions": {"material": ["silver"]}}, "must be a list of lists of terms"),
+    ],
+)
+def test_bad_options(options, message):
+    with pytest.raises(UsageError, match=message):
+        perturb_benchmark(SHIPPED, **options)
+
+
+def test_unknown_fact_name():
+    with pytest.raises(UsageError, match="'fact' must be one of bird, place, time"):
+        omit_fact(KITE_REFERENCE, KITE, random.Random(0), fact="colour")
+
+
+def test_file_is_one_row_a_line(tmp_path):
+    out, _ = draft(tmp_path)
+    text = out.read_text(encoding="utf-8")
+    assert text == dumps_benchmark(json.loads(text))
+    row_lines = [line for line in text.splitlines() if line.startswith('    {"id": "P')]
+    assert len(row_lines) == 15
+
+
+def test_default_benchmark_is_the_shipped_one(tmp_path):
+    default, _ = draft(tmp_path, name="default.json")
+    named, _ = draft(tmp_path, DEFAULT_BENCHMARK, name="named.json")
+    assert default.read_bytes() == named.read_bytes()
+
+
+def test_cli(tmp_path, capsys):
+    from recallscore_nb.cli import build_parser, main
+
+    if "perturb" not in build_parser()._subparsers._group_actions[0].choices:
+        pytest.skip("the perturb command is not wired into cli.py yet")
+    out = tmp_path / "draft.json"
+    assert main(["perturb", "--out", str(out), "--seed", "2"]) == 0
+    _, err = capsys.readouterr()
+    assert err == "skipped object changed: no built-in alternative for its terms (token)\n"
+    assert main(["validate", str(out)]) == 0
+    assert main(["reproduce", str(out)]) == 0
