@@ -293,7 +293,8 @@ def _mean(values: np.ndarray) -> float:
     return float(np.mean(values)) if len(values) else float("nan")
 
 
-def precision_recall_table(scores: pd.DataFrame, labels) -> pd.DataFrame:
+def precision_recall_table(scores: pd.DataFrame, labels, *, rules: dict[str, str] | None = None,
+                           extra_graded: tuple[str, ...] = ()) -> pd.DataFrame:
     """Each binary rule's precision and recall against the facts-complete label, with the
     graded scores' means beside them.
 
@@ -305,7 +306,9 @@ def precision_recall_table(scores: pd.DataFrame, labels) -> pd.DataFrame:
     DataFrame
         ``rule, kind, labelled, unlabelled, tp, fp, fn, tn, precision, recall,
         mean_complete, mean_incomplete``: one row per binary rule, then ``token_f1`` and
-        ``partial_credit`` (kind ``graded``: counts NA, precision and recall NaN). The means
+        ``partial_credit`` and the ``extra_graded`` score columns (kind ``graded``: counts
+        NA, precision and recall NaN). ``rules`` maps binary score columns to rule names
+        (:data:`BINARY_RULES` by default). The means
         are the mean score over facts-complete and over facts-incomplete rows (for a binary
         rule, its pass rate).
 
@@ -321,7 +324,7 @@ def precision_recall_table(scores: pd.DataFrame, labels) -> pd.DataFrame:
     """
     known, complete, incomplete = _groups(_aligned_labels(scores, labels))
     records = []
-    for column, name in BINARY_RULES.items():
+    for column, name in (BINARY_RULES if rules is None else rules).items():
         passes = _binary(scores[column].to_numpy(), column)
         tp = int(np.sum(passes & complete))
         fp = int(np.sum(passes & incomplete))
@@ -336,6 +339,7 @@ def precision_recall_table(scores: pd.DataFrame, labels) -> pd.DataFrame:
         })
     graded = {"token_f1": scores["token_f1"].to_numpy(dtype=float),
               "partial_credit": partial_credit(scores).to_numpy()}
+    graded.update({column: scores[column].to_numpy(dtype=float) for column in extra_graded})
     for name, values in graded.items():
         records.append({
             "rule": name, "kind": "graded", "labelled": int(known.sum()),

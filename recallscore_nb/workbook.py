@@ -332,6 +332,8 @@ def _plan_parameters(notebooks: list[Path], overrides: list[tuple[str, str]]) ->
         for name, text in overrides:
             if name in params:
                 values[name] = params[name].convert(text)
+                if name.endswith("_path") and values[name]:  # the kernel runs elsewhere
+                    values[name] = str(Path(str(values[name])).resolve())
         plan[nb] = values
     return plan
 

@@ -139,6 +139,10 @@ def test_04_on_the_shipped_benchmark(tmp_path):
     pr = ch04.precision_recall(nb).set_index("rule")
     assert pr.loc["literal", ["precision", "recall"]].tolist() == [1, 1 / 8]
     assert pr.loc["checklist", ["precision", "recall"]].tolist() == [1, 1]
+    assert pr.loc["schema", ["precision", "recall"]].tolist() == [1, 1]
+    # the shipped schema's weighted scores: 1 for R01-R08; R09 5/6, R10 and R11 1/2, R12 3/4
+    assert pr.loc["weighted_score", "mean_incomplete"] == pytest.approx((5 / 6 + 1 / 2 + 1 / 2 + 3 / 4) / 4)
+    assert table.loc[("checklist", "schema"), "kappa"] == 1
     assert pr.loc["token_f1", "precision"] == "n/a"
     assert nb.numbers["AgreementRecallNormalized"] == "0.500"
     assert nb.numbers["AgreementMeanPartialCreditIncomplete"] == "0.750"
@@ -159,7 +163,7 @@ def test_04_on_a_benchmark_of_our_own(tmp_path, own_benchmark):
     # SQuAD EM and the checklist agree on every row: o1, o2, o4 pass, o3 fails: kappa 1.
     assert table.loc[("squad_exact_match", "checklist"), "kappa"] == 1
     pr = ch04.precision_recall(nb)
-    assert pr["precision"].tolist() == ["n/a"] * 6 and pr["unlabelled"].tolist() == [4] * 6
+    assert pr["precision"].tolist() == ["n/a"] * 8 and pr["unlabelled"].tolist() == [4] * 8
     assert nb.numbers["AgreementPrecisionLiteral"] == "n/a"
     dis = ch04.disagreement_table(nb).set_index("id")
     assert dis.loc["o2", "token_diff"] == "-[a]"
@@ -176,8 +180,8 @@ def test_04_kappa_undefined_is_na(tmp_path):
     }))
     nb = session(ch04, tmp_path, path, squad_mode="v1.1")
     table = ch04.agreement(nb)
-    assert table["kappa"].tolist() == ["n/a"] * 6
-    assert table["agreement_pct"].tolist() == [100] * 6
+    assert table["kappa"].tolist() == ["n/a"] * 10
+    assert table["agreement_pct"].tolist() == [100] * 10
     assert nb.numbers["AgreementKappaLiteralChecklist"] == "n/a"
     assert ch04.disagreement_table(nb).empty
     assert not math.isnan(float(nb.numbers["AgreementPercentLiteralChecklist"]))

@@ -9,10 +9,12 @@ Undefined values (see :mod:`recallscore_nb.agreement`) read ``n/a``.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pandas as pd
 
 from ..agreement import (
+    BINARY_RULES,
     NA_TEXT,
     agreement_table,
     disagreements,
@@ -22,6 +24,8 @@ from ..agreement import (
     side_by_side,
 )
 from ..rules import rules_for
+from ..schema import DEFAULT_SCHEMA_PATH, default_schema, load_scoring_schema
+from ..status import fact_status
 from ..scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
@@ -31,19 +35,46 @@ __all__ = ["STEM", "start", "scores_table", "agreement", "precision_recall",
 
 STEM = "04_rule_agreement"
 _TAGS = {"literal": "Literal", "normalized": "Normalized", "squad_exact_match": "Squad",
-         "checklist": "Checklist", "token_f1": "TokenF", "partial_credit": "PartialCredit"}
+         "checklist": "Checklist", "schema": "Schema", "token_f1": "TokenF",
+         "partial_credit": "PartialCredit", "weighted_score": "WeightedScore"}
+RULES = {**BINARY_RULES, "schema_full_match": "schema"}
+"""The binary rules compared here: the five rules' and the schema-aware checklist (every fact
+present under the scoring schema: equivalents count, contradictions and negations do not)."""
 
 
 def start(namespace: dict) -> Session:
-    """Validate the parameters; the session signs its outputs with the five rules."""
+    """Validate the parameters; the session signs its outputs with the five rules and the
+    scoring schema."""
     nb = _start(STEM, namespace)
     nb.sign(*(rule.signature() for rule in rules_for(str(nb.parameters["squad_mode"]))))
+    nb.sign(_schema(nb).signature())
     return nb
 
 
+def _schema(nb: Session):
+    """The schema named by ``schema_path``; empty: the shipped schema for the shipped
+    benchmark, no schema (every fact weight 1, nothing else) for any other benchmark."""
+    def load():
+        if nb.parameters.get("schema_path"):
+            path = nb.read_input(Path(str(nb.parameters["schema_path"])))
+        elif not nb.parameters.get("benchmark_path"):
+            path = nb.read_input(DEFAULT_SCHEMA_PATH)
+        else:
+            return default_schema(nb.benchmark)
+        return load_scoring_schema(str(path), nb.benchmark)
+
+    return nb.memo("schema", load)
+
+
 def _scores(nb: Session) -> pd.DataFrame:
-    return nb.memo("scores", lambda: score_benchmark(
-        nb.benchmark, squad_mode=str(nb.parameters["squad_mode"])))
+    def compute() -> pd.DataFrame:
+        scores = score_benchmark(nb.benchmark, squad_mode=str(nb.parameters["squad_mode"]))
+        statuses = fact_status(scores["attempt"], nb.benchmark, _schema(nb))
+        scores["schema_full_match"] = (statuses.filter(like="status_") == "present").all(axis=1)
+        scores["weighted_score"] = statuses["weighted_score"].to_numpy()
+        return scores
+
+    return nb.memo("scores", compute)
 
 
 def _shown(value: float, digits: int) -> str:
@@ -59,7 +90,7 @@ def scores_table(nb: Session):
 
 def agreement(nb: Session):
     """Pairwise agreement of the binary rules: 2×2 counts, percent agreement, Cohen's kappa."""
-    table = agreement_table(_scores(nb))
+    table = agreement_table(_scores(nb), RULES)
     for record in table.itertuples(index=False):
         pair = _TAGS[record.rule_a] + _TAGS[record.rule_b]
         nb.number(f"AgreementKappa{pair}", _shown(record.kappa, 3))
@@ -69,7 +100,8 @@ def agreement(nb: Session):
 
 def precision_recall(nb: Session):
     """Each binary rule against the facts-complete label; token F1 and partial credit as means."""
-    table = precision_recall_table(_scores(nb), facts_complete_labels(nb.benchmark))
+    table = precision_recall_table(_scores(nb), facts_complete_labels(nb.benchmark),
+                                   rules=RULES, extra_graded=("weighted_score",))
     for record in table.itertuples(index=False):
         tag = _TAGS[record.rule]
         if record.kind == "binary":
