@@ -112,6 +112,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which official script to reproduce (default: v1.1)")
     p.set_defaults(run=_squad)
 
+    p = commands.add_parser("summarize", help="each system's mean per rule with a bootstrap "
+                                              "interval, from a scored file")
+    p.add_argument("scored", metavar="SCORED",
+                   help="a file written by 'recallscore score' (CSV, JSONL or Parquet)")
+    p.add_argument("--by", default="system", metavar="COLUMN",
+                   help="the column naming each attempt's system (default: system)")
+    p.add_argument("--rule", action="append", metavar="RULE",
+                   help="a rule to summarize, repeatable: literal_match, normalized_match, "
+                        "squad_exact_match, token_f1, checklist_full_match, partial_credit "
+                        "(default: all)")
+    p.add_argument("--paired", nargs=2, metavar=("A", "B"),
+                   help="also compare systems A and B on the items both answered (paired "
+                        "bootstrap; McNemar's exact test for a binary rule)")
+    p.add_argument("--out", metavar="FILE",
+                   help="write CSV, Markdown or LaTeX by extension (.csv, .md, .tex), the "
+                        "paired table beside it as <stem>.paired<ext> (default: Markdown on "
+                        "stdout)")
+    p.add_argument("--seed", type=int, metavar="N", help="the bootstrap seed (default: 20260916)")
+    p.add_argument("--resamples", type=int, metavar="N",
+                   help="bootstrap resamples (default: 2000)")
+    p.set_defaults(run=_summarize)
+
     p = commands.add_parser("run", help="run the workbook's notebooks with papermill")
     p.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="a stem (01_reproduce_benchmark), its number (01) or a path; default all")
@@ -222,6 +244,15 @@ def _squad(args) -> int:
     for line in messages:
         print(line, file=sys.stderr)
     print(json_text)
+    return EXIT_OK
+
+
+def _summarize(args) -> int:
+    from .summarize import summarize_command
+
+    print("\n".join(summarize_command(args.scored, by=args.by, rules=args.rule,
+                                      paired=args.paired, out=args.out, seed=args.seed,
+                                      resamples=args.resamples)))
     return EXIT_OK
 
 

@@ -1,0 +1,394 @@
+"""Per-system tables over items, paired comparisons and McNemar's exact test
+(:func:`system_table`, :func:`saturation`, :func:`paired_comparison`, :func:`mcnemar_exact`).
+
+Parity with ``scipy.stats.bootstrap(method="percentile")`` is checked to within 0.01 with the
+per-item means as the sample (scipy draws its resamples in another order, so exact equality
+is not expected); exact equality is checked against :func:`bootstrap_ci` of the per-item
+means, which uses the same generator. McNemar's p-value is checked against
+``scipy.stats.binomtest`` to 1e-12.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as scipy_stats
+
+from recallscore_nb import __version__, stats
+from recallscore_nb.errors import UsageError
+from recallscore_nb.stats import (
+    SUMMARY_RULES,
+    bootstrap_ci,
+    bootstrap_means,
+    mcnemar_exact,
+    mcnemar_signature,
+    paired_comparison,
+    resolve_rules,
+    saturated,
+    saturation,
+    system_table,
+)
+
+COLUMNS = ["system", "rule", "items", "attempts", "excluded", "mean", "low", "high", "unit"]
+
+
+def _scored(seed: int = 3, items: int = 80, systems=("a", "b")) -> pd.DataFrame:
+    """Random scored rows: per system, 1 to 4 attempts per item, binary and F1-like scores."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for s, system in enumerate(systems):
+        ability = rng.random(items) * (0.6 + 0.2 * s)
+        repeats = rng.integers(1, 5, size=items)
+        item = np.repeat([f"q{i:03d}" for i in range(items)], repeats)
+        p = np.repeat(ability, repeats)
+        parts.append(pd.DataFrame({
+            "system": system, "item": item,
+            "literal_match": rng.random(len(item)) < p,
+            "token_f1": np.clip(p + rng.normal(0, 0.1, len(item)), 0, 1),
+        }))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _item_means(scored, system, rule):
+    rows = scored[scored["system"] == system]
+    return rows.groupby("item", sort=True)[rule].mean().to_numpy(dtype=float)
+
+
+# --- parity with scipy and with bootstrap_ci --------------------------------------------------
+@pytest.mark.parametrize("rule", ["literal_match", "token_f1"])
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_item_interval_matches_scipy_on_per_item_means(rule, confidence):
+    scored = _scored()
+    table = system_table(scored, rules=[rule], resamples=20_000, seed=5, confidence=confidence)
+    for row in table.itertuples():
+        sample = _item_means(scored, row.system, rule)
+        theirs = scipy_stats.bootstrap((sample,), np.mean, n_resamples=20_000,
+                                       method="percentile", confidence_level=confidence,
+                                       vectorized=True, rng=np.random.default_rng(6))
+        assert row.unit == "item" and row.items == 80
+        assert row.mean == pytest.approx(sample.mean(), abs=1e-12)
+        assert row.low == pytest.approx(theirs.confidence_interval.low, abs=0.01)
+        assert row.high == pytest.approx(theirs.confidence_interval.high, abs=0.01)
+
+
+def test_item_interval_is_bootstrap_ci_of_the_item_means_in_id_order():
+    """Rules counting the same rows share one index matrix; each still gets exactly what
+    bootstrap_ci gives its per-item means alone."""
+    scored = _scored()
+    table = system_table(scored, rules=["token_f1", "literal_match"], resamples=700, seed=11)
+    for row in table.itertuples():
+        means = _item_means(scored, row.system, row.rule)
+        assert (row.low, row.high) == pytest.approx(bootstrap_ci(means, resamples=700, seed=11),
+                                                    abs=1e-12)
+
+
+def test_row_order_and_other_systems_do_not_matter():
+    scored = _scored(systems=("a", "b", "c"))
+    table = system_table(scored, resamples=300, seed=2, rules=["literal_match", "token_f1"])
+    shuffled = system_table(scored.sample(frac=1, random_state=1), resamples=300, seed=2,
+                            rules=["literal_match", "token_f1"])
+    # items are taken in id order; only the order of summing an item's attempts changes
+    pd.testing.assert_frame_equal(shuffled, table, check_exact=False, rtol=0, atol=1e-12)
+    alone = system_table(scored[scored["system"] == "b"], resamples=300, seed=2,
+                         rules=["literal_match", "token_f1"])
+    assert table[table["system"] == "b"].reset_index(drop=True).equals(alone)
+
+
+def test_blocked_draws_equal_one_index_matrix(monkeypatch):
+    """Resamples are drawn in blocks of rows to bound memory; numpy draws the same indices
+    in blocks as at once, so the means equal bootstrap_means (one matrix)."""
+    values = np.random.default_rng(0).random(37)
+    monkeypatch.setattr(stats, "_BLOCK_ENTRIES", 37 * 3)  # blocks of 3 resamples (and 1)
+    blocked = stats._resampled_means(values, 100, np.random.default_rng(8))
+    assert blocked.tolist() == bootstrap_means(values, resamples=100, seed=8).tolist()
+
+
+# --- hand-checked cases ---------------------------------------------------------------------
+HAND = pd.DataFrame({
+    "system": ["a", "a", "a", "a", "b", "b", "b"],
+    "item": ["q1", "q1", "q2", "q3", "q1", "q2", "q3"],
+    "literal_match": [True, False, True, False, False, False, True],
+    "token_f1": [1.0, 0.5, 1.0, 0.25, 0.5, 0.0, 1.0],
+    # q3 has no checklist: its checklist columns are missing
+    "facts_present": pd.array([1, 3, 2, None, 0, 4, None], dtype="Int64"),
+    "facts_total": pd.array([4, 4, 4, None, 4, 4, None], dtype="Int64"),
+    "checklist_full_match": pd.array([False, False, False, None, False, True, None],
+                                     dtype="boolean"),
+})
+
+
+HAND_RULES = ["literal_match", "token_f1", "checklist_full_match", "partial_credit"]
+
+
+def test_hand_checked_table():
+    table = system_table(HAND, rules=HAND_RULES, resamples=200, seed=1)
+    assert table.columns.tolist() == COLUMNS
+    got = table.set_index(["system", "rule"])
+    # a: q1 = (1 + 0)/2, q2 = 1, q3 = 0  ->  (1/2 + 1 + 0)/3 = 1/2 (the attempt mean is 2/4)
+    assert got.loc[("a", "literal_match"), "mean"] == pytest.approx(1 / 2)
+    # a: q1 = (1 + 1/2)/2 = 3/4, q2 = 1, q3 = 1/4  ->  2/3 (the attempt mean would be 11/16)
+    assert got.loc[("a", "token_f1"), "mean"] == pytest.approx(2 / 3)
+    # a, partial credit: q1 = (1/4 + 3/4)/2 = 1/2, q2 = 2/4; q3 excluded  ->  1/2
+    assert got.loc[("a", "partial_credit"), "mean"] == pytest.approx(1 / 2)
+    assert got.loc[("a", "partial_credit"), ["items", "attempts", "excluded"]].tolist() == [2, 3, 1]
+    # b, full match: q1 false, q2 true; q3 excluded  ->  1/2
+    assert got.loc[("b", "checklist_full_match"), "mean"] == pytest.approx(1 / 2)
+    assert got.loc[("b", "checklist_full_match"), "excluded"] == 1
+    assert got.loc[("b", "literal_match"), ["items", "attempts", "excluded"]].tolist() == [3, 3, 0]
+    assert set(table["unit"]) == {"item"}
+    assert (table["low"] <= table["mean"]).all() and (table["mean"] <= table["high"]).all()
+
+
+def test_rules_in_the_order_given_systems_sorted():
+    table = system_table(HAND, rules=["token_f1", "literal_match"], resamples=10, seed=0)
+    assert table[["system", "rule"]].values.tolist() == [
+        ["a", "token_f1"], ["a", "literal_match"], ["b", "token_f1"], ["b", "literal_match"]]
+
+
+def test_a_system_with_no_checklist_row_gets_nan():
+    only_q3 = HAND[HAND["item"] == "q3"]
+    row = system_table(only_q3, rules=["partial_credit"], resamples=10, seed=0).iloc[0]
+    assert (row["items"], row["attempts"], row["excluded"]) == (0, 0, 1)
+    assert math.isnan(row["mean"]) and math.isnan(row["low"]) and math.isnan(row["high"])
+
+
+def test_other_column_than_system():
+    scored = HAND.rename(columns={"system": "run"})
+    table = system_table(scored, by="run", rules=["literal_match"], resamples=10, seed=0)
+    assert table.columns[0] == "run" and table["run"].tolist() == ["a", "b"]
+
+
+# --- one item: attempts are resampled ---------------------------------------------------------
+def test_single_item_resamples_attempts():
+    rng = np.random.default_rng(4)
+    values = rng.beta(5, 2, size=150)
+    scored = pd.DataFrame({"system": "s", "token_f1": values})  # no item column: one item
+    row = system_table(scored, rules=["token_f1"], resamples=20_000, seed=9).iloc[0]
+    assert (row["items"], row["attempts"], row["unit"]) == (1, 150, "attempt")
+    assert (row["low"], row["high"]) == bootstrap_ci(values, resamples=20_000, seed=9)
+    theirs = scipy_stats.bootstrap((values,), np.mean, n_resamples=20_000, method="percentile",
+                                   vectorized=True, rng=np.random.default_rng(1))
+    assert row["low"] == pytest.approx(theirs.confidence_interval.low, abs=0.01)
+    assert row["high"] == pytest.approx(theirs.confidence_interval.high, abs=0.01)
+
+
+def test_one_item_per_system_is_decided_per_system_and_the_signature_names_both_units():
+    scored = pd.DataFrame({"system": ["a", "a", "a", "b", "b"],
+                           "item": ["q1", "q1", "q1", "q1", "q2"],
+                           "literal_match": [True, False, True, True, False]})
+    table = system_table(scored, rules=["literal_match"], resamples=50, seed=3)
+    assert table["unit"].tolist() == ["attempt", "item"]
+    assert table.loc[0, "mean"] == pytest.approx(2 / 3)
+    assert table.attrs["signature"] == (
+        f"bootstrap|ci:percentile-95|unit:attempt+item|n:50|seed:3|version:{__version__}")
+
+
+def test_one_attempt_gives_its_value_twice():
+    scored = pd.DataFrame({"system": ["a"], "token_f1": [0.25]})
+    row = system_table(scored, rules=["token_f1"], resamples=10, seed=0).iloc[0]
+    assert (row["mean"], row["low"], row["high"]) == (0.25, 0.25, 0.25)
+
+
+# --- the seed ----------------------------------------------------------------------------------
+def test_same_seed_same_table_other_seed_other_bounds():
+    scored = _scored()
+    first = system_table(scored, resamples=400, seed=20260916, rules=["token_f1"])
+    assert system_table(scored, resamples=400, seed=20260916, rules=["token_f1"]).equals(first)
+    other = system_table(scored, resamples=400, seed=20260917, rules=["token_f1"])
+    assert other["mean"].equals(first["mean"]) and not other["low"].equals(first["low"])
+    assert first.attrs["signature"] == (
+        f"bootstrap|ci:percentile-95|unit:item|n:400|seed:20260916|version:{__version__}")
+
+
+# --- bad input ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("frame", "kwargs", "message"),
+    [
+        (HAND, {"rules": ["f1"]}, "unknown rule 'f1' (rules: literal_match, normalized_match, "),
+        (HAND, {"rules": []}, "'rules' must name at least one rule"),
+        (HAND, {"rules": None}, "'scored' has no column 'normalized_match'"),
+        (HAND, {"by": "model"}, "'scored' has no column 'model'"),
+        (HAND.assign(system=["a", None, "a", "a", "b", "b", "b"]), {},
+         "column 'system' is missing at row 1 (expected a name)"),
+        (HAND.assign(token_f1=[1.0, None, 1, 1, 1, 1, 1]), {"rules": ["token_f1"]},
+         "column 'token_f1' is missing at row 1 (only the checklist rules may be missing"),
+        (HAND.assign(literal_match=[1, 0, 2, 0, 0, 0, 0]), {"rules": ["literal_match"]},
+         "column 'literal_match' must hold booleans (got 2.0 at row 2)"),
+        (HAND.assign(token_f1=["x"] * 7), {"rules": ["token_f1"]},
+         "column 'token_f1' must hold numbers or booleans"),
+        (HAND, {"resamples": 0}, "'resamples' must be an int >= 1 (got 0)"),
+    ],
+)
+def test_bad_input_says_what(frame, kwargs, message):
+    with pytest.raises(UsageError) as info:
+        system_table(frame, **{"resamples": 10, "seed": 0, "rules": HAND_RULES, **kwargs})
+    assert message in str(info.value)
+
+
+def test_resolve_rules():
+    assert resolve_rules() == list(SUMMARY_RULES)
+    assert resolve_rules("token_f1") == ["token_f1"]
+
+
+# --- saturation -----------------------------------------------------------------------------------
+def test_saturation_is_notebook_05s_rule_on_the_system_table():
+    scored = pd.DataFrame({"system": ["a"] * 4 + ["b"] * 4 + ["c"] * 4,
+                           "item": ["q1", "q2", "q3", "q4"] * 3,
+                           "token_f1": [1, 1, 1, 1, 1, 1, 1, 0.9, 0.5, 0.5, 0.4, 0.6]})
+    table = system_table(scored, rules=["token_f1"], resamples=500, seed=1)
+    out = saturation(table)
+    assert out.equals(saturated(table, by="rule"))
+    row = out.iloc[0]
+    assert (row["best"], row["second"]) == ("a", "b")
+    assert row["best_mean"] == 1.0 and row["second_mean"] == pytest.approx(0.975)
+    assert bool(row["overlap"]) and bool(row["saturated"])
+
+
+# --- McNemar ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("b", "c", "expected"),
+    [
+        (0, 0, 1.0),  # no discordant pair
+        (2, 0, 2 * (1 / 2) ** 2),
+        (1, 9, 2 * (1 + 10) / 2**10),
+        (0, 5, 2 / 2**5),
+        (4, 4, 1.0),  # b == c
+        (3, 4, 1.0),  # 2 * P(X <= 3) for Binomial(7, 1/2) = 2 * 1/2, capped at 1
+        (2, 5, 2 * (1 + 7 + 21) / 2**7),
+    ],
+)
+def test_mcnemar_hand_checked(b, c, expected):
+    assert mcnemar_exact(b, c) == pytest.approx(expected, abs=1e-15)
+    assert mcnemar_exact(c, b) == mcnemar_exact(b, c)
+
+
+@pytest.mark.parametrize("b", range(0, 21))
+def test_mcnemar_equals_scipy_binomtest(b):
+    """scipy's two-sided binomtest sums the outcomes no more likely than the observed one;
+    Binomial(n, 1/2) is symmetric, so that is min(1, 2 * cdf(min(b, c))), from either side."""
+    for c in range(0, 21):
+        n = b + c
+        if n == 0:
+            assert mcnemar_exact(b, c) == 1.0
+            continue
+        theirs = scipy_stats.binomtest(min(b, c), n, 0.5).pvalue
+        assert mcnemar_exact(b, c) == pytest.approx(theirs, abs=1e-12, rel=0)
+        assert scipy_stats.binomtest(max(b, c), n, 0.5).pvalue == pytest.approx(theirs, abs=1e-12)
+
+
+@pytest.mark.parametrize(("b", "c"), [(40, 70), (480, 520), (1000, 1150), (3, 400), (2500, 2600)])
+def test_mcnemar_equals_scipy_for_large_counts(b, c):
+    theirs = scipy_stats.binomtest(min(b, c), b + c, 0.5).pvalue
+    assert mcnemar_exact(b, c) == pytest.approx(theirs, abs=1e-12, rel=1e-9)
+
+
+@pytest.mark.parametrize(("b", "c"), [(-1, 2), (1.0, 2), (True, 2)])
+def test_mcnemar_refuses_non_counts(b, c):
+    with pytest.raises(UsageError, match="'b' must be an int >= 0"):
+        mcnemar_exact(b, c)
+
+
+def test_mcnemar_signature():
+    assert mcnemar_signature() == f"mcnemar|exact:binomial|sided:two|version:{__version__}"
+
+
+# --- paired comparison ----------------------------------------------------------------------------
+PAIRED = pd.DataFrame({
+    "system": ["x"] * 4 + ["y"] * 4,
+    "item": ["p", "q", "r", "s"] * 2,
+    "literal_match": [True, True, True, False, False, False, True, False],
+    "token_f1": [1.0, 1.0, 1.0, 0.5, 0.5, 0.25, 1.0, 0.5],
+})
+
+
+def test_paired_hand_checked():
+    out = paired_comparison(PAIRED, "x", "y", rule="literal_match", resamples=20_000, seed=3)
+    assert (out["items"], out["items_only_a"], out["items_only_b"]) == (4, 0, 0)
+    assert (out["mean_a"], out["mean_b"], out["difference"]) == (3 / 4, 1 / 4, 1 / 2)
+    # the differences are 1, 1, 0, 0: a resample sums to <= 0 only if it draws r or s only
+    assert out["share_le_zero"] == pytest.approx((1 / 2) ** 4, abs=0.01)
+    assert (out["low"], out["high"]) == (0.0, 1.0)
+    assert (out["a_only_correct"], out["b_only_correct"]) == (2, 0)
+    assert out["mcnemar_p"] == 0.5 and out["mcnemar_note"] == ""
+    assert out["unit"] == "item"
+    assert out["signature"] == (f"bootstrap|ci:percentile-95|unit:item-difference|n:20000|"
+                                f"seed:3|version:{__version__}")
+
+
+def test_paired_is_antisymmetric():
+    xy = paired_comparison(PAIRED, "x", "y", rule="token_f1", resamples=500, seed=1)
+    yx = paired_comparison(PAIRED, "y", "x", rule="token_f1", resamples=500, seed=1)
+    # per-item differences 1/2, 3/4, 0, 0
+    assert xy["difference"] == pytest.approx(5 / 16) == pytest.approx(-yx["difference"])
+    assert (xy["low"], xy["high"]) == pytest.approx((-yx["high"], -yx["low"]))
+
+
+def test_paired_interval_matches_scipy_on_the_differences():
+    scored = _scored(items=60)
+    out = paired_comparison(scored, "b", "a", rule="token_f1", resamples=20_000, seed=4)
+    diffs = _item_means(scored, "b", "token_f1") - _item_means(scored, "a", "token_f1")
+    theirs = scipy_stats.bootstrap((diffs,), np.mean, n_resamples=20_000, method="percentile",
+                                   vectorized=True, rng=np.random.default_rng(2))
+    assert out["difference"] == pytest.approx(diffs.mean(), abs=1e-12)
+    assert out["low"] == pytest.approx(theirs.confidence_interval.low, abs=0.01)
+    assert out["high"] == pytest.approx(theirs.confidence_interval.high, abs=0.01)
+    same_draws = bootstrap_ci(diffs, resamples=20_000, seed=4)  # diffs rounded otherwise
+    assert (out["low"], out["high"]) == pytest.approx(same_draws, abs=1e-12)
+    assert out["mcnemar_p"] is None and out["mcnemar_note"] == "not a binary rule"
+
+
+def test_paired_keeps_only_common_items_and_needs_one_attempt_for_mcnemar():
+    scored = pd.concat([PAIRED, pd.DataFrame({"system": ["x", "x", "y"], "item": ["t", "p", "u"],
+                                              "literal_match": [True, True, False],
+                                              "token_f1": [1.0, 1.0, 0.0]})])
+    out = paired_comparison(scored, "x", "y", rule="literal_match", resamples=100, seed=0)
+    assert (out["items"], out["items_only_a"], out["items_only_b"]) == (4, 1, 1)
+    assert (out["attempts_a"], out["attempts_b"]) == (5, 4)
+    assert out["mcnemar_p"] is None and out["a_only_correct"] is None
+    assert out["mcnemar_note"] == "more than one attempt per item and system"
+
+
+def test_paired_on_a_single_item_resamples_each_systems_attempts_independently():
+    rng = np.random.default_rng(7)
+    a, b = rng.random(30) < 0.8, rng.random(25) < 0.5
+    scored = pd.DataFrame({"system": ["a"] * 30 + ["b"] * 25,
+                           "literal_match": np.concatenate([a, b])})
+    out = paired_comparison(scored, "a", "b", rule="literal_match", resamples=1000, seed=5)
+    draw = np.random.default_rng(5)
+    boot = (a.astype(float)[draw.integers(0, 30, size=(1000, 30))].mean(axis=1)
+            - b.astype(float)[draw.integers(0, 25, size=(1000, 25))].mean(axis=1))
+    low, high = np.percentile(boot, [2.5, 97.5])
+    assert out["unit"] == "attempt" and out["items"] == 1
+    assert out["difference"] == pytest.approx(a.mean() - b.mean())
+    assert (out["low"], out["high"]) == (low, high)
+    assert out["share_le_zero"] == np.mean(boot <= 0)
+    assert out["mcnemar_note"] == "more than one attempt per item and system"
+
+
+def test_paired_with_no_common_item_is_nan():
+    scored = PAIRED.assign(item=["p", "q", "r", "s", "t", "u", "v", "w"])
+    out = paired_comparison(scored, "x", "y", rule="literal_match", resamples=10, seed=0)
+    assert out["items"] == 0 and math.isnan(out["difference"]) and math.isnan(out["low"])
+    assert out["mcnemar_note"] == "no item answered by both"
+
+
+def test_paired_same_seed_same_result():
+    scored = _scored(items=30)
+    first = paired_comparison(scored, "a", "b", rule="token_f1", resamples=300, seed=12)
+    assert paired_comparison(scored, "a", "b", rule="token_f1", resamples=300, seed=12) == first
+    other = paired_comparison(scored, "a", "b", rule="token_f1", resamples=300, seed=13)
+    assert other["difference"] == first["difference"] and other["low"] != first["low"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "message"),
+    [("x", "x", "'a' and 'b' must be two different systems (got 'x' twice)"),
+     ("x", "z", "no system 'z' in 'scored' (system: x, y)")],
+)
+def test_paired_bad_systems(a, b, message):
+    with pytest.raises(UsageError) as info:
+        paired_comparison(PAIRED, a, b, rule="literal_match", resamples=10, seed=0)
+    assert message in str(info.value)
