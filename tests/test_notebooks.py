@@ -74,7 +74,27 @@ def _check_01(t):
     assert t["scores"]["facts_present"].tolist() == [4] * 8 + [3] * 4
 
 
-VALUE_CHECKS = {"01_reproduce_benchmark": _check_01}
+def _check_07(t):
+    m = t["matrix"].set_index("id")
+    statuses = m.filter(like="status_")
+    assert (statuses.loc[[f"R0{i}" for i in range(1, 9)]] == "present").all().all()
+    assert statuses.loc["R09", "status_material"] == "missing"
+    assert statuses.loc["R10", "status_location"] == "contradicted"
+    assert statuses.loc["R11", "status_timing"] == "contradicted"
+    assert statuses.loc["R12", "status_material"] == "contradicted"
+    # weights material 1, object 1, location 2, timing 2; penalty 0.5
+    assert m.loc[["R09", "R10", "R12"], "weighted_score"].tolist() == [5 / 6, 1 / 2, 3 / 4]
+
+
+def _check_05(t):
+    controls = t["controls"]
+    numeric = controls.select_dtypes("number")
+    assert len(controls) and (numeric.drop(columns=[c for c in numeric if "attempts" in c],
+                                          errors="ignore") == 0).all().all()
+
+
+VALUE_CHECKS = {"01_reproduce_benchmark": _check_01, "05_reanalysis": _check_05,
+                "07_fact_status": _check_07}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
