@@ -19,18 +19,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
-from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 import pandas as pd
-from recallscore_nb._jsonschema import Draft202012Validator, ValidationError
+from recallscore_nb._jsonschema import Draft202012Validator
 
 from recallscore_nb.engine import STRING
 from recallscore_nb.errors import BenchmarkFormatError, InputFileError
+from recallscore_nb.jsondocs import (
+    JsonPath,
+    parse_object,
+    read_document,
+    render,
+    schema_problems,
+    split_path,
+)
 from recallscore_nb.normalize import SEED
 from recallscore_nb.paths import DEFAULT_BENCHMARK, SCHEMAS_DIR
 from recallscore_nb.rules import Fact
@@ -49,17 +54,6 @@ LABELS = (
 
 
 _ROW_FIELDS = {"id", "attempt", "condition", *LABELS}
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_TYPE_PHRASES = {
-    "string": "a string",
-    "boolean": "a boolean",
-    "integer": "an integer",
-    "object": "an object",
-    "array": "an array",
-}
-_RENDER_LIMIT = 80
-
-JsonPath = tuple[str | int, ...]  # a JSON path as its parts: ("rows", 2, "attempt")
 
 
 @dataclass(frozen=True)
@@ -144,8 +138,8 @@ def load_benchmark(path: str | os.PathLike[str] | None = None) -> Benchmark:
     ('material omitted', 3)
     """
     name = os.fspath(DEFAULT_BENCHMARK if path is None else path)
-    content = _read(name)
-    data = _parse(name, content)
+    content = read_document(name, BenchmarkFormatError)
+    data = parse_object(name, content, BenchmarkFormatError, _row_id)
     errors = _schema_errors(name, data)
     if not errors:  # the later checks rely on the types the schema guarantees
         errors = _checklist_errors(name, data) + _row_errors(name, data)
@@ -154,74 +148,7 @@ def load_benchmark(path: str | os.PathLike[str] | None = None) -> Benchmark:
     return _benchmark(name, hashlib.sha256(content).hexdigest(), data)
 
 
-# --- stage 1: bytes, text, JSON ----------------------------------------------------------
-def _read(name: str) -> bytes:
-    try:
-        with open(name, "rb") as file:
-            return file.read()
-    except FileNotFoundError:
-        raise BenchmarkFormatError(name, message="no such file") from None
-    except OSError as err:
-        raise BenchmarkFormatError(name, message=f"cannot be read: {err.strerror}") from None
-
-
-def _parse(name: str, content: bytes) -> dict[str, Any]:
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError as err:
-        bad = content[err.start]
-        raise BenchmarkFormatError(
-            name, f"byte {err.start}", message=f"not UTF-8 text (byte 0x{bad:02x})"
-        ) from None
-    try:
-        data = json.loads(text, object_pairs_hook=_object)
-    except json.JSONDecodeError as err:
-        raise BenchmarkFormatError(
-            name, f"line {err.lineno} column {err.colno}", message=f"not valid JSON: {err.msg}"
-        ) from None
-    errors = [
-        BenchmarkFormatError(
-            name, _json_path(parts), key, message="duplicate key", row_id=_row_id(data, parts)
-        )
-        for parts, key in _repeated_keys(data)
-    ]
-    if errors:
-        raise InputFileError.first_of(errors)
-    if not isinstance(data, dict):
-        raise BenchmarkFormatError(name, "$", expected="an object", got=_render(data))
-    return data
-
-
-class _RepeatedKeys(dict):
-    """A JSON object that repeated some keys; it lives only until they are reported."""
-
-    def __init__(self, pairs: list[tuple[str, Any]], repeated: list[str]) -> None:
-        super().__init__(pairs)
-        self.repeated = repeated
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    counts = Counter(key for key, _ in pairs)
-    if len(counts) == len(pairs):
-        return dict(pairs)
-    return _RepeatedKeys(pairs, [key for key, n in counts.items() if n > 1])
-
-
-def _repeated_keys(value: Any, parts: JsonPath = ()) -> Iterator[tuple[JsonPath, str]]:
-    """(path of the object, key) for every key an object of ``value`` repeats."""
-    if isinstance(value, _RepeatedKeys):
-        yield from ((parts, key) for key in value.repeated)
-    if isinstance(value, dict):
-        children = value.items()
-    elif isinstance(value, list):
-        children = enumerate(value)
-    else:
-        return
-    for key, child in children:
-        yield from _repeated_keys(child, (*parts, key))
-
-
-# --- stage 2: the JSON Schema ------------------------------------------------------------
+# --- stages 1 and 2: bytes, JSON, the JSON Schema ------------------------------------------
 @cache
 def _validator() -> Draft202012Validator:
     schema = json.loads((SCHEMAS_DIR / "benchmark.schema.json").read_text(encoding="utf-8"))
@@ -229,47 +156,11 @@ def _validator() -> Draft202012Validator:
 
 
 def _schema_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
-    problems = sorted(
-        (_schema_problem(error) for error in _validator().iter_errors(data)),
-        key=lambda problem: [(isinstance(part, str), part) for part in problem[0]],
-    )
-    errors: list[InputFileError] = []
-    for parts, schema, got in problems:
-        location, field_name = _split(parts)
-        errors.append(
-            BenchmarkFormatError(
-                name,
-                location,
-                field_name,
-                expected=_expected(schema),
-                got=got,
-                row_id=_row_id(data, parts),
-            )
-        )
-    return errors
-
-
-def _schema_problem(error: ValidationError) -> tuple[JsonPath, dict[str, Any], str]:
-    """(path of the offending value, the schema it fails, what was found)."""
-    parts = tuple(error.absolute_path)
-    if error.validator == "required":
-        # jsonschema reports each missing key in an error of its own, naming it in the message.
-        missing = (key for key in error.validator_value if key not in error.instance)
-        key = next(key for key in missing if error.message.startswith(repr(key)))
-        return (*parts, key), error.schema["properties"][key], "nothing"
-    return parts, error.schema, _render(error.instance)
-
-
-def _expected(schema: dict[str, Any]) -> str:
-    """What a schema asks for, as a short phrase: "a string", "an integer >= 0", ..."""
-    if "x-expected" in schema:
-        return schema["x-expected"]
-    if "const" in schema:
-        return _render(schema["const"])
-    if schema.get("minLength") == 1:
-        return "a non-empty string"
-    phrase = _TYPE_PHRASES[schema["type"]]
-    return f"{phrase} >= {schema['minimum']}" if "minimum" in schema else phrase
+    return [
+        BenchmarkFormatError(name, *split_path(parts), expected=expected, got=got,
+                             row_id=_row_id(data, parts))
+        for parts, expected, got in schema_problems(_validator(), data)
+    ]
 
 
 # --- stage 3: what the schema cannot say -------------------------------------------------
@@ -283,7 +174,7 @@ def _checklist_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
         fact_name, folded = fact["fact"], fact["fact"].casefold()
         if folded in first_use:
             expected = "a name unique ignoring case"
-            got = f"{_render(fact_name)}, already named at {first_use[folded]}"
+            got = f"{render(fact_name)}, already named at {first_use[folded]}"
             errors.append(BenchmarkFormatError(name, where, "fact", expected=expected, got=got))
         first_use.setdefault(folded, where)
         for j, term in enumerate(fact["requiredTerms"]):
@@ -292,14 +183,14 @@ def _checklist_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
                 expected = "a term that keeps some text after normalization"
                 errors.append(
                     BenchmarkFormatError(
-                        name, where, f"requiredTerms[{j}]", expected=expected, got=_render(term)
+                        name, where, f"requiredTerms[{j}]", expected=expected, got=render(term)
                     )
                 )
             elif not term_occurs(normalized_reference, normalized):
-                expected = f"the term {_render(term)} of fact {fact_name}"
+                expected = f"the term {render(term)} of fact {fact_name}"
                 errors.append(
                     BenchmarkFormatError(
-                        name, "$", "referenceAnswer", expected=expected, got=_render(reference)
+                        name, "$", "referenceAnswer", expected=expected, got=render(reference)
                     )
                 )
     return errors
@@ -312,7 +203,7 @@ def _row_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
     for i, row in enumerate(data["rows"]):
         where, row_id = f"$.rows[{i}]", row["id"]
         if row_id in first_use:
-            got = f"{_render(row_id)}, already the id of {first_use[row_id]}"
+            got = f"{render(row_id)}, already the id of {first_use[row_id]}"
             errors.append(
                 BenchmarkFormatError(
                     name, where, "id", expected="a unique id", got=got, row_id=row_id
@@ -326,7 +217,7 @@ def _row_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
                     where,
                     "factsPresent",
                     expected=f"at most {n_facts}, the number of facts",
-                    got=_render(row["factsPresent"]),
+                    got=render(row["factsPresent"]),
                     row_id=row_id,
                 )
             )
@@ -360,33 +251,7 @@ def _row(row: dict[str, Any]) -> Row:
     )
 
 
-# --- locations and renderings ------------------------------------------------------------
-def _json_path(parts: JsonPath) -> str:
-    """``("rows", 2, "attempt")`` as ``$.rows[2].attempt``."""
-    steps = []
-    for part in parts:
-        if isinstance(part, int):
-            steps.append(f"[{part}]")
-        elif _NAME.match(part):
-            steps.append(f".{part}")
-        else:
-            steps.append(f"[{json.dumps(part, ensure_ascii=False)}]")
-    return "$" + "".join(steps)
-
-
-def _split(parts: JsonPath) -> tuple[str, str]:
-    """(JSON path of the object holding the last property, that property and any indices after it).
-
-    ``("rows", 2, "attempt")`` gives ``("$.rows[2]", "attempt")`` and
-    ``("limitations", 1)`` gives ``("$", "limitations[1]")``.
-    """
-    names = [i for i, part in enumerate(parts) if isinstance(part, str)]
-    if not names:
-        return _json_path(parts), ""
-    last = names[-1]
-    return _json_path(parts[:last]), parts[last] + "".join(f"[{i}]" for i in parts[last + 1 :])
-
-
+# --- locations ---------------------------------------------------------------------------
 def _row_id(data: Any, parts: JsonPath) -> str | None:
     """The id of the row a path lies in, when the row has a non-empty string id."""
     if len(parts) < 2 or parts[0] != "rows" or not isinstance(parts[1], int):
@@ -395,9 +260,3 @@ def _row_id(data: Any, parts: JsonPath) -> str | None:
     row = rows[parts[1]] if isinstance(rows, list) else None
     row_id = row.get("id") if isinstance(row, dict) else None
     return row_id if isinstance(row_id, str) and row_id else None
-
-
-def _render(value: Any) -> str:
-    """A value as JSON, cut short past a few dozen characters."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= _RENDER_LIMIT else text[: _RENDER_LIMIT - 3] + "..."

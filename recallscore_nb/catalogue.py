@@ -33,8 +33,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -43,6 +41,7 @@ import pandas as pd
 
 from ._version import __version__
 from .errors import InputFileError
+from .jsondocs import parse_object, read_document, render, schema_problems, split_path
 from .paths import DATA_DIR, SCHEMAS_DIR
 
 __all__ = [
@@ -69,10 +68,6 @@ NAMES_A_SUITE = ("paired", "superseded")
 """The flags that name another suite in ``suite``; the others must not."""
 DEFAULT_CATALOGUE = DATA_DIR / "catalogue" / "suites.json"
 _EVIDENCE_FIELDS = ("caveat", "method")
-_TYPE_PHRASES = {"string": "a string", "integer": "an integer", "object": "an object",
-                 "array": "an array"}
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_RENDER_LIMIT = 80
 
 
 class CatalogueFormatError(InputFileError):
@@ -150,8 +145,8 @@ def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
     ['saturated']
     """
     name = os.fspath(DEFAULT_CATALOGUE if path is None else path)
-    content = _read(name)
-    data = _parse(name, content)
+    content = read_document(name, CatalogueFormatError)
+    data = parse_object(name, content, CatalogueFormatError, _suite_id)
     errors = _schema_errors(name, data)
     if not errors:  # the later checks rely on the types the schema guarantees
         errors = _id_errors(name, data) + _flag_errors(name, data)
@@ -210,64 +205,7 @@ def flags_frame(catalogue: Catalogue) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["suite", "flag", "other", "evidence"]).astype(object)
 
 
-# --- stage 1: bytes, text, JSON --------------------------------------------------------------
-def _read(name: str) -> bytes:
-    try:
-        with open(name, "rb") as file:
-            return file.read()
-    except FileNotFoundError:
-        raise CatalogueFormatError(name, message="no such file") from None
-    except OSError as err:
-        raise CatalogueFormatError(name, message=f"cannot be read: {err.strerror}") from None
-
-
-class _Repeated(dict):
-    """A JSON object that repeated some keys; it lives only until they are reported."""
-
-    def __init__(self, pairs, repeated):
-        super().__init__(pairs)
-        self.repeated = repeated
-
-
-def _object(pairs):
-    counts = Counter(key for key, _ in pairs)
-    if len(counts) == len(pairs):
-        return dict(pairs)
-    return _Repeated(pairs, [key for key, n in counts.items() if n > 1])
-
-
-def _repeated_keys(value, parts=()):
-    if isinstance(value, _Repeated):
-        yield from ((parts, key) for key in value.repeated)
-    children = value.items() if isinstance(value, dict) else (
-        enumerate(value) if isinstance(value, list) else ())
-    for key, child in children:
-        yield from _repeated_keys(child, (*parts, key))
-
-
-def _parse(name: str, content: bytes) -> dict[str, Any]:
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError as err:
-        bad = content[err.start]
-        raise CatalogueFormatError(name, f"byte {err.start}",
-                                   message=f"not UTF-8 text (byte 0x{bad:02x})") from None
-    try:
-        data = json.loads(text, object_pairs_hook=_object)
-    except json.JSONDecodeError as err:
-        raise CatalogueFormatError(name, f"line {err.lineno} column {err.colno}",
-                                   message=f"not valid JSON: {err.msg}") from None
-    errors = [CatalogueFormatError(name, _json_path(parts), key, message="duplicate key",
-                                   row_id=_suite_id(data, parts))
-              for parts, key in _repeated_keys(data)]
-    if errors:
-        raise InputFileError.first_of(errors)
-    if not isinstance(data, dict):
-        raise CatalogueFormatError(name, "$", expected="an object", got=_render(data))
-    return data
-
-
-# --- stage 2: the JSON Schema ----------------------------------------------------------------
+# --- stages 1 and 2: bytes, JSON, the JSON Schema ------------------------------------------
 @cache
 def _validator():
     from ._jsonschema import Draft202012Validator
@@ -277,29 +215,11 @@ def _validator():
 
 
 def _schema_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
-    found = []
-    for error in _validator().iter_errors(data):
-        parts, got = tuple(error.absolute_path), _render(error.instance)
-        schema = error.schema
-        if error.validator == "required":
-            key = next(k for k in error.validator_value
-                       if k not in error.instance and error.message.startswith(repr(k)))
-            parts, schema, got = (*parts, key), error.schema["properties"][key], "nothing"
-        location, field_name = _split(parts)
-        found.append((parts, CatalogueFormatError(name, location, field_name, got=got,
-                                                  expected=_expected(schema),
-                                                  row_id=_suite_id(data, parts))))
-    found.sort(key=lambda item: [(isinstance(part, str), part) for part in item[0]])
-    return [error for _, error in found]
-
-
-def _expected(schema: dict[str, Any]) -> str:
-    if "x-expected" in schema:
-        return schema["x-expected"]
-    if schema.get("minLength") == 1:
-        return "a non-empty string"
-    phrase = _TYPE_PHRASES[schema["type"]]
-    return f"{phrase} >= {schema['minimum']}" if "minimum" in schema else phrase
+    return [
+        CatalogueFormatError(name, *split_path(parts), expected=expected, got=got,
+                             row_id=_suite_id(data, parts))
+        for parts, expected, got in schema_problems(_validator(), data)
+    ]
 
 
 # --- stage 3: what the schema cannot say -----------------------------------------------------
@@ -311,7 +231,7 @@ def _id_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
         if suite["id"] in first_use:
             errors.append(CatalogueFormatError(
                 name, where, "id", expected="a unique id", row_id=suite["id"],
-                got=f"{_render(suite['id'])}, already the id of {first_use[suite['id']]}"))
+                got=f"{render(suite['id'])}, already the id of {first_use[suite['id']]}"))
         first_use.setdefault(suite["id"], where)
     return errors
 
@@ -329,21 +249,21 @@ def _flag_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
                                                    got=got, row_id=sid))
 
             if flag["flag"] in seen:
-                error("flag", "a flag not already given to this suite", _render(flag["flag"]))
+                error("flag", "a flag not already given to this suite", render(flag["flag"]))
             seen.add(flag["flag"])
             if not any(flag["evidence"] in suite[f] for f in _EVIDENCE_FIELDS):
                 error("evidence", "a verbatim substring of the suite's caveat or method",
-                      _render(flag["evidence"]))
+                      render(flag["evidence"]))
             other = flag.get("suite")
             if flag["flag"] in NAMES_A_SUITE:
                 if other is None:
                     error("suite", f"the id of the other suite (a {flag['flag']} flag names one)",
                           "nothing")
                 elif other not in ids or other == sid:
-                    error("suite", "the id of another suite in the catalogue", _render(other))
+                    error("suite", "the id of another suite in the catalogue", render(other))
             elif other is not None:
                 error("suite", f"nothing (only {' and '.join(NAMES_A_SUITE)} flags name a suite)",
-                      _render(other))
+                      render(other))
     return errors
 
 
@@ -359,27 +279,6 @@ def _suite(data: dict[str, Any]) -> Suite:
                  extra={k: v for k, v in data.items() if k not in _SUITE_FIELDS})
 
 
-def _json_path(parts) -> str:
-    steps = []
-    for part in parts:
-        if isinstance(part, int):
-            steps.append(f"[{part}]")
-        elif _NAME.match(part):
-            steps.append(f".{part}")
-        else:
-            steps.append(f"[{json.dumps(part, ensure_ascii=False)}]")
-    return "$" + "".join(steps)
-
-
-def _split(parts) -> tuple[str, str]:
-    """(JSON path of the object holding the last property, that property and its indices)."""
-    names = [i for i, part in enumerate(parts) if isinstance(part, str)]
-    if not names:
-        return _json_path(parts), ""
-    last = names[-1]
-    return _json_path(parts[:last]), parts[last] + "".join(f"[{i}]" for i in parts[last + 1:])
-
-
 def _suite_id(data: Any, parts) -> str | None:
     """The id of the suite a path lies in, when it has a non-empty string id."""
     if len(parts) < 2 or parts[0] != "suites" or not isinstance(parts[1], int):
@@ -390,6 +289,3 @@ def _suite_id(data: Any, parts) -> str | None:
     return sid if isinstance(sid, str) and sid else None
 
 
-def _render(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= _RENDER_LIMIT else text[: _RENDER_LIMIT - 3] + "..."

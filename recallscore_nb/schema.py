@@ -37,10 +37,17 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from . import benchmarks as _bench
-from ._jsonschema import Draft202012Validator, ValidationError
+from ._jsonschema import Draft202012Validator
 from ._version import __version__
 from .errors import InputFileError, UsageError
+from .jsondocs import (
+    JsonPath,
+    parse_object,
+    read_document,
+    render,
+    schema_problems,
+    split_path,
+)
 from .normalize import SEED
 from .numeric import NumericPolicy
 from .paths import BENCHMARKS_DIR, SCHEMAS_DIR
@@ -66,8 +73,6 @@ DEFAULT_SCHEMA_PATH = BENCHMARKS_DIR / "four_fact_recall.scoring.json"
 DEFAULT_NEGATION_CUES = ("not", "no", "never", "without")
 DEFAULT_NEGATION_WINDOW = 3
 DEFAULT_FALSE_POSITIVE_PENALTY = 0.5
-
-JsonPath = tuple[str | int, ...]
 
 
 class SchemaFormatError(InputFileError):
@@ -141,7 +146,9 @@ class ScoringSchema:
 def _facts_of(benchmark) -> tuple[Fact, ...]:
     """The checklist facts of a Benchmark (or of anything :func:`scoring.as_facts` takes)."""
     if benchmark is None:
-        return _bench.load_benchmark().facts
+        from .benchmarks import load_benchmark
+
+        return load_benchmark().facts
     facts = getattr(benchmark, "facts", None)
     if facts is not None and all(isinstance(f, Fact) for f in facts):
         return tuple(facts)
@@ -205,10 +212,10 @@ def load_scoring_schema(
     name = os.fspath(DEFAULT_SCHEMA_PATH if path is None else path)
     facts = _facts_of(benchmark)
     try:
-        content = _bench._read(name)
-        data = _bench._parse(name, content)
+        content = read_document(name, SchemaFormatError)
+        data = parse_object(name, content, SchemaFormatError)
     except InputFileError as err:
-        raise InputFileError.first_of([_rebrand(e) for e in err.errors]) from None
+        raise InputFileError.first_of(err.errors) from None
     problems = _schema_problems(data) + _benchmark_problems(data, facts)
     if problems:
         problems.sort(key=lambda p: [(isinstance(part, str), part) for part in p[0]])
@@ -217,13 +224,8 @@ def load_scoring_schema(
 
 
 # --- errors ------------------------------------------------------------------------------
-def _rebrand(err: InputFileError) -> SchemaFormatError:
-    return SchemaFormatError(err.file, err.location, err.field, expected=err.expected,
-                             got=err.got, message=err.message)
-
-
 def _error(name: str, parts: JsonPath, expected: str, got: str) -> SchemaFormatError:
-    location, field_name = _bench._split(parts)
+    location, field_name = split_path(parts)
     return SchemaFormatError(name, location, field_name, expected=expected, got=got)
 
 
@@ -235,37 +237,7 @@ def _validator() -> Draft202012Validator:
 
 
 def _schema_problems(data: dict[str, Any]) -> list[tuple[JsonPath, str, str]]:
-    problems = []
-    for error in _validator().iter_errors(data):
-        problems.extend(_translate(error))
-    return problems
-
-
-def _translate(error: ValidationError) -> list[tuple[JsonPath, str, str]]:
-    """(path, expected, got) for one jsonschema error; unknown fields give one each."""
-    parts = tuple(error.absolute_path)
-    if error.validator == "additionalProperties":
-        known = list(error.schema.get("properties", {}))
-        expected = f"a known field ({', '.join(known)})" if known else "no further fields"
-        return [((*parts, key), expected, "an unknown field")
-                for key in error.instance if key not in known]
-    if error.validator == "propertyNames":
-        # The name itself is at fault; the sub-error knows what a name must be.
-        expected = error.schema["propertyNames"].get("x-expected", "a valid name")
-        return [((*parts, error.instance), expected, "an invalid name")]
-    if error.validator == "required":
-        missing = [key for key in error.validator_value if key not in error.instance]
-        key = next(key for key in missing if error.message.startswith(repr(key)))
-        return [((*parts, key), _expected(error.schema["properties"][key]), "nothing")]
-    return [(parts, _expected(error.schema), _bench._render(error.instance))]
-
-
-def _expected(schema: dict[str, Any]) -> str:
-    if "x-expected" in schema:
-        return schema["x-expected"]
-    if "const" in schema:
-        return _bench._render(schema["const"])
-    return "a valid value"
+    return schema_problems(_validator(), data)
 
 
 # --- stage 3: the benchmark and the normalization ----------------------------------------
@@ -280,7 +252,7 @@ def _benchmark_problems(data: dict[str, Any], facts: tuple[Fact, ...]) -> list[P
         for fact_name, rule in rules.items():
             if fact_name not in names:
                 expected = f"a fact of the benchmark's checklist ({', '.join(names)})"
-                problems.append((("facts", fact_name), expected, _bench._render(fact_name)))
+                problems.append((("facts", fact_name), expected, render(fact_name)))
             if isinstance(rule, dict):
                 for key in ("equivalents", "contradictions"):
                     where = ("facts", fact_name, key)
@@ -307,7 +279,7 @@ def _term_problems(value: Any, parts: JsonPath, *, nested: bool) -> list[Problem
             if isinstance(term, str) and term and not SEED(term):
                 where = (*parts, i, j) if nested else (*parts, j)
                 problems.append((where, "a term that keeps some text after normalization",
-                                 _bench._render(term)))
+                                 render(term)))
     return problems
 
 
@@ -318,7 +290,7 @@ def _unit_problems(units: dict[str, Any]) -> list[Problem]:
         folded = unit.lower()
         if folded in lowered:
             expected = "a unit unique ignoring case"
-            got = f"{_bench._render(unit)}, already named as {_bench._render(lowered[folded])}"
+            got = f"{render(unit)}, already named as {render(lowered[folded])}"
             problems.append((("numeric", "units", unit), expected, got))
         lowered.setdefault(folded, unit)
     for unit, spec in units.items():
@@ -330,7 +302,7 @@ def _unit_problems(units: dict[str, Any]) -> list[Problem]:
                 isinstance(target[0], str) and target[0].lower() != base:
             problems.append((("numeric", "units", unit, 0),
                              "a base unit that is not itself converted",
-                             _bench._render(spec[0])))
+                             render(spec[0])))
     return problems
 
 

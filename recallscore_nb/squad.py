@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +57,7 @@ import pyarrow.compute as pc
 
 from .engine import SQUAD_MODES
 from .errors import InputFileError, UsageError
+from .jsondocs import JsonPath, json_path, render, split_path
 
 __all__ = [
     "SquadDataset",
@@ -71,9 +71,6 @@ __all__ = [
     "squad_command",
 ]
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_RENDER_LIMIT = 40
-JsonPath = tuple[str | int, ...]  # object keys and array indices
 
 
 # --- the two inputs ----------------------------------------------------------------------
@@ -151,11 +148,11 @@ def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
     errors: list[InputFileError] = []
 
     def problem(parts: JsonPath, expected: str, value: Any = None, *, missing: bool = False):
-        location, field = _split(parts)
+        location, field = split_path(parts)
         if missing:
             error = InputFileError(name, location, field, message=f"missing (expected {expected})")
         else:
-            error = InputFileError(name, location, field, expected=expected, got=_render(value))
+            error = InputFileError(name, location, field, expected=expected, got=_shown(value))
         errors.append(error)
 
     def array_at(holder: dict, parts: JsonPath, key: str, what: str) -> list:
@@ -169,7 +166,7 @@ def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
         return value
 
     if not isinstance(data, dict):
-        raise InputFileError(name, "$", expected="an object with a 'data' array", got=_render(data))
+        raise InputFileError(name, "$", expected="an object with a 'data' array", got=_shown(data))
     version = data.get("version")
     if "version" in data and not isinstance(version, str):
         problem(("version",), "a string", version)
@@ -210,9 +207,9 @@ def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
                 if not isinstance(qid, str):
                     continue
                 if qid in first_seen:
-                    first = _json_path(_question_parts(positions[first_seen[qid]]))
+                    first = json_path(_question_parts(positions[first_seen[qid]]))
                     errors.append(InputFileError(
-                        name, _json_path(at_q), "id",
+                        name, json_path(at_q), "id",
                         message=f"question id {qid!r} repeats the one at {first} (the official "
                                 f"scripts key scores by id)",
                     ))
@@ -255,16 +252,16 @@ def parse_predictions(data: Any, name: str = "<predictions>") -> SquadPrediction
         pairs = list(data.items())
     else:
         raise InputFileError(name, "$", expected="an object mapping question ids to answer strings",
-                             got=_render(data))
+                             got=_shown(data))
     errors: list[InputFileError] = []
     answers: dict[str, str] = {}
     for qid, value in pairs:
-        location, field = _split((qid,))
+        location, field = split_path((qid,))
         if qid in answers:
             errors.append(InputFileError(name, location, field, message="duplicate key"))
         elif not isinstance(value, str):
             errors.append(
-                InputFileError(name, location, field, expected="a string", got=_render(value))
+                InputFileError(name, location, field, expected="a string", got=_shown(value))
             )
         else:
             answers[qid] = value
@@ -309,40 +306,16 @@ def _as_dicts(value: Any) -> Any:
     return value
 
 
+def _shown(value: Any) -> str:
+    """A value as the error messages show it (objects read as key pairs shown as objects)."""
+    return render(_as_dicts(value))
+
+
 def _question_parts(position: tuple[int, int, int]) -> JsonPath:
     a, p, q = position
     return ("data", a, "paragraphs", p, "qas", q)
 
 
-def _json_path(parts: JsonPath) -> str:
-    """``("data", 0, "paragraphs", 1)`` as ``$.data[0].paragraphs[1]``."""
-    steps = []
-    for part in parts:
-        if isinstance(part, int):
-            steps.append(f"[{part}]")
-        elif _NAME.match(part):
-            steps.append(f".{part}")
-        else:
-            steps.append(f"[{json.dumps(part, ensure_ascii=False)}]")
-    return "$" + "".join(steps)
-
-
-def _split(parts: JsonPath) -> tuple[str, str]:
-    """(JSON path of the object holding the last key, that key and any indices after it)."""
-    keys = [i for i, part in enumerate(parts) if isinstance(part, str)]
-    if not keys:
-        return _json_path(parts), ""
-    last = keys[-1]
-    return _json_path(parts[:last]), parts[last] + "".join(f"[{i}]" for i in parts[last + 1:])
-
-
-def _render(value: Any) -> str:
-    """A value as JSON, cut short past a few dozen characters."""
-    text = json.dumps(_as_dicts(value), ensure_ascii=False)
-    return text if len(text) <= _RENDER_LIMIT else text[: _RENDER_LIMIT - 3] + "..."
-
-
-# --- evaluating --------------------------------------------------------------------------
 def evaluate_squad(
     dataset: SquadDataset, predictions: Mapping[str, str], *, mode: str = "v1.1"
 ) -> tuple[dict[str, float | int], list[str]]:
