@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ._version import __version__
-from .errors import RecallScoreError
+from .errors import RecallScoreError, UsageError
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID = 0, 1, 2
 
@@ -58,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a scoring schema: adds status_<fact>, weighted_score and basis_<fact> "
                         "(JSON text) columns, and its signature")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
+                   help="dask: score a partitioned Parquet dataset (--attempts 'dir/*.parquet', "
+                        "files in sorted order) with Dask; needs the 'dask' extra")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: a running Dask scheduler (tcp://host:8786); "
+                        "default: a local cluster of 2 worker processes")
     _squad_mode_arg(p)
     p.set_defaults(run=_score)
 
@@ -163,6 +169,17 @@ def _validate(args) -> int:
 
 
 def _score(args) -> int:
+    if args.engine == "dask":
+        from .commands import score_dask_command
+
+        if args.schema is not None:
+            raise UsageError("--schema is not supported with --engine dask; score with the "
+                             "pandas engine, or add statuses afterwards with 'recallscore report'")
+        for line in score_dask_command(args.benchmark, args.attempts, args.out,
+                                       squad_mode=args.squad_mode, scheduler=args.scheduler,
+                                       progress=not args.quiet and sys.stderr.isatty()):
+            print(line, file=sys.stderr)
+        return EXIT_OK
     from .commands import score_command
 
     with _progress_bar(enabled=not args.quiet) as progress:

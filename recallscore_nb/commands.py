@@ -6,6 +6,7 @@ only parses arguments and prints.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -13,7 +14,7 @@ import pandas as pd
 from ._version import __version__
 from .attempts import read_attempts, write_table
 from .benchmarks import load_benchmark
-from .errors import AttemptsFormatError, UsageError, UsageError
+from .errors import AttemptsFormatError, UsageError
 from .reproduce import Reproduction, reproduce
 from .rules import rules_for
 from .items import load_items
@@ -48,7 +49,7 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
         outputs += status_columns(bench)
     attempts = None
     if attempts_path is not None:
-        attempts = read_attempts(attempts_path)
+        attempts = _read_attempts_or_dataset(attempts_path)
         clash = sorted(set(attempts.columns[2:]) & set(outputs))
         if clash:
             raise AttemptsFormatError(
@@ -118,7 +119,7 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
     items = load_items(items_path)
     if attempts_path is None:
         raise UsageError("scoring an items file needs --attempts (with 'item' and 'attempt' columns)")
-    attempts = read_attempts(attempts_path)
+    attempts = _read_attempts_or_dataset(attempts_path)
     if "item" not in attempts.columns:
         raise AttemptsFormatError(attempts_path, "", "item",
                                   message="missing column 'item' (scoring against an items file)")
@@ -130,6 +131,34 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
     write_table(scores, out, metadata={"version": __version__, "signatures": signatures,
                                        "items_sha256": items.sha256})
     return signatures
+
+
+def score_dask_command(scorer_path, attempts_glob, out, *, squad_mode="v1.1", scheduler=None,
+                       progress=True) -> list[str]:
+    """Score a partitioned Parquet dataset with Dask; write one table; return the signatures."""
+    from .dask_engine import score_with_dask
+
+    if attempts_glob is None:
+        raise UsageError("--engine dask needs --attempts: Parquet files, e.g. 'dir/*.parquet'")
+    items_mode = scorer_path is not None and str(scorer_path).endswith(".jsonl")
+    scorer = load_items(scorer_path) if items_mode else load_benchmark(scorer_path)
+    scores = score_with_dask(scorer, attempts_glob, scheduler=scheduler, squad_mode=squad_mode,
+                             progress=progress)
+    signatures = [rule.signature() for rule in rules_for(squad_mode)]
+    key = "items_sha256" if items_mode else "benchmark_sha256"
+    write_table(scores, out, metadata={"version": __version__, "signatures": signatures,
+                                       key: scorer.sha256})
+    return signatures
+
+
+def _read_attempts_or_dataset(path):
+    """An attempts file, or a partitioned Parquet dataset (a folder or a glob) read in sorted
+    file order with global row numbers as default ids, as the Dask engine reads it."""
+    if path != "-" and (os.path.isdir(path) or any(ch in str(path) for ch in "*?[")):
+        from .dask_engine import attempt_files, read_attempt_files
+
+        return read_attempt_files(attempt_files(path))
+    return read_attempts(path)
 
 
 def render_reproduction(rep: Reproduction) -> list[str]:

@@ -1,0 +1,245 @@
+"""The Dask engine: a partitioned Parquet dataset scored on a 2-worker local cluster gives the
+pandas engine's table row for row (dtypes included), with global default ids in file order."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("distributed")
+pytest.importorskip("dask.dataframe")
+
+from conftest import write_benchmark  # noqa: E402
+
+from recallscore_nb import dask_engine  # noqa: E402
+from recallscore_nb.attempts import read_attempts  # noqa: E402
+from recallscore_nb.benchmarks import load_benchmark  # noqa: E402
+from recallscore_nb.errors import AttemptsFormatError, UsageError  # noqa: E402
+from recallscore_nb.items import Item, Items  # noqa: E402
+from recallscore_nb.rules import Fact  # noqa: E402
+from recallscore_nb.scoring import score_benchmark, score_items  # noqa: E402
+
+ROWS_PER_FILE = 2_000
+FILE_NAMES = ("part-b.parquet", "part-a.parquet", "part-c.parquet")  # written out of order
+WORDS = "amber north harbor tower bridge garden morning evening library station".split()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)."""
+    with dask_engine.local_cluster(2) as local:
+        yield local
+
+
+def make_items() -> Items:
+    """20 items: 15 with one reference and a checklist, 5 with two references and none."""
+    out = []
+    for i in range(20):
+        a, b, c = WORDS[i % 10], WORDS[(i + 3) % 10], WORDS[(i + 7) % 10]
+        reference = f"The {a} {b} opens at {c} {i}."
+        if i < 15:
+            facts = (Fact("first", (a,)), Fact("pair", (b, c)), Fact("own", (str(i),)))
+            out.append(Item(f"item{i:02d}", (reference,), facts))
+        else:
+            out.append(Item(f"item{i:02d}", (reference, f"{c} {i}"), None))
+    return Items("generated", "", tuple(out))
+
+
+def perturb(rng: random.Random, text: str) -> str:
+    """Case, punctuation, dropped or foreign words, non-ASCII, empty: every rule's paths."""
+    words = text.split()
+    choice = rng.randrange(8)
+    if choice == 0:
+        return text
+    if choice == 1:
+        return text.upper()
+    if choice == 2:
+        return " ".join(w for w in words if rng.random() > 0.3)
+    if choice == 3:
+        return f"  {text.lower().rstrip('.')}!! "
+    if choice == 4:
+        return text.replace("at", "at the café –")
+    if choice == 5:
+        return ""
+    if choice == 6:
+        return " ".join(rng.sample(words, len(words)))
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6)))
+
+
+def write_dataset(tmp_path, *, items_column=True, ids=False, seed=0):
+    """Three Parquet files of 2,000 rows each (written in a non-sorted order); returns the
+    pattern and the files in sorted order."""
+    rng = random.Random(seed)
+    items = make_items()
+    folder = tmp_path / "attempts"
+    folder.mkdir()
+    for k, name in enumerate(FILE_NAMES):
+        picks = [rng.choice(items.items) for _ in range(ROWS_PER_FILE)]
+        columns = {}
+        if ids:
+            columns["id"] = [f"{name[5]}-{i}" for i in range(ROWS_PER_FILE)]
+        if items_column:
+            columns["item"] = [item.id for item in picks]
+        columns["attempt"] = [perturb(rng, item.references[0]) for item in picks]
+        columns["system"] = [rng.choice(["base", "tuned"]) for _ in range(ROWS_PER_FILE)]
+        columns["seed"] = [k * 10 + rng.randrange(3) for _ in range(ROWS_PER_FILE)]
+        pd.DataFrame(columns).to_parquet(folder / name, index=False)
+    return str(folder / "*.parquet"), sorted(folder.glob("*.parquet"))
+
+
+def concatenated(files, *, keep_ids: bool) -> pd.DataFrame:
+    """What the pandas engine scores: every file read as one attempts file, in order; without
+    the files' own ids, score_items numbers the rows globally."""
+    frames = [read_attempts(str(path)) for path in files]
+    frame = pd.concat(frames, ignore_index=True)
+    return frame if keep_ids else frame.drop(columns="id")
+
+
+def test_items_mode_equals_the_pandas_engine_with_global_ids(tmp_path, cluster):
+    pattern, files = write_dataset(tmp_path)
+    items = make_items()
+    got = dask_engine.score_with_dask(items, pattern, scheduler=cluster.scheduler_address,
+                                      progress=False)
+    expected = score_items(items, concatenated(files, keep_ids=False))
+    pd.testing.assert_frame_equal(got, expected)  # values, column order and dtypes
+    assert got["id"].tolist() == [str(i) for i in range(3 * ROWS_PER_FILE)]
+    first_rows = [0, ROWS_PER_FILE, 2 * ROWS_PER_FILE]
+    assert got["seed"].iloc[first_rows].floordiv(10).tolist() == [1, 0, 2]  # a, b, c
+    assert got["facts_present"].isna().any() and got["checklist_full_match"].any()
+
+
+def test_explicit_ids_are_kept(tmp_path, cluster):
+    pattern, files = write_dataset(tmp_path, ids=True, seed=1)
+    items = make_items()
+    got = dask_engine.score_with_dask(items, pattern, scheduler=cluster.scheduler_address,
+                                      progress=False)
+    pd.testing.assert_frame_equal(got, score_items(items, concatenated(files, keep_ids=True)))
+    assert got["id"].iloc[[0, ROWS_PER_FILE, 2 * ROWS_PER_FILE]].tolist() == ["a-0", "b-0", "c-0"]
+
+
+@pytest.mark.parametrize("squad_mode", ["v1.1", "v2.0"])
+def test_benchmark_mode_equals_score_benchmark(tmp_path, cluster, squad_mode):
+    pattern, files = write_dataset(tmp_path, items_column=False, seed=2)
+    bench = load_benchmark(write_benchmark(tmp_path))
+    got = dask_engine.score_with_dask(bench, pattern, scheduler=cluster.scheduler_address,
+                                      squad_mode=squad_mode, progress=False)
+    expected = score_benchmark(bench, concatenated(files, keep_ids=False), squad_mode=squad_mode)
+    pd.testing.assert_frame_equal(got, expected)
+    assert "fact_bird" in got.columns
+
+
+def test_read_attempt_files_is_what_the_workers_score(tmp_path):
+    pattern, files = write_dataset(tmp_path)
+    frame = dask_engine.read_attempt_files(dask_engine.attempt_files(pattern))
+    expected = concatenated(files, keep_ids=False)
+    expected.insert(0, "id", [str(i) for i in range(len(expected))])
+    pd.testing.assert_frame_equal(frame, expected, check_dtype=False)
+    assert frame.dtypes.equals(concatenated(files, keep_ids=True).dtypes)
+
+
+def test_progress_bar_goes_to_stderr(tmp_path, cluster, capfd):
+    pattern, _ = write_dataset(tmp_path, items_column=False)
+    dask_engine.score_with_dask(load_benchmark(), pattern, scheduler=cluster.scheduler_address)
+    out, err = capfd.readouterr()
+    assert out == "" and "100% Completed" in err
+
+
+def test_default_starts_and_closes_a_local_cluster(tmp_path):
+    folder = tmp_path / "few"
+    folder.mkdir()
+    for k in range(2):
+        frame = pd.DataFrame({"attempt": ["The west drawer", f"row {k}"]})
+        frame.to_parquet(folder / f"{k}.parquet")
+    got = dask_engine.score_with_dask(load_benchmark(), str(folder), n_workers=1, progress=False)
+    assert got["id"].tolist() == ["0", "1", "2", "3"]
+    assert got["attempt"].tolist() == ["The west drawer", "row 0", "The west drawer", "row 1"]
+
+
+# --- errors: named by file, row and field, whether found on the client or on a worker ------
+def test_a_null_attempt_found_on_a_worker_names_its_file_and_row(tmp_path, cluster):
+    pattern, files = write_dataset(tmp_path, items_column=False)
+    frame = pd.read_parquet(files[1])
+    frame.loc[7, "attempt"] = None
+    frame.to_parquet(files[1], index=False)
+    with pytest.raises(AttemptsFormatError) as caught:
+        dask_engine.score_with_dask(load_benchmark(), pattern, scheduler=cluster.scheduler_address,
+                                    progress=False)
+    error = caught.value
+    assert (error.file, error.location, error.field, error.row_id) == (
+        str(files[1]), "row 7", "attempt", str(ROWS_PER_FILE + 7))
+    assert str(error) == (f"{files[1]}: row 7 (id {ROWS_PER_FILE + 7}): attempt: "
+                          "expected a string, got null")
+
+
+def test_an_id_repeated_across_files_names_both_places(tmp_path, cluster):
+    pattern, files = write_dataset(tmp_path, ids=True, items_column=False)
+    frame = pd.read_parquet(files[2])
+    frame.loc[5, "id"] = "a-3"
+    frame.to_parquet(files[2], index=False)
+    with pytest.raises(AttemptsFormatError) as caught:
+        dask_engine.score_with_dask(load_benchmark(), pattern, scheduler=cluster.scheduler_address,
+                                    progress=False)
+    assert str(caught.value) == (f"{files[2]}: row 5 (id a-3): id: duplicate id "
+                                 f"(first used at {files[0]} row 3)")
+
+
+def test_files_must_share_their_columns(tmp_path):
+    pattern, files = write_dataset(tmp_path, items_column=False)
+    pd.DataFrame({"attempt": ["x"], "system": ["base"]}).to_parquet(files[2], index=False)
+    with pytest.raises(AttemptsFormatError) as caught:
+        dask_engine.score_with_dask(load_benchmark(), pattern, progress=False)
+    assert (caught.value.file, caught.value.field) == (str(files[2]), "seed")
+    assert f"columns differ from those of {files[0]}" in str(caught.value)
+
+
+@pytest.mark.parametrize(("make_input", "message"), [
+    (lambda tmp_path: (load_benchmark(), str(tmp_path / "none*.parquet")), "matches no file"),
+    (lambda tmp_path: (make_items(), write_dataset(tmp_path, items_column=False)[0]),
+     "'attempts' must have an 'item' column"),
+    (lambda tmp_path: ("bench.json", write_dataset(tmp_path)[0]),
+     "'scorer_input' must be an Items or a Benchmark (got 'bench.json' that is a <class 'str'>)"),
+])
+def test_usage_errors_come_before_any_cluster(tmp_path, make_input, message):
+    scorer_input, pattern = make_input(tmp_path)
+    with pytest.raises(UsageError) as caught:
+        dask_engine.score_with_dask(scorer_input, pattern, progress=False)
+    assert message in str(caught.value)
+
+
+def test_unknown_item_ids_found_on_a_worker(tmp_path, cluster):
+    pattern, _ = write_dataset(tmp_path)
+    items = make_items()
+    fewer = Items(items.path, items.sha256, items.items[:19])
+    with pytest.raises(UsageError, match=r"unknown item id\(s\) in the attempts, e.g. 'item19'"):
+        dask_engine.score_with_dask(fewer, pattern, scheduler=cluster.scheduler_address,
+                                    progress=False)
+
+
+def test_without_the_extra_the_error_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(UsageError, match=r"^the Dask engine needs the 'dask' extra: "
+                                         r"pip install -e \.\[dask\]$"):
+        dask_engine.score_with_dask(load_benchmark(), str(tmp_path / "*.parquet"))
+
+
+def test_the_command_line_engines_write_the_same_file(tmp_path, monkeypatch):
+    """`score ITEMS --attempts 'dir/*.parquet'` with --engine dask and with the pandas engine."""
+    from recallscore_nb.cli import main
+
+    pattern, _ = write_dataset(tmp_path)
+    items_path = tmp_path / "items.jsonl"
+    items_path.write_text("".join(
+        json.dumps({"item": item.id, "referenceAnswer": list(item.references),
+                    **({"factChecklist": [{"fact": f.name, "requiredTerms": list(f.terms)}
+                                          for f in item.facts]} if item.facts else {})}) + "\n"
+        for item in make_items().items), encoding="utf-8")
+    dask_out, pandas_out = tmp_path / "dask.csv", tmp_path / "pandas.csv"
+    assert main(["score", str(items_path), "--attempts", pattern, "--out", str(pandas_out)]) == 0
+    assert main(["score", str(items_path), "--attempts", pattern, "--out", str(dask_out),
+                 "--engine", "dask", "--quiet"]) == 0
+    assert dask_out.read_bytes() == pandas_out.read_bytes()
+    assert pandas_out.read_text().splitlines()[1].startswith("0,")
