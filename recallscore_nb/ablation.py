@@ -34,6 +34,8 @@ from matplotlib.patches import Patch, Rectangle
 from . import engine
 from ._version import __version__
 from .normalize import SEED, Normalizer, normalize_array
+from .errors import UsageError
+from .status import fact_status
 from .tokens import pad, terms_occur
 
 __all__ = [
@@ -82,7 +84,7 @@ CHANGES: dict[str, str] = {
 }
 """What each pipeline of :data:`ABLATIONS` changes relative to ``seed``."""
 
-VERDICTS = ("normalized_match", "checklist_full_match")
+VERDICTS = ("normalized_match", "checklist_full_match", "schema_full_match")
 """The verdicts the ablation computes under each pipeline."""
 
 PASS_COLOR = "#5ab4ac"
@@ -145,7 +147,19 @@ def facts_matrix(attempts, facts, normalizer: Normalizer) -> np.ndarray:
     return matrix
 
 
-def ablation_table(benchmark, pipelines: dict[str, Normalizer] | None = None) -> pd.DataFrame:
+def schema_verdicts(attempts, benchmark, schema, normalizer: Normalizer) -> np.ndarray:
+    """Whether every fact is present under the scoring schema (equivalents count; a
+    contradicted, negated or missing fact fails), matched under ``normalizer``. A term the
+    pipeline erases cannot be found: every row fails (policy ``empty-term:absent``)."""
+    try:
+        statuses = fact_status(attempts, benchmark, schema, normalizer=normalizer, basis=False)
+    except UsageError:
+        return np.zeros(len(attempts), dtype=bool)
+    return (statuses.filter(like="status_") == "present").all(axis=1).to_numpy()
+
+
+def ablation_table(benchmark, pipelines: dict[str, Normalizer] | None = None,
+                   schema=None) -> pd.DataFrame:
     """Every row's verdicts under every pipeline, as one tidy table.
 
     Parameters
@@ -154,13 +168,16 @@ def ablation_table(benchmark, pipelines: dict[str, Normalizer] | None = None) ->
         The rows, reference and facts to use.
     pipelines : dict, optional
         Name → Normalizer; :data:`ABLATIONS` by default.
+    schema : ScoringSchema, optional
+        The scoring schema of the schema-aware checklist; None: no schema (every fact
+        weight 1, no equivalents, contradictions or negation).
 
     Returns
     -------
     DataFrame
         ``pipeline, id, condition, normalized_match, facts_present, facts_total,
-        checklist_full_match``: one row per pipeline and benchmark row, pipelines in the
-        given order, rows in file order.
+        checklist_full_match, schema_full_match``: one row per pipeline and benchmark row,
+        pipelines in the given order, rows in file order.
     """
     pipelines = ABLATIONS if pipelines is None else pipelines
     ids = [row.id for row in benchmark.rows]
@@ -178,6 +195,7 @@ def ablation_table(benchmark, pipelines: dict[str, Normalizer] | None = None) ->
             "facts_present": present.astype(np.int64),
             "facts_total": np.full(len(ids), n_facts, dtype=np.int64),
             "checklist_full_match": present == n_facts,
+            "schema_full_match": schema_verdicts(attempts, benchmark, schema, normalizer),
         }))
     return pd.concat(parts, ignore_index=True)
 
@@ -230,7 +248,7 @@ def flips(table: pd.DataFrame, *, baseline: str = BASELINE) -> pd.DataFrame:
     {'pipeline': 'x', 'rule': 'normalized_match', 'passes': 1, 'flips': 2, 'lost': 'a', 'gained': 'b'}
     """
     records = []
-    wides = {v: verdict_matrix(table, v).astype(bool) for v in VERDICTS}
+    wides = {v: verdict_matrix(table, v).astype(bool) for v in VERDICTS if v in table}
     for verdict, wide in wides.items():
         if baseline not in wide.columns:
             raise ValueError(f"'baseline' must be one of the table's pipelines "
@@ -267,7 +285,7 @@ def matrix_table(table: pd.DataFrame, *, baseline: str = BASELINE) -> pd.DataFra
     pipelines = _order(table["pipeline"])
     conditions = dict(zip(table["id"], table["condition"]))
     blocks = []
-    for verdict in VERDICTS:
+    for verdict in (v for v in VERDICTS if v in table):
         passes = verdict_matrix(table, verdict).astype(bool)
         flipped = flip_matrix(table, verdict, baseline=baseline)
         text = passes.map(lambda ok: "pass" if ok else "fail")
@@ -335,7 +353,9 @@ def plot_ablation(ax, table: pd.DataFrame, *, verdict: str = "normalized_match",
     for spine in ax.spines.values():
         spine.set_visible(False)
     ax.set_xlabel("normalization pipeline")
-    name = {"normalized_match": "normalized match", "checklist_full_match":
+    name = {"normalized_match": "normalized match",
+            "schema_full_match": "schema-aware checklist (all facts present)",
+            "checklist_full_match":
             "checklist full match (facts present)"}.get(verdict, verdict)
     ax.set_title(name)
     if legend:

@@ -107,7 +107,8 @@ def status_columns(benchmark) -> list[str]:
             + [f"basis_{n}" for n in names])
 
 
-def fact_status(attempts, benchmark, schema: ScoringSchema | None = None) -> pd.DataFrame:
+def fact_status(attempts, benchmark, schema: ScoringSchema | None = None, *,
+                normalizer=SEED, basis: bool = True) -> pd.DataFrame:
     """Each fact's status, its basis, and the weighted score of each attempt.
 
     Parameters
@@ -120,6 +121,11 @@ def fact_status(attempts, benchmark, schema: ScoringSchema | None = None) -> pd.
     schema : ScoringSchema, optional
         What :func:`recallscore_nb.schema.load_scoring_schema` returns; None scores with no
         schema (present or missing only, every weight 1).
+    normalizer : Normalizer, keyword-only
+        The normalization terms, cues and attempts are matched under: the published ``seed``
+        pipeline unless an ablation asks for a variant (numbers are found as always).
+    basis : bool, keyword-only
+        False skips the basis dicts (their columns hold None): statuses and scores only.
 
     Returns
     -------
@@ -143,16 +149,18 @@ def fact_status(attempts, benchmark, schema: ScoringSchema | None = None) -> pd.
     index = pd.RangeIndex(len(values)) if index is None else index
     encoded = pc.dictionary_encode(values)
     expand = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    plan = _Plan.build(facts, schema)
-    codes, scores, bases = _distinct(encoded.dictionary, plan, schema, no_schema)
+    plan = _Plan.build(facts, schema, normalizer)
+    codes, scores, bases = _distinct(encoded.dictionary, plan, schema, no_schema, normalizer,
+                                     basis)
     columns: dict[str, object] = {}
     for j, f in enumerate(facts):
         labels = np.array(STATUSES, dtype=object)[codes[:, j]][expand]
         columns[f"status_{f.name}"] = pd.array(labels.tolist(), dtype=engine.STRING)
     columns["weighted_score"] = scores[expand].astype(np.float64)
     for j, f in enumerate(facts):
-        cells = np.empty(len(bases), dtype=object)
-        cells[:] = [row[j] for row in bases]
+        cells = np.empty(len(codes), dtype=object)
+        if basis:
+            cells[:] = [row[j] for row in bases]
         columns[f"basis_{f.name}"] = cells[expand]
     return pd.DataFrame(columns, index=index)
 
@@ -181,14 +189,14 @@ class _Plan:
     weights: np.ndarray
 
     @classmethod
-    def build(cls, facts, schema: ScoringSchema) -> _Plan:
+    def build(cls, facts, schema: ScoringSchema, normalizer=SEED) -> _Plan:
         terms: list[_Term] = []
         seen: dict[str, int] = {}
 
         def key(text: str) -> int:
             if text not in seen:
                 number = parse_number_term(text, schema.numeric)
-                tokens = () if number else tuple(SEED(text).split())
+                tokens = () if number else tuple(normalizer(text).split())
                 if not number and not tokens:
                     raise UsageError(f"the term {text!r} keeps no text after normalization")
                 seen[text] = len(terms)
@@ -206,7 +214,8 @@ class _Plan:
                                  for i, t in enumerate(rule.contradictions)]
             lists.append(tuple(_List(label, tuple(t), tuple(key(x) for x in t), kind)
                                for label, t, kind in alternatives))
-        cues = tuple((c, tuple(SEED(c).split())) for c in schema.negation_cues if SEED(c))
+        cues = tuple((c, tuple(normalizer(c).split())) for c in schema.negation_cues
+                     if normalizer(c))
         weights = np.array([schema.facts[f.name].weight if f.name in schema.facts else 1.0
                             for f in facts], dtype=np.float64)
         if (weights <= 0).any():
@@ -235,12 +244,13 @@ def _first_positions(tokens: engine.Tokens, starts: np.ndarray, n: int) -> np.nd
     return first
 
 
-def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: bool):
+def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: bool,
+              normalizer=SEED, basis: bool = True):
     n, n_facts = len(values), len(plan.lists)
     texts = values.to_pylist()
     if n == 0:
         return np.zeros((0, n_facts), dtype=np.int64), np.zeros(0), []
-    prepared = engine.Attempts(values)
+    prepared = engine.Attempts(values, normalizer)
     vocab = list(dict.fromkeys(
         [t for term in plan.terms for t in term.tokens] + [t for _, c in plan.cues for t in c]))
     vocab_id = {t: i for i, t in enumerate(vocab)}
@@ -303,6 +313,8 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
     penalized = ((codes == CONTRADICTED) | (codes == NEGATED)) @ weights
     scores = np.maximum(0.0, (present - schema.false_positive_penalty * penalized) / weights.sum())
 
+    if not basis:
+        return codes, scores, []
     with _no_gc():
         bases = _bases(texts, plan, schema, no_schema, codes, chosen, earliest_of, first,
                        numbers, spans_of, cue)

@@ -141,11 +141,26 @@ def shipped():
 def test_ablation_table_shape(shipped):
     assert len(shipped) == 7 * 12
     assert shipped.columns.tolist() == ["pipeline", "id", "condition", "normalized_match",
-                                        "facts_present", "facts_total", "checklist_full_match"]
+                                        "facts_present", "facts_total", "checklist_full_match",
+                                        "schema_full_match"]
     seed = shipped[shipped["pipeline"] == "seed"]
     # Under seed the ablation reproduces the published labels: 4 normalized, 8 checklist.
     assert seed["normalized_match"].sum() == 4 and seed["checklist_full_match"].sum() == 8
     assert seed["facts_present"].tolist() == [4] * 8 + [3] * 4
+    assert seed["schema_full_match"].tolist() == [True] * 8 + [False] * 4
+
+
+def test_schema_verdicts_follow_the_pipeline_and_the_schema():
+    from recallscore_nb import load_benchmark
+    from recallscore_nb.ablation import schema_verdicts
+    from recallscore_nb.schema import load_scoring_schema
+
+    bench, schema = load_benchmark(), load_scoring_schema()
+    attempts = ["A COIN goes in the west drawer before the museum opens, copper.",
+                "The copper token is not in the west drawer before the museum opens."]
+    # "coin" is an equivalent of the object; under seed-nocase "COIN" no longer matches it.
+    assert schema_verdicts(attempts, bench, schema, ABLATIONS["seed"]).tolist() == [True, False]
+    assert schema_verdicts(attempts, bench, schema, ABLATIONS["seed-nocase"]).tolist() == [False, False]
 
 
 @pytest.mark.parametrize(

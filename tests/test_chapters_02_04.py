@@ -106,7 +106,9 @@ def test_03_flips_on_the_shipped_benchmark(tmp_path):
     assert nb.numbers["AblationChecklistFlipsSeedNfkc"] == "0"
     assert nb.numbers["AblationPipelinesFlipping"] == "3"
     matrix = ch03.ablation_matrix(nb)
-    assert matrix.loc[matrix["id"] == "flips", "seed-nopunct"].tolist() == ["1", "7"]
+    assert matrix.loc[matrix["id"] == "flips", "seed-nopunct"].tolist() == ["1", "7", "7"]
+    assert flips[("seed-nocase", "schema_full_match")] == 4
+    assert nb.numbers["AblationSchemaFlipsSeedNopunct"] == "7"
     for what in ("pipelines", "verdicts", "flips", "matrix"):
         assert written(tmp_path, ch03.STEM, what)
 

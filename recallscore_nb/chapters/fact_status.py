@@ -22,9 +22,9 @@ from ..ablation import FAIL_COLOR, PASS_COLOR
 from ..errors import UsageError
 from ..figures import figure, style
 from ..rules import rules_for
-from ..schema import DEFAULT_SCHEMA_PATH, load_scoring_schema
 from ..scoring import score_benchmark
 from ..session import Session
+from .shared import scoring_schema
 from ..session import start as _start
 from ..status import STATUSES, fact_status
 
@@ -50,25 +50,15 @@ def start(namespace: dict) -> Session:
     """Validate the parameters; the session signs its outputs with the five rules and the
     scoring schema."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for()), _schema(nb).signature())
+    nb.sign(*(rule.signature() for rule in rules_for()), scoring_schema(nb).signature())
     return nb
-
-
-def _schema(nb: Session):
-    """The scoring schema named by ``schema_path`` (read once, recorded as an input)."""
-    def load():
-        path = Path(str(nb.parameters.get("schema_path") or DEFAULT_SCHEMA_PATH))
-        if not path.is_file():
-            raise UsageError(f"schema_path: no such file: {path}")
-        return load_scoring_schema(str(nb.read_input(path)), nb.benchmark)
-    return nb.memo("schema", load)
 
 
 def _scored(nb: Session) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(rule scores, fact statuses) of the benchmark's rows, aligned and indexed from 0."""
     def compute():
         scores = score_benchmark(nb.benchmark).reset_index(drop=True)
-        statuses = fact_status(scores["attempt"], nb.benchmark, _schema(nb))
+        statuses = fact_status(scores["attempt"], nb.benchmark, scoring_schema(nb))
         return scores, statuses.reset_index(drop=True)
     return nb.memo("scored", compute)
 
@@ -229,7 +219,7 @@ def _matrix(nb: Session) -> pd.DataFrame:
 
 def schema_table(nb: Session):
     """The scoring schema, fact by fact: weight, required terms, equivalents, contradictions."""
-    return nb.table("schema", schema_facts(_schema(nb), nb.benchmark.facts))
+    return nb.table("schema", schema_facts(scoring_schema(nb), nb.benchmark.facts))
 
 
 def _sentences(text: str) -> list[str]:
@@ -244,7 +234,7 @@ def _sentences(text: str) -> list[str]:
 def settings_table(nb: Session):
     """The schema's other settings: the expert-disagreement note (a row per sentence), the
     false-positive penalty, the negation cues and window, and its signature."""
-    schema = _schema(nb)
+    schema = scoring_schema(nb)
     note = _sentences(schema.disagreement_note)
     settings = ["disagreement note"] + [""] * (len(note) - 1)
     values = list(note)

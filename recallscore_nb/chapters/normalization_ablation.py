@@ -24,13 +24,15 @@ from ..ablation import (
 )
 from ..figures import figure, style
 from ..session import Session
+from .shared import scoring_schema
 from ..session import start as _start
 
 __all__ = ["STEM", "start", "pipelines_table", "verdicts_table", "ablation_matrix",
            "flips_table", "ablation_figure"]
 
 STEM = "03_normalization_ablation"
-_RULE_TAGS = {"normalized_match": "Normalized", "checklist_full_match": "Checklist"}
+_RULE_TAGS = {"normalized_match": "Normalized", "checklist_full_match": "Checklist",
+              "schema_full_match": "Schema"}
 
 
 def start(namespace: dict) -> Session:
@@ -38,11 +40,13 @@ def start(namespace: dict) -> Session:
     every pipeline's signature."""
     nb = _start(STEM, namespace)
     nb.sign(ablation_signature(), *(pipeline_signature(n) for n in ABLATIONS.values()))
+    nb.sign(scoring_schema(nb).signature())
     return nb
 
 
 def _table(nb: Session) -> pd.DataFrame:
-    return nb.memo("ablation", lambda: ablation_table(nb.benchmark, ABLATIONS))
+    return nb.memo("ablation", lambda: ablation_table(nb.benchmark, ABLATIONS,
+                                                      scoring_schema(nb)))
 
 
 def pipelines_table(nb: Session):
@@ -82,7 +86,7 @@ def ablation_figure(nb: Session):
     table = _table(nb)
     n_rows = table["id"].nunique()
     with style():
-        fig, axes = figure(1, len(VERDICTS), figsize=(11.5, 2.4 + 0.3 * n_rows),
+        fig, axes = figure(1, len(VERDICTS), figsize=(16.0, 2.4 + 0.3 * n_rows),
                            sharey=True, layout="constrained")
         for i, (ax, verdict) in enumerate(zip(axes, VERDICTS)):
             last = i == len(VERDICTS) - 1

@@ -24,10 +24,10 @@ from ..agreement import (
     side_by_side,
 )
 from ..rules import rules_for
-from ..schema import DEFAULT_SCHEMA_PATH, default_schema, load_scoring_schema
 from ..status import fact_status
 from ..scoring import score_benchmark
 from ..session import Session
+from .shared import scoring_schema
 from ..session import start as _start
 
 __all__ = ["STEM", "start", "scores_table", "agreement", "precision_recall",
@@ -47,29 +47,14 @@ def start(namespace: dict) -> Session:
     scoring schema."""
     nb = _start(STEM, namespace)
     nb.sign(*(rule.signature() for rule in rules_for(str(nb.parameters["squad_mode"]))))
-    nb.sign(_schema(nb).signature())
+    nb.sign(scoring_schema(nb).signature())
     return nb
-
-
-def _schema(nb: Session):
-    """The schema named by ``schema_path``; empty: the shipped schema for the shipped
-    benchmark, no schema (every fact weight 1, nothing else) for any other benchmark."""
-    def load():
-        if nb.parameters.get("schema_path"):
-            path = nb.read_input(Path(str(nb.parameters["schema_path"])))
-        elif not nb.parameters.get("benchmark_path"):
-            path = nb.read_input(DEFAULT_SCHEMA_PATH)
-        else:
-            return default_schema(nb.benchmark)
-        return load_scoring_schema(str(path), nb.benchmark)
-
-    return nb.memo("schema", load)
 
 
 def _scores(nb: Session) -> pd.DataFrame:
     def compute() -> pd.DataFrame:
         scores = score_benchmark(nb.benchmark, squad_mode=str(nb.parameters["squad_mode"]))
-        statuses = fact_status(scores["attempt"], nb.benchmark, _schema(nb))
+        statuses = fact_status(scores["attempt"], nb.benchmark, scoring_schema(nb))
         scores["schema_full_match"] = (statuses.filter(like="status_") == "present").all(axis=1)
         scores["weighted_score"] = statuses["weighted_score"].to_numpy()
         return scores
