@@ -25,8 +25,10 @@ What each script does, and so what this module does:
   (``sum`` of floats became compensated in Python 3.12). **A missing prediction:** the script
   prints ``Missing prediction for <id>`` and leaves the question out of ``exact_scores``, but
   then computes the HasAns/NoAns split over *every* question of the dataset and stops with a
-  ``KeyError``, printing no scores at all. No number can equal its output, so a missing
-  prediction in v2.0 is an error here (one per question), never a score.
+  ``KeyError``, printing no scores at all. Here, as the script means to, a question without a
+  prediction is left out: of the total and of its HasAns/NoAns split (the numbers the script
+  prints when the unanswered questions are removed from the dataset), and ``Missing
+  prediction for <id>`` goes to stderr.
 
 Both scripts ignore predictions for ids the dataset does not have, and so does this module.
 Question ids must be unique strings (the scripts key scores by id; the official files never
@@ -337,13 +339,13 @@ def evaluate_squad(
         total`` then ``HasAns_*`` and ``NoAns_*`` when those questions exist (×100 means).
     messages : list of str
         The lines the script writes besides its JSON: v1.1's version warning and
-        ``Unanswered question <id> will receive score 0.``; none in v2.0.
+        ``Unanswered question <id> will receive score 0.``; v2.0's ``Missing prediction
+        for <id>``.
 
     Raises
     ------
     InputFileError
         v1.1: a question with a prediction has no gold answer (the script fails on it).
-        v2.0: a question has no prediction (the script fails before printing any score).
     UsageError
         ``mode`` is not ``"v1.1"`` or ``"v2.0"``.
 
@@ -372,7 +374,8 @@ def evaluate_squad(
     f1 = token_f1(attempts, references, mode=mode).to_numpy()
     if mode == "v1.1":
         return _v11_result(dataset, answered, exact, f1)
-    return _v20_result(dataset, exact, f1), []
+    missing = [f"Missing prediction for {dataset.qids[i]}" for i in np.flatnonzero(~answered)]
+    return _v20_result(dataset, answered, exact, f1), missing
 
 
 def _check_mode(mode: str) -> None:
@@ -393,17 +396,8 @@ def _check_scorable(dataset: SquadDataset, predictions, answered: np.ndarray, mo
             )
             for i in np.flatnonzero(no_gold & answered)
         ]
-    else:
-        errors = [
-            InputFileError(
-                getattr(predictions, "path", "<predictions>"), "$", dataset.qids[i],
-                message="no prediction for this question of the dataset: the official v2.0 "
-                        "script prints 'Missing prediction for "
-                        f"{dataset.qids[i]}' and then stops with a KeyError in its HasAns/NoAns "
-                        "split, printing no scores",
-            )
-            for i in np.flatnonzero(~answered)
-        ]
+    else:  # v2.0: a question without a prediction is left out (see evaluate_squad)
+        errors = []
     if errors:
         raise InputFileError.first_of(errors)
 
@@ -423,7 +417,8 @@ def _v11_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray, 
     return {"exact_match": 100.0 * exact_sum / total, "f1": 100.0 * f1_sum / total}, messages
 
 
-def _v20_result(dataset: SquadDataset, exact: np.ndarray, f1: np.ndarray) -> dict:
+def _v20_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray,
+                f1: np.ndarray) -> dict:
     from .normalize import SQUAD, normalize_array
 
     has_answer = np.fromiter((bool(a) for a in dataset.answers), dtype=bool, count=len(dataset))
@@ -433,6 +428,8 @@ def _v20_result(dataset: SquadDataset, exact: np.ndarray, f1: np.ndarray) -> dic
     kept = pc.not_equal(normalize_array(pa.array(flat, type=pa.string()), SQUAD), "")
     kept = kept.to_numpy(zero_copy_only=False).astype(bool)
     against_blank = np.bincount(owner[kept], minlength=len(dataset)) == 0
+    # Only the questions with a prediction are scored and counted.
+    has_answer, against_blank = has_answer[answered], against_blank[answered]
     # The script's per-question F1 is an int for 0 and for every score against "", a float
     # otherwise; sum() treats the two differently from Python 3.12 on, so keep the types.
     f1_scores = np.array(f1.tolist(), dtype=object)
@@ -448,7 +445,7 @@ def _v20_result(dataset: SquadDataset, exact: np.ndarray, f1: np.ndarray) -> dic
             ("total", total),
         ]
 
-    result = dict(split(np.ones(len(dataset), dtype=bool)))
+    result = dict(split(np.ones(len(exact_scores), dtype=bool)))
     for prefix, mask in (("HasAns", has_answer), ("NoAns", ~has_answer)):
         if mask.any():
             result.update((f"{prefix}_{key}", value) for key, value in split(mask))
