@@ -20,7 +20,7 @@ from matplotlib.patches import Patch
 
 from ..ablation import FAIL_COLOR, PASS_COLOR
 from ..errors import UsageError
-from ..figures import figure, style
+from ..figures import figure
 from ..rules import rules_for
 from ..scoring import score_benchmark
 from ..session import Session
@@ -265,14 +265,13 @@ def status_figure(nb: Session):
     beside it."""
     matrix = _matrix(nb)
     facts = nb.benchmark.facts
-    with style():
-        fig, (ax_status, ax_scores) = figure(
-            1, 2, figsize=(3.2 + 1.15 * len(facts) + 2.2, 1.9 + 0.3 * len(matrix)),
-            sharey=True, layout="constrained",
-            gridspec_kw={"width_ratios": [len(facts), 2]})
-        plot_fact_status(ax_status, ax_scores, matrix, facts)
-        fig.suptitle("Each fact's status under the scoring schema; the binary checklist and "
-                     "the weighted score beside it")
+    fig, (ax_status, ax_scores) = figure(
+        1, 2, figsize=(3.2 + 1.15 * len(facts) + 2.2, 1.9 + 0.3 * len(matrix)),
+        sharey=True, layout="constrained",
+        gridspec_kw={"width_ratios": [len(facts), 2]})
+    plot_fact_status(ax_status, ax_scores, matrix, facts)
+    fig.suptitle("Each fact's status under the scoring schema; the binary checklist and "
+                 "the weighted score beside it")
     return nb.figure("matrix", fig)
 
 

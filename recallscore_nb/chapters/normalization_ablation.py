@@ -22,7 +22,7 @@ from ..ablation import (
     pipeline_signature,
     plot_ablation,
 )
-from ..figures import figure, style
+from ..figures import figure
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start
@@ -85,12 +85,11 @@ def ablation_figure(nb: Session):
     """The heatmap: pass/fail of every row under every pipeline, flips outlined."""
     table = _table(nb)
     n_rows = table["id"].nunique()
-    with style():
-        fig, axes = figure(1, len(VERDICTS), figsize=(16.0, 2.4 + 0.3 * n_rows),
-                           sharey=True, layout="constrained")
-        for i, (ax, verdict) in enumerate(zip(axes, VERDICTS)):
-            last = i == len(VERDICTS) - 1
-            plot_ablation(ax, table, verdict=verdict, baseline=BASELINE, legend=last)
-        fig.suptitle("Normalization is the scorer: verdicts under each pipeline, "
-                     f"flips relative to {BASELINE}")
+    fig, axes = figure(1, len(VERDICTS), figsize=(16.0, 2.4 + 0.3 * n_rows),
+                       sharey=True, layout="constrained")
+    for i, (ax, verdict) in enumerate(zip(axes, VERDICTS)):
+        last = i == len(VERDICTS) - 1
+        plot_ablation(ax, table, verdict=verdict, baseline=BASELINE, legend=last)
+    fig.suptitle("Normalization is the scorer: verdicts under each pipeline, "
+                 f"flips relative to {BASELINE}")
     return nb.figure("heatmap", fig)

@@ -16,7 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ..ablation import FAIL_COLOR, PASS_COLOR
 from ..agreement import NA_TEXT, facts_complete_labels, label_counts
-from ..figures import figure, style
+from ..figures import figure
 from ..rules import rules_for
 from ..scoring import score_benchmark
 from ..session import Session
@@ -132,9 +132,8 @@ def matrix_table(nb: Session):
 def matrix_figure(nb: Session):
     """Figure (a): the variant × rule matrix."""
     matrix = rule_matrix(_scores(nb))
-    with style():
-        fig, ax = figure(figsize=(7.2, 1.4 + 0.32 * len(matrix)), layout="constrained")
-        plot_rule_matrix(ax, matrix)
+    fig, ax = figure(figsize=(7.2, 1.4 + 0.32 * len(matrix)), layout="constrained")
+    plot_rule_matrix(ax, matrix)
     return nb.figure("matrix", fig)
 
 
@@ -199,9 +198,8 @@ def label_table(nb: Session):
 
 def label_figure(nb: Session):
     """Figure (b): grouped bars of full matches per rule against the facts-complete label."""
-    with style():
-        fig, ax = figure(figsize=(8.0, 3.6), layout="constrained")
-        plot_label_bars(ax, _counts(nb))
+    fig, ax = figure(figsize=(8.0, 3.6), layout="constrained")
+    plot_label_bars(ax, _counts(nb))
     return nb.figure("by_label", fig)
 
 
@@ -262,9 +260,8 @@ def facts_table(nb: Session):
 def facts_figure(nb: Session):
     """Figure (c): facts present per variant, with the facts total."""
     table = facts_present(_scores(nb), nb.benchmark.facts)
-    with style():
-        fig, ax = figure(figsize=(6.4, 1.6 + 0.3 * len(table)), layout="constrained")
-        plot_facts_present(ax, table)
+    fig, ax = figure(figsize=(6.4, 1.6 + 0.3 * len(table)), layout="constrained")
+    plot_facts_present(ax, table)
     return nb.figure("facts", fig)
 
 
