@@ -17,14 +17,11 @@ the benchmark answers it.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import pandas as pd
-from recallscore_nb._jsonschema import Draft202012Validator
 
 from recallscore_nb.engine import STRING
 from recallscore_nb.errors import BenchmarkFormatError, InputFileError
@@ -34,10 +31,11 @@ from recallscore_nb.jsondocs import (
     read_document,
     render,
     schema_problems,
+    validator,
     split_path,
 )
 from recallscore_nb.normalize import SEED
-from recallscore_nb.paths import DEFAULT_BENCHMARK, SCHEMAS_DIR
+from recallscore_nb.paths import DEFAULT_BENCHMARK
 from recallscore_nb.rules import Fact
 from recallscore_nb.tokens import term_occurs
 
@@ -149,17 +147,11 @@ def load_benchmark(path: str | os.PathLike[str] | None = None) -> Benchmark:
 
 
 # --- stages 1 and 2: bytes, JSON, the JSON Schema ------------------------------------------
-@cache
-def _validator() -> Draft202012Validator:
-    schema = json.loads((SCHEMAS_DIR / "benchmark.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
-
-
 def _schema_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
     return [
         BenchmarkFormatError(name, *split_path(parts), expected=expected, got=got,
                              row_id=_row_id(data, parts))
-        for parts, expected, got in schema_problems(_validator(), data)
+        for parts, expected, got in schema_problems(validator("benchmark.schema.json"), data)
     ]
 
 

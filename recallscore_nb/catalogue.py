@@ -31,18 +31,16 @@ after it are pure.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import pandas as pd
 
 from ._version import __version__
 from .errors import InputFileError
-from .jsondocs import parse_object, read_document, render, schema_problems, split_path
-from .paths import DATA_DIR, SCHEMAS_DIR
+from .jsondocs import parse_object, read_document, render, schema_problems, split_path, validator
+from .paths import DATA_DIR
 
 __all__ = [
     "FLAGS",
@@ -206,19 +204,11 @@ def flags_frame(catalogue: Catalogue) -> pd.DataFrame:
 
 
 # --- stages 1 and 2: bytes, JSON, the JSON Schema ------------------------------------------
-@cache
-def _validator():
-    from ._jsonschema import Draft202012Validator
-
-    schema = json.loads((SCHEMAS_DIR / "catalogue.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
-
-
 def _schema_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
     return [
         CatalogueFormatError(name, *split_path(parts), expected=expected, got=got,
                              row_id=_suite_id(data, parts))
-        for parts, expected, got in schema_problems(_validator(), data)
+        for parts, expected, got in schema_problems(validator("catalogue.schema.json"), data)
     ]
 
 

@@ -387,18 +387,22 @@ def checklist_matrix(attempts: Attempts, facts) -> np.ndarray:
     return matrix
 
 
+def phrase_starts(tokens: Tokens, phrase: list[int]) -> np.ndarray:
+    """Flat indices where the token ids ``phrase`` start, consecutively within one row."""
+    k, m = len(phrase), len(tokens.ids)
+    if k == 0 or k > m:
+        return np.zeros(0, dtype=np.int64)
+    start = tokens.ids[: m - k + 1] == phrase[0]
+    for i in range(1, k):
+        start &= tokens.ids[i : m - k + 1 + i] == phrase[i]
+    at = np.flatnonzero(start)
+    return at[tokens.rows[at] == tokens.rows[at + k - 1]]
+
+
 def _phrase_rows(tokens: Tokens, phrase: list[int], n: int) -> np.ndarray:
     """Rows in which the token ids ``phrase`` occur consecutively."""
-    k = len(phrase)
     present = np.zeros(n, dtype=bool)
-    if k > len(tokens.ids):
-        return present
-    start = tokens.ids[: len(tokens.ids) - k + 1] == phrase[0]
-    for i in range(1, k):
-        start &= tokens.ids[i : len(tokens.ids) - k + 1 + i] == phrase[i]
-    at = np.flatnonzero(start)
-    at = at[tokens.rows[at] == tokens.rows[at + k - 1]]
-    present[tokens.rows[at]] = True
+    present[tokens.rows[phrase_starts(tokens, phrase)]] = True
     return present
 
 

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import InputFileError
+from .jsondocs import render
 from .normalize import SEED
 from .rules import Fact
 from .tokens import term_occurs
@@ -54,21 +55,16 @@ class Items:
         return tuple(item.id for item in self.items)
 
 
-def _render(value) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def _line_errors(name: str, number: int, record) -> list[ItemsFormatError]:
     where = f"line {number}"
     if not isinstance(record, dict):
-        return [ItemsFormatError(name, where, expected="a JSON object", got=_render(record))]
+        return [ItemsFormatError(name, where, expected="a JSON object", got=render(record))]
     item = record.get("item")
     row_id = item if isinstance(item, str) and item else None
 
     def error(field: str, expected: str, got) -> ItemsFormatError:
         return ItemsFormatError(name, where, field, row_id=row_id, expected=expected,
-                                got="nothing" if got is _ABSENT else _render(got))
+                                got="nothing" if got is _ABSENT else render(got))
 
     errors = []
     if not isinstance(item, str) or not item:
@@ -114,7 +110,7 @@ def _line_errors(name: str, number: int, record) -> list[ItemsFormatError]:
                                     "a term that keeps some text after normalization", term))
             for reference_text in alternatives:
                 if normalized and not term_occurs(SEED(reference_text), normalized):
-                    errors.append(error("referenceAnswer", f"the term {_render(term)} of fact "
+                    errors.append(error("referenceAnswer", f"the term {render(term)} of fact "
                                         f"{fact_name}", reference_text))
     return errors
 

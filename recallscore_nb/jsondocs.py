@@ -15,12 +15,14 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 from .errors import InputFileError
+from .paths import SCHEMAS_DIR
 
 __all__ = ["JsonPath", "read_document", "parse_object", "json_path", "split_path", "render",
-           "schema_problems", "expected_phrase"]
+           "validator", "schema_problems", "expected_phrase"]
 
 JsonPath = tuple[str | int, ...]  # a JSON path as its parts: ("rows", 2, "attempt")
 RowId = Callable[[Any, JsonPath], str | None]
@@ -125,6 +127,15 @@ def render(value: Any) -> str:
 
 
 # --- stage 2: JSON Schema errors, translated ---------------------------------------------
+@cache
+def validator(schema_file: str):
+    """The validator of a JSON Schema shipped in ``data/schemas/`` (built once per process)."""
+    from ._jsonschema import Draft202012Validator
+
+    schema = json.loads((SCHEMAS_DIR / schema_file).read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
 def schema_problems(validator, data: Any) -> list[tuple[JsonPath, str, str]]:
     """Every (path, expected, got) the validator finds, sorted by path; an unknown field
     (where the schema forbids them) gives one problem each."""

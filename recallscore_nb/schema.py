@@ -31,13 +31,10 @@ leaves out weighs 1, with no equivalents or contradictions.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from ._jsonschema import Draft202012Validator
 from ._version import __version__
 from .errors import InputFileError, UsageError
 from .jsondocs import (
@@ -46,11 +43,12 @@ from .jsondocs import (
     read_document,
     render,
     schema_problems,
+    validator,
     split_path,
 )
 from .normalize import SEED
 from .numeric import NumericPolicy
-from .paths import BENCHMARKS_DIR, SCHEMAS_DIR
+from .paths import BENCHMARKS_DIR
 from .rules import Fact
 
 __all__ = [
@@ -230,14 +228,8 @@ def _error(name: str, parts: JsonPath, expected: str, got: str) -> SchemaFormatE
 
 
 # --- stage 2: the JSON Schema ------------------------------------------------------------
-@cache
-def _validator() -> Draft202012Validator:
-    schema = json.loads((SCHEMAS_DIR / "scoring.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
-
-
 def _schema_problems(data: dict[str, Any]) -> list[tuple[JsonPath, str, str]]:
-    return schema_problems(_validator(), data)
+    return schema_problems(validator("scoring.schema.json"), data)
 
 
 # --- stage 3: the benchmark and the normalization ----------------------------------------

@@ -202,7 +202,8 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     else:
         references = references.tolist() if isinstance(references, pd.Series) else list(references)
         if len(references) != n:
-            engine.References.build(references, n)  # raises the aligned-length error
+            raise ValueError(f"'references' must be one string or a sequence aligned with the "
+                             f"attempts (got {len(references)} references for {n} attempts)")
     parts = []
     for start in range(0, max(len(values), 1), _CHUNK_ROWS):
         stop = min(start + _CHUNK_ROWS, len(values))

@@ -224,18 +224,6 @@ class _Plan:
 
 
 # --- occurrences, vectorized over the distinct attempts ----------------------------------
-def _phrase_starts(tokens: engine.Tokens, phrase: list[int]) -> np.ndarray:
-    """Flat indices where the token ids ``phrase`` start, consecutively within one row."""
-    k, m = len(phrase), len(tokens.ids)
-    if k == 0 or k > m:
-        return np.zeros(0, dtype=np.int64)
-    start = tokens.ids[: m - k + 1] == phrase[0]
-    for i in range(1, k):
-        start &= tokens.ids[i : m - k + 1 + i] == phrase[i]
-    at = np.flatnonzero(start)
-    return at[tokens.rows[at] == tokens.rows[at + k - 1]]
-
-
 def _first_positions(tokens: engine.Tokens, starts: np.ndarray, n: int) -> np.ndarray:
     """Per row, the token position of the first start (-1 where none)."""
     first = np.full(n, -1, dtype=np.int64)
@@ -260,7 +248,7 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
     first = np.full((len(plan.terms), n), -1, dtype=np.int64)
     for k, term in enumerate(plan.terms):
         if term.number is None:
-            starts = _phrase_starts(tokens, [vocab_id[t] for t in term.tokens])
+            starts = engine.phrase_starts(tokens, [vocab_id[t] for t in term.tokens])
             first[k] = _first_positions(tokens, starts, n)
     spans_of = _TokenSpans(texts)
     with _no_gc():
@@ -270,7 +258,7 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
     stride = int(tokens.counts.max(initial=0)) + schema.negation_window + 2
     cue_rows, cue_starts, cue_ends, cue_ids = [], [], [], []
     for c, (_, cue_tokens) in enumerate(plan.cues):
-        at = _phrase_starts(tokens, [vocab_id[t] for t in cue_tokens])
+        at = engine.phrase_starts(tokens, [vocab_id[t] for t in cue_tokens])
         cue_rows.append(tokens.rows[at])
         cue_starts.append(tokens.positions[at])
         cue_ends.append(tokens.positions[at] + len(cue_tokens) - 1)

@@ -211,8 +211,8 @@ def _stored_cell_number(notebook: Path, executed_index: int) -> int:
     inserts its injected-parameters cell right after the parameters cell)."""
     cells = _notebook_json(notebook)["cells"]
     tagged = [i for i, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", [])]
-    injected = tagged[0] + 1 if tagged else -1
-    return executed_index + (0 if executed_index < injected else 0 if injected < 0 else -1) + 1
+    after_injected = bool(tagged) and executed_index >= tagged[0] + 1
+    return executed_index + 1 - after_injected
 
 
 def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) -> None:
