@@ -2,7 +2,8 @@
 
 Exit codes, the same for every command: 0 success; 1 a comparison found a difference;
 2 invalid input or usage (one line on stderr naming the file, row and field; no traceback);
-3 a notebook failed while the workbook ran.
+3 the work itself failed: a notebook raised while the workbook ran, or recallscore met an
+unexpected error (one line; the traceback goes to a log file whose path is printed).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from ._version import __version__
 from .errors import RecallScoreError, UsageError
 
-EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID = 0, 1, 2
+EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID, EXIT_FAILED = 0, 1, 2, 3
 
 
 def _benchmark_arg(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="recallscore",
         description="Score free-text attempts against a benchmark's reference, reproducibly.",
         epilog="Exit codes: 0 success; 1 a comparison found a difference; 2 invalid input or "
-               "usage; 3 a notebook failed.",
+               "usage; 3 a notebook or recallscore itself failed (traceback in a log file)."
     )
     parser.add_argument("--version", action="version", version=f"recallscore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -317,6 +318,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # a bug, not bad input: one line, the traceback in a log
+        log = _write_crash_log()
+        print(f"recallscore: unexpected error in '{args.command}': {type(error).__name__}: "
+              f"{error} (the traceback is in {log}; please report it)", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _write_crash_log() -> str:
+    import tempfile
+    import traceback
+
+    fd, path = tempfile.mkstemp(prefix="recallscore-crash-", suffix=".log")
+    with open(fd, "w", encoding="utf-8") as log:
+        log.write(f"recallscore {__version__}: {' '.join(sys.argv)}\n")
+        traceback.print_exc(file=log)
+    return path
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,9 +21,16 @@ __all__ = [
 
 
 class RecallScoreError(Exception):
-    """Base class of every error recallscore raises on bad input or usage."""
+    """Base class of every error recallscore raises on bad input or usage.
+
+    In a notebook, IPython shows it as one line (``_render_traceback_``), not a traceback:
+    the message says what to change, the stack says nothing the user needs.
+    """
 
     exit_code = 2
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"{type(self).__name__}: {self}"]
 
 
 class UsageError(RecallScoreError, ValueError):
