@@ -9,9 +9,10 @@ folder given as an input is refused instead of read without end. Every writer go
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
 import stat
-import tempfile
 from pathlib import Path
 
 from .errors import InputFileError, UsageError
@@ -88,31 +89,64 @@ def refuse_output_among_inputs(out: str | os.PathLike[str] | None,
                              "writing it would overwrite the input; choose another file")
 
 
-def atomic_write(path: str | Path, write) -> None:
-    """Call ``write(tmp_path)``, then rename the temporary file to ``path``.
+def atomic_write(path: str | os.PathLike[str], write) -> None:
+    """Call ``write(tmp_path)``, then rename the temporary file onto ``path``.
 
-    A reader never sees a half-written file, and a failure leaves ``path`` as it was.
+    A reader never sees a half-written file, and a failure leaves ``path`` as it was. The
+    output must be a regular file or not exist yet: a folder, a pipe or a device is refused
+    (``-`` for standard output is the caller's to handle). A symbolic link is written
+    through: the temporary file goes beside the link's final target and replaces it, so
+    the link stays a link. An existing file keeps its permission bits; a new one gets what
+    :func:`open` would give it (0666 less the umask).
 
     >>> import tempfile, pathlib
     >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
     >>> atomic_write(target, lambda tmp: pathlib.Path(tmp).write_text("ok"))
     >>> target.read_text()
     'ok'
+    >>> atomic_write(target.parent, lambda tmp: None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.UsageError: /...: not a regular file (a folder); give a file to write
     """
-    path = Path(path)
+    name = os.fspath(path)
+    target = Path(os.path.realpath(name))  # through every link, to the file to replace
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        mode: int | None = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
     except OSError as exc:
-        raise UsageError(f"{path}: cannot write here ({exc.strerror or exc})") from None
-    os.close(fd)
+        raise UsageError(f"{name}: cannot write here ({exc.strerror or exc})") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise UsageError(f"{name}: not a regular file ({_kind(mode)}); give a file to write")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = _new_file_beside(target)
+    except OSError as exc:
+        raise UsageError(f"{name}: cannot write here ({exc.strerror or exc})") from None
     try:
         write(tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        if mode is not None:
+            os.chmod(tmp, stat.S_IMODE(mode))
+        os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise UsageError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        raise UsageError(f"{name}: cannot write ({exc.strerror or exc})") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _new_file_beside(target: Path) -> str:
+    """Create an empty, uniquely named file next to ``target``, with the mode ``open`` gives
+    a new file (0666 less the umask, applied by the system); return its path."""
+    for _ in range(100):
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                         0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return os.fspath(tmp)
+    raise FileExistsError(errno.EEXIST, "no free temporary name")
