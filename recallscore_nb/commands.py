@@ -15,6 +15,7 @@ from ._version import __version__
 from .attempts import read_attempts, write_table
 from .benchmarks import load_benchmark
 from .errors import AttemptsFormatError, UsageError
+from .files import refuse_output_among_inputs
 from .reproduce import Reproduction, reproduce
 from .rules import rules_for
 from .items import load_items
@@ -31,9 +32,13 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
 
     With ``schema_path``, a scoring schema adds ``status_<fact>``, ``weighted_score`` and
     ``basis_<fact>`` (compact JSON text), and its signature follows the rules'. A ``.jsonl``
-    first argument is an items file: each attempt is scored against its own item.
+    first argument is an items file: each attempt is scored against its own item. ``out``
+    may not be one of the inputs.
     """
-    if benchmark_path is not None and str(benchmark_path).endswith(".jsonl"):
+    items_mode = benchmark_path is not None and str(benchmark_path).endswith(".jsonl")
+    refuse_output_among_inputs(out, {"items" if items_mode else "benchmark": benchmark_path,
+                                     "attempts": attempts_path, "schema": schema_path})
+    if items_mode:
         return score_items_command(benchmark_path, attempts_path, out, squad_mode=squad_mode,
                                    progress=progress)
     bench = load_benchmark(benchmark_path)
@@ -75,13 +80,18 @@ def report_command(benchmark_path, attempts_path, schema_path, out, *,
     """Write the scored report (or an error report) to ``out``; return the line to print and
     the error to show (None when every input was valid).
 
-    An error report goes beside ``out`` as ``<stem>.error.json`` when ``out`` exists.
+    An error report goes beside ``out`` as ``<stem>.error.json`` when ``out`` exists. ``out``
+    may not be one of the inputs.
     """
+    from .paths import DEFAULT_BENCHMARK
     from .report import build_report, write_report
 
     suffix = Path(out).suffix.lower()
     if suffix != ".json":
         raise UsageError(f"{out}: --out must end in .json (got {suffix or 'no extension'!r})")
+    refuse_output_among_inputs(out, {
+        "benchmark": DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path,
+        "attempts": attempts_path, "schema": schema_path})
     report = build_report(benchmark_path, attempts_path, schema_path=schema_path,
                           base_dir=Path(out).parent, squad_mode=squad_mode)
     path = write_report(report, out)
@@ -116,6 +126,7 @@ def check_report_command(report_path, *, update: bool = False) -> tuple[list[str
 def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1.1",
                         progress=None) -> list[str]:
     """Score an attempts file against an items file; write the table; return the signatures."""
+    refuse_output_among_inputs(out, {"items": items_path, "attempts": attempts_path})
     items = load_items(items_path)
     if attempts_path is None:
         raise UsageError("scoring an items file needs --attempts (with 'item' and 'attempt' columns)")
@@ -141,6 +152,7 @@ def score_dask_command(scorer_path, attempts_glob, out, *, squad_mode="v1.1", sc
     if attempts_glob is None:
         raise UsageError("--engine dask needs --attempts: Parquet files, e.g. 'dir/*.parquet'")
     items_mode = scorer_path is not None and str(scorer_path).endswith(".jsonl")
+    refuse_output_among_inputs(out, {"items" if items_mode else "benchmark": scorer_path})
     scorer = load_items(scorer_path) if items_mode else load_benchmark(scorer_path)
     scores = score_with_dask(scorer, attempts_glob, scheduler=scheduler, squad_mode=squad_mode,
                              progress=progress)

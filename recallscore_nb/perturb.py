@@ -853,9 +853,16 @@ def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> lis
     With ``schema_path``, the scoring schema's contradictions change facts. The file is
     checked before it replaces ``out``: it must load as a benchmark and reproduce.
     Returns the lines for stderr: ``skipped <condition>: <reason>``, one per kind skipped.
+    ``out`` may be neither the benchmark nor the schema.
     """
     from .benchmarks import load_benchmark
+    from .files import refuse_output_among_inputs
+    from .paths import DEFAULT_BENCHMARK
     from .reproduce import reproduce
+
+    refuse_output_among_inputs(out, {
+        "benchmark": DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path,
+        "schema": schema_path})
 
     bench = load_benchmark(benchmark_path)
     contradictions, schema = None, None

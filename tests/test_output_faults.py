@@ -147,3 +147,77 @@ def test_a_failed_write_leaves_the_target_and_no_temporary_file():
     with pytest.raises(RuntimeError):
         atomic_write("out.txt", fail)
     assert Path("out.txt").read_text() == "kept" and sorted(os.listdir(".")) == ["out.txt"]
+
+
+# --- an output that is one of the command's inputs ----------------------------------------
+def _copy(source, name) -> Path:
+    Path(name).write_bytes(Path(source).read_bytes())
+    return Path(name)
+
+
+def test_report_refuses_to_write_over_its_benchmark(capsys):
+    bench = _copy(DEFAULT_BENCHMARK, "bench.json")
+    before = bench.read_bytes()
+    code, out, err = run(capsys, "report", "bench.json", "--schema", DEFAULT_SCHEMA_PATH,
+                         "--out", "bench.json")
+    assert (code, out) == (2, "")
+    assert one_line_error(err) == ("--out bench.json is the benchmark input bench.json: writing "
+                                   "it would overwrite the input; choose another file")
+    assert bench.read_bytes() == before and sorted(os.listdir(".")) == ["bench.json"]
+
+
+def test_report_refuses_to_write_over_its_schema_through_a_link(capsys):
+    schema = _copy(DEFAULT_SCHEMA_PATH, "scoring.json")
+    os.symlink("scoring.json", "link.json")
+    before = schema.read_bytes()
+    code, out, err = run(capsys, "report", "--schema", "scoring.json", "--out", "./link.json")
+    assert (code, out) == (2, "")
+    assert one_line_error(err).startswith("--out ./link.json is the schema input scoring.json:")
+    assert schema.read_bytes() == before
+
+
+def test_report_refuses_to_write_over_its_attempts(capsys):
+    Path("a.json").write_text("not read")
+    code, _, err = run(capsys, "report", "--attempts", "a.json", "--schema", DEFAULT_SCHEMA_PATH,
+                       "--out", "a.json")
+    assert code == 2
+    assert one_line_error(err).startswith("--out a.json is the attempts input a.json:")
+    assert Path("a.json").read_text() == "not read"
+
+
+def test_perturb_refuses_to_write_over_its_benchmark(capsys):
+    bench = _copy(DEFAULT_BENCHMARK, "bench.json")
+    before = bench.read_bytes()
+    code, out, err = run(capsys, "perturb", "bench.json", "--out", "bench.json")
+    assert (code, out) == (2, "")
+    assert one_line_error(err) == ("--out bench.json is the benchmark input bench.json: writing "
+                                   "it would overwrite the input; choose another file")
+    assert bench.read_bytes() == before
+
+
+def test_perturb_refuses_to_write_over_its_schema(capsys):
+    schema = _copy(DEFAULT_SCHEMA_PATH, "scoring.json")
+    before = schema.read_bytes()
+    code, _, err = run(capsys, "perturb", "--schema", "scoring.json", "--out", "scoring.json")
+    assert code == 2
+    assert one_line_error(err).startswith("--out scoring.json is the schema input scoring.json:")
+    assert schema.read_bytes() == before
+
+
+def test_score_refuses_to_write_over_its_attempts(capsys):
+    Path("a.csv").write_text("id,attempt\nA,copper token\n")
+    code, out, err = run(capsys, "score", "--attempts", "a.csv", "--out", "a.csv")
+    assert (code, out) == (2, "")
+    assert one_line_error(err) == ("--out a.csv is the attempts input a.csv: writing it would "
+                                   "overwrite the input; choose another file")
+    assert Path("a.csv").read_text() == "id,attempt\nA,copper token\n"
+
+
+def test_score_refuses_to_write_over_its_items_file(capsys):
+    items = '{"item": "q1", "referenceAnswer": "red kite"}\n'
+    Path("items.jsonl").write_text(items)
+    Path("a.csv").write_text("item,attempt\nq1,red kite\n")
+    code, _, err = run(capsys, "score", "items.jsonl", "--attempts", "a.csv", "--out", "items.jsonl")
+    assert code == 2
+    assert one_line_error(err).startswith("--out items.jsonl is the items input items.jsonl:")
+    assert Path("items.jsonl").read_text() == items
