@@ -136,6 +136,7 @@ def measure(fig) -> Measurement:
     legend texts, annotations), not the artists that stay hidden.
 
     >>> fig, ax = figure(figsize=(16.0, 4.0), layout="constrained")
+    >>> ax.set_axis_off()
     >>> _ = ax.set_title("wide", fontsize=9)
     >>> m = measure(fig)
     >>> round(m.width), m.smallest.points, round(m.printed_points(), 1)
