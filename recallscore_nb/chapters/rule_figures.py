@@ -16,7 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ..ablation import FAIL_COLOR, PASS_COLOR
 from ..agreement import NA_TEXT, facts_complete_labels, label_counts
-from ..figures import figure
+from ..figures import FIGURE_WIDTH, figure
 from ..rules import rules_for
 from ..scoring import score_benchmark
 from ..session import Session
@@ -80,7 +80,8 @@ def rule_matrix(scores: pd.DataFrame) -> pd.DataFrame:
 
 def plot_rule_matrix(ax, matrix: pd.DataFrame) -> list:
     """Draw variants × rules: binary cells coloured pass/fail (the checklist's reading the
-    facts present, ``3/4``), token F1 as its value on a white-to-lavender shade.
+    facts present, ``3/4``), token F1 as its value on a white-to-lavender shade. The legend
+    below names pass and fail only as they occur.
 
     Returns the artists drawn: the image, the cell texts, the legend.
     """
@@ -105,7 +106,7 @@ def plot_rule_matrix(ax, matrix: pd.DataFrame) -> list:
     artists = [ax.imshow(rgb, aspect="auto", interpolation="nearest")]
     for j, column_texts in enumerate(texts):
         for i, text in enumerate(column_texts):
-            artists.append(ax.text(j, i, text, ha="center", va="center", fontsize=8))
+            artists.append(ax.text(j, i, text, ha="center", va="center"))
     ax.set_xticks(range(n_cols), list(MATRIX_COLUMNS.values()))
     ax.xaxis.tick_top()
     ax.set_yticks(range(n_rows), _row_labels(matrix))
@@ -116,10 +117,11 @@ def plot_rule_matrix(ax, matrix: pd.DataFrame) -> list:
     for spine in ax.spines.values():
         spine.set_visible(False)
     ax.set_title("Each benchmark variant under each rule", pad=28)
-    handles = [Patch(facecolor=PASS_COLOR, label="pass"),
-               Patch(facecolor=FAIL_COLOR, label="fail"),
-               Patch(facecolor=_F1_COLOR, label="token F1: the value (shade from 0 to 1)")]
-    artists.append(ax.legend(handles=handles, loc="upper center", ncols=3,
+    binary = matrix[[c for c in columns if c != "token_f1"]].to_numpy(dtype=bool)
+    handles = [Patch(facecolor=color, label=label) for color, label, drawn in
+               ((PASS_COLOR, "pass", binary.any()), (FAIL_COLOR, "fail", (~binary).any()),
+                (_F1_COLOR, "token F1: the value (shade from 0 to 1)", n_rows > 0)) if drawn]
+    artists.append(ax.legend(handles=handles, loc="upper center", ncols=max(len(handles), 1),
                              bbox_to_anchor=(0.5, -0.02), frameon=False))
     return artists
 
@@ -132,7 +134,7 @@ def matrix_table(nb: Session):
 def matrix_figure(nb: Session):
     """Figure (a): the variant × rule matrix."""
     matrix = rule_matrix(_scores(nb))
-    fig, ax = figure(figsize=(7.2, 1.4 + 0.32 * len(matrix)), layout="constrained")
+    fig, ax = figure(figsize=(FIGURE_WIDTH, 1.2 + 0.28 * len(matrix)), layout="constrained")
     plot_rule_matrix(ax, matrix)
     return nb.figure("matrix", fig)
 
@@ -142,7 +144,10 @@ def plot_label_bars(ax, counts: pd.DataFrame) -> list:
     """Grouped bars: per rule, the facts-complete and facts-incomplete fixtures it passes.
 
     ``counts`` is :func:`~recallscore_nb.agreement.label_counts`'s table. Each bar reads
-    ``passing/total``; with no labelled row the axes say so instead. Returns the artists.
+    ``passing/total``; with no labelled row the axes say so instead. The legend, below the
+    axes (outside them under a constrained layout), names only the groups with a bar drawn;
+    a group that no rule passes (all its bars of height zero) is said so in a line under
+    the axes instead, as are the rows left out. Returns the artists.
     """
     complete_total = int(counts["complete_total"].max()) if len(counts) else 0
     incomplete_total = int(counts["incomplete_total"].max()) if len(counts) else 0
@@ -153,7 +158,7 @@ def plot_label_bars(ax, counts: pd.DataFrame) -> list:
                         ha="center", va="center", transform=ax.transAxes)]
     x = np.arange(len(counts))
     width = 0.38
-    artists = []
+    artists, handles, notes = [], [], []
     groups = [("complete", complete_total, _COMPLETE_COLOR, -width / 2, "facts complete"),
               ("incomplete", incomplete_total, _INCOMPLETE_COLOR, width / 2,
                "facts incomplete")]
@@ -162,16 +167,22 @@ def plot_label_bars(ax, counts: pd.DataFrame) -> list:
         bars = ax.bar(x + offset, passing, width, color=color,
                       label=f"{name} fixtures passing (of {total})")
         artists.append(bars)
-        artists += ax.bar_label(bars, labels=[f"{p}/{total}" for p in passing], padding=2,
-                                fontsize=8)
-    ax.set_ylim(0, max(complete_total, incomplete_total) * 1.1 + 0.5)
+        artists += ax.bar_label(bars, labels=[f"{p}/{total}" for p in passing], padding=2)
+        if passing.any():
+            handles.append(bars)
+        elif total:
+            notes.append(f"no {name} fixture passes any rule (0/{total} under each)")
+    ax.set_ylim(0, max(complete_total, incomplete_total) * 1.12)
     ax.set_xticks(x, [RULE_LABELS.get(r, r) for r in counts["rule"]])
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("fixtures passing the rule")
     unlabelled = int(counts["unlabelled"].max())
     if unlabelled:
-        ax.set_xlabel(f"{unlabelled} row(s) without a facts-complete label left out")
-    artists.append(ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0)))
+        notes.append(f"{unlabelled} row(s) without a facts-complete label left out")
+    ax.set_xlabel("\n".join(notes))
+    if handles:
+        artists.append(ax.figure.legend(handles=handles, loc="outside lower center",
+                                        ncols=len(handles)))
     return artists
 
 
@@ -198,7 +209,7 @@ def label_table(nb: Session):
 
 def label_figure(nb: Session):
     """Figure (b): grouped bars of full matches per rule against the facts-complete label."""
-    fig, ax = figure(figsize=(8.0, 3.6), layout="constrained")
+    fig, ax = figure(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
     plot_label_bars(ax, _counts(nb))
     return nb.figure("by_label", fig)
 
@@ -223,8 +234,10 @@ def plot_facts_present(ax, table: pd.DataFrame) -> list:
     """Horizontal bars of the facts present per variant, the facts total as a line.
 
     ``table`` is :func:`facts_present`'s. Bars of variants with every fact present are
-    coloured pass, the others fail; each bar reads ``present/total`` and names the facts
-    missing. Returns the artists drawn.
+    coloured pass, the others fail. The axis ends at the facts total, drawn as a dashed
+    line; right of it, clear of the bars and the line, each variant reads ``present/total``
+    and names the facts missing. The legend, below the axes (outside them under a
+    constrained layout), names only the colours drawn. Returns the artists drawn.
     """
     y = np.arange(len(table))
     total = int(table["facts_total"].max()) if len(table) else 0
@@ -234,21 +247,26 @@ def plot_facts_present(ax, table: pd.DataFrame) -> list:
                    linewidth=0.6)
     labels = [f"{p}/{t}" + (f"  missing: {m}" if m else "") for p, t, m in
               zip(table["facts_present"], table["facts_total"], table["missing"])]
-    artists = [bars, *ax.bar_label(bars, labels=labels, padding=3, fontsize=8, zorder=3,
-                                   bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})]
+    artists = [bars]
+    for yi, label in zip(y, labels):
+        artists.append(ax.annotate(label, (total, yi), xytext=(4, 0),
+                                   textcoords="offset points", va="center",
+                                   annotation_clip=False))
     line = ax.axvline(total, color=_TOTAL_COLOR, linestyle="--", linewidth=1.2,
-                      label=f"facts total ({total})")
+                      label=f"facts total ({total})", clip_on=False)
     artists.append(line)
     ax.set_yticks(y, _row_labels(table))
     ax.invert_yaxis()
-    ax.set_xlim(0, total + max(1, total * 0.6))
+    ax.set_xlim(0, max(total, 1))
     ax.set_xticks(range(total + 1))
     ax.set_xlabel("facts present (checklist)")
     ax.set_title("Facts present per benchmark variant")
-    handles = [Patch(facecolor=PASS_COLOR, edgecolor="#777777", label="all facts present"),
-               Patch(facecolor=FAIL_COLOR, edgecolor="#777777", label="some fact missing"),
-               line]
-    artists.append(ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0)))
+    handles = [Patch(facecolor=color, edgecolor="#777777", label=name)
+               for color, name, drawn in ((PASS_COLOR, "all facts present", full.any()),
+                                          (FAIL_COLOR, "some fact missing", (~full).any()))
+               if drawn]
+    artists.append(ax.figure.legend(handles=[*handles, line], loc="outside lower center",
+                                    ncols=len(handles) + 1))
     return artists
 
 
@@ -260,7 +278,7 @@ def facts_table(nb: Session):
 def facts_figure(nb: Session):
     """Figure (c): facts present per variant, with the facts total."""
     table = facts_present(_scores(nb), nb.benchmark.facts)
-    fig, ax = figure(figsize=(6.4, 1.6 + 0.3 * len(table)), layout="constrained")
+    fig, ax = figure(figsize=(FIGURE_WIDTH, 1.3 + 0.26 * len(table)), layout="constrained")
     plot_facts_present(ax, table)
     return nb.figure("facts", fig)
 
