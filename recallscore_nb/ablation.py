@@ -57,6 +57,7 @@ __all__ = [
     "matrix_table",
     "macro_tag",
     "plot_ablation",
+    "ablation_handles",
 ]
 
 BASELINE = "seed"
@@ -313,20 +314,49 @@ def macro_tag(name: str) -> str:
     return "".join(part.capitalize() for part in re.split(r"[^A-Za-z]+", name) if part)
 
 
+VERDICT_TITLES = {"normalized_match": "normalized match",
+                  "checklist_full_match": "checklist full match\n(facts present of {total})",
+                  "schema_full_match": "schema-aware checklist\n(all facts present)"}
+"""Each verdict's title in the heatmap (``{total}``: the benchmark's facts total)."""
+
+
+def ablation_handles(table: pd.DataFrame, *, verdicts=VERDICTS,
+                     baseline: str = BASELINE) -> list[Patch]:
+    """Legend entries for what the heatmaps of ``verdicts`` draw: pass and fail cells, and
+    the flip outline, each only when some cell shows it.
+
+    >>> t = pd.DataFrame({"pipeline": ["seed", "x"], "id": ["a", "a"],
+    ...                   "normalized_match": [True, True]})
+    >>> [h.get_label() for h in ablation_handles(t, verdicts=["normalized_match"])]
+    ['pass']
+    """
+    passes = [verdict_matrix(table, v).astype(bool).to_numpy() for v in verdicts]
+    flipped = [flip_matrix(table, v, baseline=baseline).to_numpy() for v in verdicts]
+    entries = [
+        (any(p.any() for p in passes), {"facecolor": PASS_COLOR, "label": "pass"}),
+        (any((~p).any() for p in passes), {"facecolor": FAIL_COLOR, "label": "fail"}),
+        (any(f.any() for f in flipped), {"facecolor": "white", "edgecolor": FLIP_COLOR,
+                                         "linewidth": 2.0, "label": f"flipped vs {baseline}"}),
+    ]
+    return [Patch(**kwargs) for drawn, kwargs in entries if drawn]
+
+
 def plot_ablation(ax, table: pd.DataFrame, *, verdict: str = "normalized_match",
                   baseline: str = BASELINE, legend: bool = True) -> list:
     """Draw one verdict as a rows × pipelines heatmap, flipped cells outlined.
 
-    Cells are coloured pass or fail and read ``✓``/``✗`` (the checklist's also the facts
-    present, ``3/4``); a cell whose verdict differs from ``baseline`` is outlined in red.
-    With ``legend``, the legend sits to the right of the axes. Returns the artists drawn:
-    the image, the cell texts, the outlines, the legend.
+    Cells are coloured pass or fail and read ``✓``/``✗`` (the checklist's the number of
+    facts present instead, its title the facts total); a cell whose verdict differs from
+    ``baseline`` is outlined in red. The pipelines label the columns upright (read bottom to top). With ``legend``, a
+    legend naming what this heatmap draws (:func:`ablation_handles`) sits to the right of
+    the axes. Returns the artists drawn: the image, the cell texts, the outlines, the legend.
     """
     passes = verdict_matrix(table, verdict).astype(bool)
     flipped = flip_matrix(table, verdict, baseline=baseline)
     n_rows, n_cols = passes.shape
     colors = np.where(passes.to_numpy()[..., None], to_rgb(PASS_COLOR), to_rgb(FAIL_COLOR))
     artists = [ax.imshow(colors, aspect="auto", interpolation="nearest")]
+    totals = table["facts_total"].unique() if "facts_total" in table else []
     if verdict == "checklist_full_match":
         present = verdict_matrix(table, "facts_present").to_numpy()
         total = verdict_matrix(table, "facts_total").to_numpy()
@@ -335,15 +365,15 @@ def plot_ablation(ax, table: pd.DataFrame, *, verdict: str = "normalized_match",
             ok = bool(passes.iat[i, j])
             label = "\u2713" if ok else "\u2717"
             if verdict == "checklist_full_match":
-                label = f"{present[i, j]}/{total[i, j]}"
-            artists.append(ax.text(j, i, label, ha="center", va="center", fontsize=8,
+                label = (f"{present[i, j]}" if len(totals) == 1
+                         else f"{present[i, j]}/{total[i, j]}")
+            artists.append(ax.text(j, i, label, ha="center", va="center", fontsize=7,
                                    color="black" if ok else "#555555"))
             if flipped.iat[i, j]:
                 artists.append(ax.add_patch(Rectangle(
-                    (j - 0.44, i - 0.42), 0.88, 0.84, fill=False, edgecolor=FLIP_COLOR,
-                    linewidth=2.0)))
-    ax.set_xticks(range(n_cols), [str(c) for c in passes.columns], rotation=40, ha="right",
-                  rotation_mode="anchor")
+                    (j - 0.4, i - 0.4), 0.8, 0.8, fill=False, edgecolor=FLIP_COLOR,
+                    linewidth=1.5)))
+    ax.set_xticks(range(n_cols), [str(c) for c in passes.columns], rotation=90)
     conditions = dict(zip(table["id"], table["condition"]))
     ax.set_yticks(range(n_rows), [_row_label(i, conditions.get(i)) for i in passes.index])
     ax.set_xticks(np.arange(-0.5, n_cols, 1), minor=True)
@@ -353,16 +383,10 @@ def plot_ablation(ax, table: pd.DataFrame, *, verdict: str = "normalized_match",
     for spine in ax.spines.values():
         spine.set_visible(False)
     ax.set_xlabel("normalization pipeline")
-    name = {"normalized_match": "normalized match",
-            "schema_full_match": "schema-aware checklist (all facts present)",
-            "checklist_full_match":
-            "checklist full match (facts present)"}.get(verdict, verdict)
-    ax.set_title(name)
+    ax.set_title(VERDICT_TITLES.get(verdict, verdict).format(
+        total=totals[0] if len(totals) == 1 else "total"))
     if legend:
-        handles = [Patch(facecolor=PASS_COLOR, label="pass"),
-                   Patch(facecolor=FAIL_COLOR, label="fail"),
-                   Patch(facecolor="white", edgecolor=FLIP_COLOR, linewidth=2.0,
-                         label=f"flipped vs {baseline}")]
+        handles = ablation_handles(table, verdicts=[verdict], baseline=baseline)
         artists.append(ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
                                  frameon=False))
     return artists

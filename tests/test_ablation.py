@@ -225,6 +225,8 @@ def test_plot_ablation_outlines_exactly_the_flips(shipped):
     outlines = [a for a in artists if isinstance(a, matplotlib.patches.Rectangle)
                 and np.allclose(a.get_edgecolor()[:3], matplotlib.colors.to_rgb(FLIP_COLOR))]
     assert len(outlines) == 4 + 7  # seed-nocase and seed-nopunct, see the module docstring
-    assert ax.get_title() == "checklist full match (facts present)"
+    assert ax.get_title() == "checklist full match\n(facts present of 4)"
+    cells = [t.get_text() for t in artists if isinstance(t, matplotlib.text.Text)]
+    assert cells[:7] == ["4", "4", "3", "4", "4", "4", "4"]  # R01: seed-nopunct loses a fact
     assert [t.get_text() for t in ax.get_xticklabels()] == list(ABLATIONS)
     plt.close(fig)

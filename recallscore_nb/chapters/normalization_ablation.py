@@ -15,6 +15,7 @@ from ..ablation import (
     CHANGES,
     VERDICTS,
     ablation_signature,
+    ablation_handles,
     ablation_table,
     flips,
     macro_tag,
@@ -22,7 +23,7 @@ from ..ablation import (
     pipeline_signature,
     plot_ablation,
 )
-from ..figures import figure
+from ..figures import FIGURE_WIDTH, figure
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start
@@ -82,14 +83,17 @@ def flips_table(nb: Session):
 
 
 def ablation_figure(nb: Session):
-    """The heatmap: pass/fail of every row under every pipeline, flips outlined."""
+    """The heatmap: pass/fail of every row under every pipeline, flips outlined; one panel
+    per verdict, side by side, the legend below them."""
     table = _table(nb)
     n_rows = table["id"].nunique()
-    fig, axes = figure(1, len(VERDICTS), figsize=(16.0, 2.4 + 0.3 * n_rows),
+    fig, axes = figure(1, len(VERDICTS), figsize=(FIGURE_WIDTH, 1.9 + 0.24 * n_rows),
                        sharey=True, layout="constrained")
-    for i, (ax, verdict) in enumerate(zip(axes, VERDICTS)):
-        last = i == len(VERDICTS) - 1
-        plot_ablation(ax, table, verdict=verdict, baseline=BASELINE, legend=last)
+    for ax, verdict in zip(axes, VERDICTS):
+        plot_ablation(ax, table, verdict=verdict, baseline=BASELINE, legend=False)
+        ax.set_xlabel("pipeline")
+    fig.legend(handles=ablation_handles(table, verdicts=VERDICTS, baseline=BASELINE),
+               loc="outside lower center", ncols=3)
     fig.suptitle("Normalization is the scorer: verdicts under each pipeline, "
                  f"flips relative to {BASELINE}")
     return nb.figure("heatmap", fig)
