@@ -24,7 +24,7 @@ from ..rules import rules_for
 from ..scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
-from ..stats import bootstrap_signature, grouped_bootstrap_ci, saturated
+from ..stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap_ci, saturated
 
 __all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
            "intervals_table", "intervals_figure", "saturation_table", "plot_intervals",
@@ -34,6 +34,7 @@ STEM = "05_reanalysis"
 DEFAULT_ATTEMPTS = DATA_DIR / "attempts" / "four_fact_systems.csv"
 SQUAD_MODE = "v1.1"
 CONFIDENCE = 0.95
+_SATURATED_TITLE, _SATURATED_FACE = "C3", "#fbeaea"
 CONTROLS = {"control:empty": "", "control:idk": "I don't know"}
 """The negative controls: pseudo-system name -> the attempt it repeats."""
 MEASURES = {
@@ -215,14 +216,17 @@ def plot_intervals(ax, table: pd.DataFrame, *, controls=tuple(CONTROLS)):
     """Draw one rule's systems as points with interval whiskers, first system on top.
 
     ``table`` has ``system, mean, low, high``; rows whose system is in ``controls`` are drawn
-    hollow and grey. Returns the two errorbar containers (systems, controls).
+    hollow and grey. Returns the two errorbar containers (systems, controls), labelled for a
+    legend.
     """
     y = np.arange(len(table))[::-1]
     mean, low, high = (table[c].to_numpy(dtype=float) for c in ("mean", "low", "high"))
     is_control = table["system"].isin(list(controls)).to_numpy()
     artists = []
-    for mask, style in ((~is_control, {"color": "C0", "fmt": "o"}),
-                        (is_control, {"color": "0.5", "fmt": "o", "mfc": "white"})):
+    for mask, style in ((~is_control, {"color": "C0", "fmt": "o",
+                                       "label": f"system: mean, {CONFIDENCE:.0%} interval"}),
+                        (is_control, {"color": "0.5", "fmt": "o", "mfc": "white",
+                                      "label": "negative control (must score 0)"})):
         artists.append(ax.errorbar(mean[mask], y[mask],
                                    xerr=[mean[mask] - low[mask], high[mask] - mean[mask]],
                                    capsize=2, markersize=4, linewidth=1, **style))
@@ -233,22 +237,35 @@ def plot_intervals(ax, table: pd.DataFrame, *, controls=tuple(CONTROLS)):
 
 
 def intervals_figure(nb: Session):
-    """One panel per rule: each system's mean with its 95% interval; saturated rules shaded."""
-    from ..figures import figure
+    """One panel per rule: each system's mean with its 95% interval; saturated rules shaded,
+    their titles red; a legend below the panels says what the markers and the shading mean."""
+    from matplotlib.patches import Patch
+
+    from ..figures import FIGURE_WIDTH, figure
 
     table, verdicts = _intervals(nb), _saturation(nb).set_index("rule")["saturated"]
-    fig, axes = figure(2, 3, figsize=(9.5, 6.0), sharex=True, sharey=True,
+    fig, axes = figure(2, 3, figsize=(FIGURE_WIDTH, 5.2), sharex=True, sharey=True,
                        layout="constrained")
+    handles = {}
     for ax, (rule, label) in zip(axes.flat, MEASURES.items()):
-        plot_intervals(ax, table[table["rule"] == rule])
+        for container in plot_intervals(ax, table[table["rule"] == rule]):
+            if len(container.lines[0].get_xdata()):
+                handles.setdefault(container.get_label(), container)
         is_saturated = bool(verdicts.get(rule, False))
         ax.set_title(label + ("\nsaturated" if is_saturated else "\n "),
-                     color="C3" if is_saturated else "black")
+                     color=_SATURATED_TITLE if is_saturated else "black")
         if is_saturated:
-            ax.set_facecolor("#fbeaea")
+            ax.set_facecolor(_SATURATED_FACE)
+    if verdicts.any():
+        label = (f"saturated rule (red title, shaded): its two best systems\nboth reach "
+                 f"{SATURATION_THRESHOLD:g} and their intervals overlap")
+        handles[label] = Patch(facecolor=_SATURATED_FACE, edgecolor=_SATURATED_TITLE,
+                               linewidth=0.8)
     for ax in axes[-1]:
         ax.set_xlabel("mean score")
-    fig.suptitle(f"Mean score per system, {CONFIDENCE:.0%} percentile bootstrap interval "
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center",
+               ncols=min(len(handles), 2))
+    fig.suptitle(f"Mean score per system, {CONFIDENCE:.0%} percentile bootstrap interval\n"
                  f"({int(nb.parameters['resamples'])} resamples of attempts, "
                  f"seed {int(nb.parameters['seed'])})")
     return nb.figure("intervals", fig)
