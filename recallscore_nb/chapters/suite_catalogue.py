@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
 from ..catalogue import (
     DEFAULT_CATALOGUE,
@@ -24,7 +25,7 @@ from ..session import Session, relative_to_repo
 from ..session import start as _start
 
 __all__ = ["STEM", "start", "source_table", "suites_table", "suites_figure", "flags_table",
-           "plot_suite_bars"]
+           "plot_suite_bars", "plot_suite_points"]
 
 STEM = "06_suite_catalogue"
 FLAGGED_COLOR, PLAIN_COLOR = "C3", "C0"
@@ -78,50 +79,83 @@ def flags_table(nb: Session):
     return nb.table("flags", flags_frame(_catalogue(nb)))
 
 
-def plot_suite_bars(ax, table: pd.DataFrame, column: str, *, log: bool = False):
-    """Horizontal bars of ``table[column]``, first suite on top, flagged suites in red.
-
-    ``table`` has ``id``, ``flags`` and ``column``; each bar is labelled with its value.
-    Returns the bar container.
-    """
-    values = table[column].to_numpy(dtype=float)
-    y = np.arange(len(table))[::-1]
-    flagged = (table["flags"] != "").to_numpy()
-    colors = np.where(flagged, FLAGGED_COLOR, PLAIN_COLOR).tolist()
-    bars = ax.barh(y, values, color=colors, height=0.7)
-    if log:
-        ax.set_xscale("log")
-        ax.set_xlim(0.8, values.max() * 3)
-    else:
-        ax.set_xlim(0, values.max() * 1.25)
+def _suite_axis(ax, table: pd.DataFrame, y, flagged, values) -> None:
+    """Label each drawn suite with its value and name it on the y axis, flagged in red."""
     for yi, value in zip(y, values):
         ax.annotate(f"{value:g}", (value, yi), xytext=(3, 0), textcoords="offset points",
                     va="center", fontsize=7)
     ax.set_yticks(y, table["id"].tolist())
     for label, is_flagged in zip(ax.get_yticklabels(), flagged):
         label.set_color(FLAGGED_COLOR if is_flagged else "black")
+
+
+def plot_suite_bars(ax, table: pd.DataFrame, column: str):
+    """Horizontal bars of ``table[column]`` on a linear axis from 0, first suite on top,
+    flagged suites in red.
+
+    ``table`` has ``id``, ``flags`` and ``column``; each bar is labelled with its value, and
+    the axis ends a little past the largest. Returns the bar container.
+    """
+    values = table[column].to_numpy(dtype=float)
+    y = np.arange(len(table))[::-1]
+    flagged = (table["flags"] != "").to_numpy()
+    colors = np.where(flagged, FLAGGED_COLOR, PLAIN_COLOR).tolist()
+    bars = ax.barh(y, values, color=colors, height=0.7)
+    ax.set_xlim(0, max(values.max(), 1) * 1.2)
+    _suite_axis(ax, table, y, flagged, values)
     return bars
 
 
+def plot_suite_points(ax, table: pd.DataFrame, column: str):
+    """``table[column]`` as points on a log axis (a bar's length means nothing there), first
+    suite on top, flagged suites in red, a faint line along each suite's row.
+
+    ``table`` has ``id``, ``flags`` and ``column`` (values above 0); each point is labelled
+    with its value. Returns the points drawn.
+    """
+    values = table[column].to_numpy(dtype=float)
+    y = np.arange(len(table))[::-1]
+    flagged = (table["flags"] != "").to_numpy()
+    colors = np.where(flagged, FLAGGED_COLOR, PLAIN_COLOR).tolist()
+    points = ax.scatter(values, y, c=colors, s=18, zorder=3)
+    ax.set_xscale("log")
+    ax.set_xlim(values.min() / 1.6, values.max() * 2.5)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.grid(axis="y", color="0.9", linewidth=0.6)
+    ax.tick_params(axis="y", length=0)
+    _suite_axis(ax, table, y, flagged, values)
+    return points
+
+
 def suites_figure(nb: Session):
-    """Cases (log scale) and runs per suite; flagged suites in red, their flags named."""
+    """Cases (points on a log scale) and runs (bars) per suite; flagged suites in red, their
+    flags named in a column right of the runs."""
     from matplotlib.patches import Patch
 
-    from ..figures import figure
+    from ..figures import FIGURE_WIDTH, figure
 
     catalogue, table = _catalogue(nb), _suites(nb)
-    fig, (left, right) = figure(1, 2, figsize=(8.0, 5.0), sharey=True, layout="constrained")
-    plot_suite_bars(left, table, "cases", log=True)
+    fig, (left, right) = figure(1, 2, figsize=(FIGURE_WIDTH, 1.3 + 0.22 * len(table)),
+                                sharey=True, layout="constrained")
+    plot_suite_points(left, table, "cases")
     plot_suite_bars(right, table, "runs")
     left.set_xlabel("cases (log scale)")
     right.set_xlabel("runs")
     y = np.arange(len(table))[::-1]
-    column = float(table["runs"].max()) * 1.2  # the flags, aligned right of the longest bar
-    for yi, text in zip(y, table["flags"]):
-        if text:
-            right.text(column, yi, text, va="center", fontsize=7, color=FLAGGED_COLOR)
-    right.set_xlim(0, column * 1.9)
-    left.legend(handles=[Patch(color=FLAGGED_COLOR, label="flagged"),
-                         Patch(color=PLAIN_COLOR, label="no flag")], loc="lower right")
+    flags = [(yi, text) for yi, text in zip(y, table["flags"]) if text]
+    at = right.get_yaxis_transform()  # x: the axes' width, y: the suites' rows
+    for yi, text in flags:
+        right.annotate(text, (1.0, yi), xycoords=at, xytext=(8, 0),
+                       textcoords="offset points", va="center", fontsize=7,
+                       color=FLAGGED_COLOR)
+    if flags:
+        right.annotate("flags", (1.0, 1.0), xycoords="axes fraction", xytext=(8, 2),
+                       textcoords="offset points", va="bottom", fontsize=7,
+                       color=FLAGGED_COLOR)
+    flagged = (table["flags"] != "").to_numpy()
+    handles = [Patch(color=color, label=label) for color, label, drawn in
+               ((FLAGGED_COLOR, "flagged (flags named right)", flagged.any()),
+                (PLAIN_COLOR, "no flag", (~flagged).any())) if drawn]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
     fig.suptitle(f"Suite catalogue generated {catalogue.generated}: cases and runs per suite")
     return nb.figure("suites", fig)
