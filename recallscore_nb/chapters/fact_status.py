@@ -20,7 +20,7 @@ from matplotlib.patches import Patch
 
 from ..ablation import FAIL_COLOR, PASS_COLOR
 from ..errors import UsageError
-from ..figures import figure
+from ..figures import FIGURE_WIDTH, figure
 from ..rules import rules_for
 from ..scoring import score_benchmark
 from ..session import Session
@@ -166,8 +166,9 @@ def plot_fact_status(ax_status, ax_scores, matrix: pd.DataFrame, facts) -> list:
     ``ax_scores`` the binary checklist (pass/fail, facts present) and the weighted score
     (its value, shaded from near-white at 0).
 
-    ``matrix`` is :func:`status_matrix`'s table. Each axes gets its legend below it; the
-    statuses' names every status, used or not. Returns the artists drawn.
+    ``matrix`` is :func:`status_matrix`'s table. Each axes gets its legend below it, naming
+    only what it draws (the statuses that occur; pass or fail as they occur). Returns the
+    artists drawn.
     """
     n_rows, n_facts = len(matrix), len(facts)
     rgb = np.empty((n_rows, n_facts, 3))
@@ -178,14 +179,16 @@ def plot_fact_status(ax_status, ax_scores, matrix: pd.DataFrame, facts) -> list:
     artists.append(ax_status.imshow(rgb, aspect="auto", interpolation="nearest"))
     for j, fact in enumerate(facts):
         for i, status in enumerate(matrix[f"status_{fact.name}"]):
-            artists.append(ax_status.text(j, i, status, ha="center", va="center", fontsize=8,
+            artists.append(ax_status.text(j, i, status, ha="center", va="center", fontsize=7,
                                           color="white" if status in _DARK else "black"))
     ax_status.set_xticks(range(n_facts), [f.name for f in facts])
     ax_status.set_yticks(range(n_rows), _row_labels(matrix))
     _grid(ax_status, n_rows, n_facts)
-    handles = [Patch(facecolor=STATUS_COLORS[s], label=s) for s in STATUSES]
-    artists.append(ax_status.legend(handles=handles, loc="upper center", ncols=len(STATUSES),
-                                    bbox_to_anchor=(0.5, -0.01), title="status of the fact"))
+    drawn = set(matrix[[f"status_{f.name}" for f in facts]].to_numpy().ravel().tolist())
+    handles = [Patch(facecolor=STATUS_COLORS[s], label=s) for s in STATUSES if s in drawn]
+    artists.append(ax_status.legend(handles=handles, loc="upper center",
+                                    ncols=max(len(handles), 1), bbox_to_anchor=(0.5, -0.01),
+                                    title="status of the fact"))
 
     full = matrix["checklist_full_match"].to_numpy(dtype=bool)
     score = np.clip(matrix["weighted_score"].to_numpy(dtype=float), 0, 1)
@@ -197,15 +200,16 @@ def plot_fact_status(ax_status, ax_scores, matrix: pd.DataFrame, facts) -> list:
     for i in range(n_rows):
         checklist = (f"{'pass' if full[i] else 'fail'} "
                      f"{matrix['facts_present'].iat[i]}/{matrix['facts_total'].iat[i]}")
-        artists.append(ax_scores.text(0, i, checklist, ha="center", va="center", fontsize=8))
+        artists.append(ax_scores.text(0, i, checklist, ha="center", va="center", fontsize=7))
         artists.append(ax_scores.text(1, i, f"{matrix['weighted_score'].iat[i]:.3f}",
-                                      ha="center", va="center", fontsize=8))
+                                      ha="center", va="center", fontsize=7))
     ax_scores.set_xticks(range(2), ["checklist\n(facts present)", "weighted\nscore"])
     _grid(ax_scores, n_rows, 2)
     ax_scores.tick_params(axis="y", labelleft=False)
-    handles = [Patch(facecolor=PASS_COLOR, label="checklist pass"),
-               Patch(facecolor=FAIL_COLOR, label="checklist fail"),
-               Patch(facecolor=_SCORE_COLOR, label="weighted score\n(shade from 0 to 1)")]
+    handles = [Patch(facecolor=color, label=label) for color, label, shown in
+               ((PASS_COLOR, "checklist pass", full.any()),
+                (FAIL_COLOR, "checklist fail", (~full).any()),
+                (_SCORE_COLOR, "weighted score\n(shade from 0 to 1)", n_rows > 0)) if shown]
     artists.append(ax_scores.legend(handles=handles, loc="upper center", ncols=1,
                                     bbox_to_anchor=(0.5, -0.01)))
     return artists
@@ -266,12 +270,12 @@ def status_figure(nb: Session):
     matrix = _matrix(nb)
     facts = nb.benchmark.facts
     fig, (ax_status, ax_scores) = figure(
-        1, 2, figsize=(3.2 + 1.15 * len(facts) + 2.2, 1.9 + 0.3 * len(matrix)),
+        1, 2, figsize=(FIGURE_WIDTH, 1.8 + 0.26 * len(matrix)),
         sharey=True, layout="constrained",
         gridspec_kw={"width_ratios": [len(facts), 2]})
     plot_fact_status(ax_status, ax_scores, matrix, facts)
-    fig.suptitle("Each fact's status under the scoring schema; the binary checklist and "
-                 "the weighted score beside it")
+    fig.suptitle("Each fact's status under the scoring schema;\n"
+                 "the binary checklist and the weighted score beside it")
     return nb.figure("matrix", fig)
 
 
