@@ -1,14 +1,17 @@
 """Loading and validating benchmark files: the edge between a JSON file and the scorers.
 
-A benchmark file is checked in stages, and each stage reports every problem it finds, each as
-a :class:`~recallscore_nb.errors.BenchmarkFormatError` naming the file (as the caller gave
-it), the JSON path, the row id, the field, what was expected and what was found:
+A benchmark file is checked in stages, and every problem found is reported, each as a
+:class:`~recallscore_nb.errors.BenchmarkFormatError` naming the file (as the caller gave it),
+the JSON path, the row id, the field, what was expected and what was found:
 
-1. the bytes: a readable file of UTF-8 JSON, without repeated keys, holding an object;
+1. the bytes: a regular file of UTF-8 JSON data holding an object (no repeated key, no
+   nesting past :data:`~recallscore_nb.jsondocs.MAX_DEPTH`, every number finite and every
+   string Unicode: see :mod:`recallscore_nb.jsondocs`); problems here stop the validation;
 2. the JSON Schema ``data/schemas/benchmark.schema.json`` (draft 2020-12);
 3. what a schema cannot say: unique row ids, fact names unique ignoring case, terms that keep
    some text under the seed normalization, a reference answer that passes its own checklist,
-   and ``factsPresent`` no larger than the number of facts.
+   and ``factsPresent`` no larger than the number of facts. These run beside stage 2, on
+   every part whose type is right, so one fix never uncovers an error that was already there.
 
 Whether the published labels agree with the rules is not a format question; reproducing
 the benchmark answers it.
@@ -125,7 +128,7 @@ def load_benchmark(path: str | os.PathLike[str] | None = None) -> Benchmark:
     Raises
     ------
     BenchmarkFormatError
-        The first problem of the first stage that found any; ``errors`` holds all of them.
+        The first problem found; ``errors`` holds all of them.
 
     Examples
     --------
@@ -138,9 +141,7 @@ def load_benchmark(path: str | os.PathLike[str] | None = None) -> Benchmark:
     name = os.fspath(DEFAULT_BENCHMARK if path is None else path)
     content = read_document(name, BenchmarkFormatError)
     data = parse_object(name, content, BenchmarkFormatError, _row_id)
-    errors = _schema_errors(name, data)
-    if not errors:  # the later checks rely on the types the schema guarantees
-        errors = _checklist_errors(name, data) + _row_errors(name, data)
+    errors = _schema_errors(name, data) + _checklist_errors(name, data) + _row_errors(name, data)
     if errors:
         raise InputFileError.first_of(errors)
     return _benchmark(name, hashlib.sha256(content).hexdigest(), data)
@@ -156,20 +157,35 @@ def _schema_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
 
 
 # --- stage 3: what the schema cannot say -------------------------------------------------
+# Each check reads only the parts whose type is right; stage 2 names the others.
+def _checklist(data: dict[str, Any]) -> list[Any]:
+    protocol = data.get("protocol")
+    checklist = protocol.get("factChecklist") if isinstance(protocol, dict) else None
+    return checklist if isinstance(checklist, list) else []
+
+
 def _checklist_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
-    reference = data["referenceAnswer"]
-    normalized_reference = SEED(reference)
+    reference = data.get("referenceAnswer")
+    normalized_reference = SEED(reference) if isinstance(reference, str) and reference else None
     first_use: dict[str, str] = {}
     errors: list[InputFileError] = []
-    for i, fact in enumerate(data["protocol"]["factChecklist"]):
+    for i, fact in enumerate(_checklist(data)):
+        if not isinstance(fact, dict):
+            continue
         where = f"$.protocol.factChecklist[{i}]"
-        fact_name, folded = fact["fact"], fact["fact"].casefold()
-        if folded in first_use:
-            expected = "a name unique ignoring case"
-            got = f"{render(fact_name)}, already named at {first_use[folded]}"
-            errors.append(BenchmarkFormatError(name, where, "fact", expected=expected, got=got))
-        first_use.setdefault(folded, where)
-        for j, term in enumerate(fact["requiredTerms"]):
+        fact_name = fact.get("fact")
+        if isinstance(fact_name, str):
+            folded = fact_name.casefold()
+            if folded in first_use:
+                expected = "a name unique ignoring case"
+                got = f"{render(fact_name)}, already named at {first_use[folded]}"
+                errors.append(BenchmarkFormatError(name, where, "fact", expected=expected,
+                                                   got=got))
+            first_use.setdefault(folded, where)
+        terms = fact.get("requiredTerms")
+        for j, term in enumerate(terms if isinstance(terms, list) else ()):
+            if not isinstance(term, str) or not term:
+                continue
             normalized = SEED(term)
             if not normalized:
                 expected = "a term that keeps some text after normalization"
@@ -178,7 +194,8 @@ def _checklist_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
                         name, where, f"requiredTerms[{j}]", expected=expected, got=render(term)
                     )
                 )
-            elif not term_occurs(normalized_reference, normalized):
+            elif normalized_reference is not None and not term_occurs(normalized_reference,
+                                                                       normalized):
                 expected = f"the term {render(term)} of fact {fact_name}"
                 errors.append(
                     BenchmarkFormatError(
@@ -189,31 +206,41 @@ def _checklist_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
 
 
 def _row_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
-    n_facts = len(data["protocol"]["factChecklist"])
+    checklist = _checklist(data)
+    n_facts = len(checklist) if checklist else None
+    rows = data.get("rows")
     first_use: dict[str, str] = {}
     errors: list[InputFileError] = []
-    for i, row in enumerate(data["rows"]):
-        where, row_id = f"$.rows[{i}]", row["id"]
-        if row_id in first_use:
-            got = f"{render(row_id)}, already the id of {first_use[row_id]}"
+    for i, row in enumerate(rows if isinstance(rows, list) else ()):
+        if not isinstance(row, dict):
+            continue
+        where, row_id = f"$.rows[{i}]", _row_id(data, ("rows", i))
+        if row_id is not None and row_id in first_use:
+            got = f"{render(row_id)}, a duplicate (already the id of {first_use[row_id]})"
             errors.append(
                 BenchmarkFormatError(
                     name, where, "id", expected="a unique id", got=got, row_id=row_id
                 )
             )
-        first_use.setdefault(row_id, where)
-        if row.get("factsPresent", 0) > n_facts:
+        if row_id is not None:
+            first_use.setdefault(row_id, where)
+        present = row.get("factsPresent")
+        if n_facts is not None and _is_int(present) and present > n_facts:
             errors.append(
                 BenchmarkFormatError(
                     name,
                     where,
                     "factsPresent",
                     expected=f"at most {n_facts}, the number of facts",
-                    got=render(row["factsPresent"]),
+                    got=render(present),
                     row_id=row_id,
                 )
             )
     return errors
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # --- building the result -----------------------------------------------------------------

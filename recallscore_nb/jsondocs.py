@@ -1,99 +1,414 @@
 """Reading JSON documents and naming what is wrong in them: the shared first two stages of
-every JSON file the package validates (benchmarks, scoring schemas, the suite catalogue).
+every JSON file the package validates (benchmarks, scoring schemas, the suite catalogue, items
+and SQuAD files), and the checks other readers of JSON text share.
 
-Stage 1 reads the bytes (missing file, not UTF-8, invalid JSON, a key repeated in one object,
-a top level that is not an object); stage 2 translates JSON Schema errors into (path,
-expected, got) problems sorted by path. Each caller raises its own error type.
+Stage 1 reads the bytes and refuses what is not plain JSON data, each problem named by where
+it is: a file that is not a regular file (:func:`read_document`), bytes that are not UTF-8,
+nesting deeper than :data:`MAX_DEPTH` (refused by a scan of the text before any parser, which
+would recurse that deep, sees it), invalid JSON, a key repeated in one object, ``NaN`` and
+``Infinity`` tokens or a number too large for a float (not finite), an integer outside the
+64-bit range (Python's digit limit for integers lies far beyond it), and a lone surrogate
+escape such as ``"\\ud800"`` (not Unicode text: it cannot be written out as UTF-8). Every
+stage-1 problem of a file is collected; what is found by a scan of the text
+(:func:`check_json_text`) is named by line and column, the others by JSON path and field.
+Stage 2 translates JSON Schema errors into (path, expected, got) problems sorted by path.
+Each caller raises its own error type.
 
 >>> json_path(("rows", 2, "attempt")), split_path(("rows", 2, "attempt"))
 ('$.rows[2].attempt', ('$.rows[2]', 'attempt'))
+>>> load_json(b'{"weight": NaN}', "s.json", InputFileError)
+Traceback (most recent call last):
+...
+recallscore_nb.errors.InputFileError: s.json: $: weight: expected a finite number, got NaN
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 from .errors import InputFileError
+from .files import read_input
 from .paths import SCHEMAS_DIR
 
-__all__ = ["JsonPath", "read_document", "parse_object", "json_path", "split_path", "render",
+__all__ = ["JsonPath", "MAX_DEPTH", "read_document", "load_json", "load_json_line",
+           "parse_object", "check_json_text", "json_path", "split_path", "render", "printable",
            "validator", "schema_problems", "expected_phrase"]
 
 JsonPath = tuple[str | int, ...]  # a JSON path as its parts: ("rows", 2, "attempt")
 RowId = Callable[[Any, JsonPath], str | None]
 
+MAX_DEPTH = 512
+"""The deepest nesting of arrays and objects a JSON input may have. Real files nest a few
+levels; Python's parser recurses once per level and fails near its recursion limit (1,000
+frames, shared with the caller's), so this leaves room for it and for every later step."""
+
+INT_RANGE = (-(2**63), 2**63 - 1)
+"""The integers a JSON input may hold: those of a 64-bit column (pandas, Arrow)."""
+
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _RENDER_LIMIT = 80
 _TYPE_PHRASES = {"string": "a string", "boolean": "a boolean", "integer": "an integer",
                  "object": "an object", "array": "an array"}
+_INT_EXPECTED = "an integer from -2**63 to 2**63-1 (a larger number needs an exponent)"
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def read_document(name: str, error: type[InputFileError]) -> bytes:
-    """The bytes of a file, or ``error`` naming it when it is missing or unreadable."""
-    try:
-        with open(name, "rb") as file:
-            return file.read()
-    except FileNotFoundError:
-        raise error(name, message="no such file") from None
-    except OSError as err:
-        raise error(name, message=f"cannot be read: {err.strerror}") from None
+    """The bytes of a regular file, or ``error`` naming it (missing, unreadable, a device,
+    a pipe or a folder: never read without end)."""
+    return read_input(name, error)
 
 
-def parse_object(name: str, content: bytes, error: type[InputFileError],
-                 row_id: RowId = lambda data, parts: None) -> dict[str, Any]:
-    """UTF-8 JSON whose top level is an object, with no key repeated in any object."""
+# --- stage 1: the text and its values ------------------------------------------------------
+def load_json(content: bytes, name: str, error: type[InputFileError],
+              row_id: RowId = lambda data, parts: None) -> Any:
+    """Any JSON value, from UTF-8 bytes that hold plain JSON data (see the module docstring).
+
+    Every problem is collected; the first is raised, carrying all of them in ``errors``,
+    each naming ``name``, the JSON path, the field and ``row_id(data, path)`` when given.
+
+    >>> load_json(b'[1, {"a": "\\\\u00e9"}]', "x.json", InputFileError)
+    [1, {'a': 'é'}]
+    >>> load_json(b'{"a": 1, "a": 2}', "x.json", InputFileError)
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.InputFileError: x.json: $: a: duplicate key
+    """
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError as err:
         bad = content[err.start]
         raise error(name, f"byte {err.start}",
                     message=f"not UTF-8 text (byte 0x{bad:02x})") from None
+    check_json_text(content, name, error, values=False)
     try:
-        data = json.loads(text, object_pairs_hook=_object)
+        data, problems = _parse(text)
     except json.JSONDecodeError as err:
         raise error(name, f"line {err.lineno} column {err.colno}",
                     message=f"not valid JSON: {err.msg}") from None
-    repeated = [error(name, json_path(parts), key, message="duplicate key",
-                      row_id=row_id(data, parts)) for parts, key in _repeated_keys(data)]
-    if repeated:
-        raise InputFileError.first_of(repeated)
+    if problems:
+        errors = []
+        for parts, field, kwargs in problems:
+            location, field = (json_path(parts), field) if field is not None else split_path(parts)
+            errors.append(error(name, location, printable(field),
+                                row_id=_printable_id(row_id(data, parts)), **kwargs))
+        raise InputFileError.first_of(errors)
+    return data
+
+
+def load_json_line(line: bytes | str, name: str, error: type[InputFileError], number: int,
+                   row_id: Callable[[Any], str | None] = lambda data: None) -> Any:
+    """One line of a JSONL file, checked as :func:`load_json` checks a document; problems
+    are located at ``line <number>`` and the field is the path within the line.
+
+    >>> load_json_line('{"item": "q1", "n": Infinity}', "i.jsonl", InputFileError, 3,
+    ...                lambda data: data.get("item"))
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.InputFileError: i.jsonl: line 3 (id q1): n: expected a finite number, got Infinity
+    """
+    where = f"line {number}"
+    if isinstance(line, bytes):
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise error(name, where,
+                        message=f"not UTF-8 text (byte {err.start} of the line)") from None
+    else:
+        text = line
+    check_json_text(text, name, error, values=False, first_line=number)
+    try:
+        data, problems = _parse(text)
+    except json.JSONDecodeError as err:
+        raise error(name, where,
+                    message=f"not valid JSON ({err.msg} at column {err.colno})") from None
+    if problems:
+        ident = _printable_id(row_id(data) if isinstance(data, dict) else None)
+        raise InputFileError.first_of([
+            error(name, where, printable(_line_field(parts, field)), row_id=ident, **kwargs)
+            for parts, field, kwargs in problems])
+    return data
+
+
+def parse_object(name: str, content: bytes, error: type[InputFileError],
+                 row_id: RowId = lambda data, parts: None) -> dict[str, Any]:
+    """:func:`load_json` of a document whose top level must be an object."""
+    data = load_json(content, name, error, row_id)
     if not isinstance(data, dict):
         raise error(name, "$", expected="an object", got=render(data))
     return data
 
 
+class _Refused:
+    """A number stage 1 refuses, standing in its place until it is reported."""
+
+    __slots__ = ("expected", "got")
+
+    def __init__(self, expected: str, got: str) -> None:
+        self.expected, self.got = expected, got
+
+
 class _RepeatedKeys(dict):
-    """A JSON object that repeated some keys; it lives only until they are reported."""
+    """A JSON object that repeated some keys (the last value kept, as ``json`` does); it
+    lives only until they are reported. ``pairs`` keeps every (key, value) as written."""
 
-    def __init__(self, pairs: list[tuple[str, Any]], repeated: list[str]) -> None:
-        super().__init__(pairs)
-        self.repeated = repeated
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    counts = Counter(key for key, _ in pairs)
-    if len(counts) == len(pairs):
-        return dict(pairs)
-    return _RepeatedKeys(pairs, [key for key, n in counts.items() if n > 1])
+    def __init__(self, kept: dict[str, Any], pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(kept)
+        self.pairs = pairs
 
 
-def _repeated_keys(value: Any, parts: JsonPath = ()) -> Iterator[tuple[JsonPath, str]]:
-    """(path of the object, key) for every key an object of ``value`` repeats."""
-    if isinstance(value, _RepeatedKeys):
-        yield from ((parts, key) for key in value.repeated)
-    if isinstance(value, dict):
-        children = value.items()
-    elif isinstance(value, list):
-        children = enumerate(value)
-    else:
-        return
-    for key, child in children:
-        yield from _repeated_keys(child, (*parts, key))
+class _Hooks:
+    """The parser's hooks: they mark what stage 1 refuses, so that one walk can name it."""
+
+    def __init__(self) -> None:
+        self.marked = False
+
+    def object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        kept = dict(pairs)
+        if len(kept) == len(pairs):
+            return kept
+        self.marked = True
+        return _RepeatedKeys(kept, pairs)
+
+    def constant(self, token: str) -> _Refused:
+        self.marked = True
+        return _Refused("a finite number", token)
+
+    def float(self, token: str) -> float | _Refused:
+        value = float(token)
+        if math.isinf(value):
+            self.marked = True
+            return _Refused("a finite number", token)
+        return value
+
+    def int(self, token: str) -> int | _Refused:
+        if len(token) < 19:
+            return int(token)
+        digits = len(token.lstrip("-"))
+        if digits <= 20:
+            value = int(token)
+            if INT_RANGE[0] <= value <= INT_RANGE[1]:
+                return value
+        self.marked = True
+        got = token if len(token) <= 40 else f"{token[:40]}... ({digits} digits)"
+        return _Refused(_INT_EXPECTED, got)
+
+
+# (path, key or None, keyword arguments of the error): the key names a problem of the object
+# at path (a repeated key, a key that is not Unicode), None a problem of the value at path.
+Problem = tuple[JsonPath, str | None, dict[str, str]]
+
+
+def _parse(text: str) -> tuple[Any, list[Problem]]:
+    hooks = _Hooks()
+    try:
+        data = json.loads(text, object_pairs_hook=hooks.object, parse_constant=hooks.constant,
+                          parse_float=hooks.float, parse_int=hooks.int)
+    except RecursionError:  # only when the caller's own stack is already deep
+        raise json.JSONDecodeError("nested too deeply for the parser here", text, 0) from None
+    strings = _SURROGATE_HINT.search(text) is not None
+    if not (hooks.marked or strings):
+        return data, []
+    return data, list(_problems(data, strings))
+
+
+def _problems(data: Any, strings: bool) -> Iterator[Problem]:
+    """Stage-1 problems in document order (a walk with its own stack: no recursion)."""
+    stack: list[tuple[JsonPath, Any]] = [((), data)]
+    while stack:
+        parts, value = stack.pop()
+        if isinstance(value, dict):
+            pairs = value.pairs if isinstance(value, _RepeatedKeys) else list(value.items())
+            if isinstance(value, _RepeatedKeys):
+                counts = Counter(key for key, _ in pairs)
+                yield from ((parts, key, {"message": "duplicate key"})
+                            for key, n in counts.items() if n > 1)
+            if strings:
+                yield from ((parts, key, _surrogate(key)) for key, _ in pairs
+                            if _has_surrogate(key))
+            stack.extend(((*parts, key), child) for key, child in reversed(pairs))
+        elif isinstance(value, list):
+            stack.extend(((*parts, i), value[i]) for i in range(len(value) - 1, -1, -1))
+        elif isinstance(value, _Refused):
+            yield parts, None, {"expected": value.expected, "got": value.got}
+        elif strings and isinstance(value, str) and _has_surrogate(value):
+            yield parts, None, _surrogate(value)
+
+
+def _has_surrogate(text: str) -> bool:
+    return not text.isascii() and _LONE_SURROGATE.search(text) is not None
+
+
+def _surrogate(text: str) -> dict[str, str]:
+    code = ord(_LONE_SURROGATE.search(text).group())
+    return {"message": f"contains a lone surrogate (\\u{code:04x}): not Unicode text"}
+
+
+def _line_field(parts: JsonPath, key: str | None) -> str:
+    """The path within a JSONL line, without ``$``: ``factChecklist[0].fact``."""
+    path = json_path((*parts, key) if key is not None else parts)[1:]
+    return path[1:] if path.startswith(".") else path
+
+
+def _printable_id(row_id: str | None) -> str | None:
+    return None if row_id is None else printable(row_id)
+
+
+# --- stage 1, by a scan of the text --------------------------------------------------------
+_CHUNK = 1 << 21
+_NON_FINITE = re.compile(rb"-?Infinity|NaN")
+_BIG_HINT = re.compile(rb"[eE][-+]?\d{3}|\d{19}")  # without either, every number fits
+_NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_SURROGATE_ESCAPE = re.compile(
+    rb"(?<!\\)(?:\\\\)*\\u(?:(?P<high>[dD][89abAB][0-9a-fA-F]{2})"
+    rb"(?P<low>\\u[dD][c-fC-F][0-9a-fA-F]{2})?|(?P<lone>[dD][c-fC-F][0-9a-fA-F]{2}))")
+
+
+def check_json_text(content: bytes | str, name: str, error: type[InputFileError], *,
+                    lines: bool = False, values: bool = True, first_line: int = 1) -> None:
+    """Refuse JSON text that would crash or mislead a parser, before one sees it.
+
+    Nesting deeper than :data:`MAX_DEPTH` is always refused; with ``values``, so are a
+    number with more digits than Python's limit for integers (``sys.get_int_max_str_digits()``,
+    4300), an integer outside the 64-bit range, ``NaN`` and ``Infinity`` tokens, numbers too
+    large for a float, and lone surrogate escapes (``"\\ud800"``); :func:`load_json` finds
+    those by their JSON path instead. One
+    linear scan of the bytes ignores brackets and digits inside strings; it runs only where a
+    quick look finds something to check. With
+    ``lines`` (JSONL) each line is checked on its own. Every problem is one ``error`` naming
+    ``name``, ``line L column C`` (lines counted from ``first_line``) and the limit; the
+    first is raised, carrying all of them in ``errors``.
+
+    Readers that hand JSON text to another parser (pyarrow) call this first.
+
+    >>> check_json_text(b'{"a": "[[[["}', "a.json", InputFileError)
+    >>> check_json_text(b'{"a": 1}\\n{"a": NaN}', "a.jsonl", InputFileError, lines=True)
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.InputFileError: a.jsonl: line 2 column 7: NaN: not a finite number
+    """
+    data = content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass")
+    found: list[tuple[int, str]] = []  # (byte offset, message)
+    candidates: list[tuple[int, str]] = []  # the same, if the offset lies outside strings
+    if values:
+        limit = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
+        candidates += [(m.start(), f"a number of {m.end() - m.start()} digits (the limit is "
+                                   f"{limit})") for m in re.finditer(rb"\d{%d,}" % (limit + 1), data)]
+        candidates += [(m.start(), f"{m.group().decode()}: not a finite number")
+                       for m in _NON_FINITE.finditer(data)]
+        if _BIG_HINT.search(data):
+            candidates += [(m.start(), problem) for m in _NUMBER.finditer(data)
+                           if (problem := _number_problem(m.group(), limit))]
+        if b"\\u" in data:
+            for m in _SURROGATE_ESCAPE.finditer(data):
+                if m.group("lone") or not m.group("low"):
+                    at = m.start("lone") if m.group("lone") else m.start("high")
+                    found.append((at - 2, f"a lone surrogate ({data[at - 2:at + 4].decode()})"
+                                          ": not Unicode text"))
+    deep = _may_be_too_deep(data, lines)
+    if deep or candidates:
+        offsets = np.array([offset for offset, _ in candidates], dtype=np.int64)
+        too_deep, outside = _scan(data, lines=lines, queries=offsets)
+        if too_deep is not None:
+            found.append((too_deep, f"nested more than {MAX_DEPTH} levels deep (the limit)"))
+        found += [c for c, keep in zip(candidates, outside) if keep]
+    if found:
+        found.sort()
+        raise InputFileError.first_of([error(name, where, message=message) for where, message
+                                       in zip(_line_columns(data, [o for o, _ in found],
+                                                            first_line), (m for _, m in found))])
+
+
+def _number_problem(token: bytes, limit: int) -> str | None:
+    """What is wrong with a number token, if anything (digit runs past ``limit`` aside)."""
+    text = token.decode()
+    shown = text if len(text) <= 40 else f"{text[:40]}..."
+    if any(c in text for c in ".eE"):
+        return f"{shown}: not a finite number" if math.isinf(float(text)) else None
+    digits = len(text.lstrip("-"))
+    if digits > limit or (digits < 19 or INT_RANGE[0] <= int(text) <= INT_RANGE[1]):
+        return None
+    return f"{shown}: an integer outside -2**63 to 2**63-1 (a larger number needs an exponent)"
+
+
+def _may_be_too_deep(data: bytes, lines: bool) -> bool:
+    """Whether some line (with ``lines``) or the whole text opens more than MAX_DEPTH
+    arrays and objects: only then can it nest that deep."""
+    total = data.count(b"[") + data.count(b"{")
+    if total <= MAX_DEPTH or not lines:
+        return total > MAX_DEPTH
+    return any(line.count(b"[") + line.count(b"{") > MAX_DEPTH
+               for line in data.split(b"\n"))
+
+
+def _scan(data: bytes, *, lines: bool, queries: np.ndarray) -> tuple[int | None, np.ndarray]:
+    """(the offset where nesting first passes MAX_DEPTH or None, whether each offset of
+    ``queries`` lies outside strings), in one pass over the bytes, a chunk at a time.
+
+    Inside a string, a quote is escaped when an odd run of backslashes precedes it. Text that
+    is not JSON may be misread past its first fault, where the parser stops anyway.
+    """
+    arr = np.frombuffer(data, dtype=np.uint8)
+    outside = np.zeros(len(queries), dtype=bool)
+    backslashes = quotes = depth = 0  # carried from one chunk to the next
+    too_deep = None
+    for start in range(0, len(arr), _CHUNK):
+        a = arr[start:start + _CHUNK]
+        index = np.arange(len(a), dtype=np.int64)
+        # The run of backslashes ending at each byte; a byte is escaped when the run before
+        # it is odd.
+        is_backslash = a == 0x5C
+        last_other = np.maximum.accumulate(np.where(is_backslash, -1, index))
+        run = index - last_other + np.where(last_other < 0, backslashes, 0)
+        before = np.concatenate(([backslashes], run[:-1]))
+        quote = (a == 0x22) & (before % 2 == 0)
+        last_newline = np.maximum.accumulate(np.where(a == 0x0A, index, -1)) if lines else None
+        in_string = _running(quote.astype(np.int64), quotes, last_newline) % 2 == 1
+        opens = ((a == 0x5B) | (a == 0x7B)) & ~in_string
+        closes = ((a == 0x5D) | (a == 0x7D)) & ~in_string
+        level = _running(opens.astype(np.int64) - closes, depth, last_newline)
+        over = np.flatnonzero(level > MAX_DEPTH)
+        if too_deep is None and len(over):
+            too_deep = start + int(over[0])
+        inside = (queries >= start) & (queries < start + len(a))
+        outside[inside] = ~in_string[queries[inside] - start]
+        backslashes, quotes, depth = int(run[-1]), int(in_string[-1]), int(level[-1])
+        if not lines:
+            depth = max(depth, 0)  # below 0 the parser fails first
+    return too_deep, outside
+
+
+def _running(steps: np.ndarray, carry: int, last_newline: np.ndarray | None) -> np.ndarray:
+    """The running total of ``steps`` after ``carry``; with ``last_newline``, restarting
+    after each newline."""
+    total = np.cumsum(steps) + carry
+    if last_newline is None:
+        return total
+    after = last_newline >= 0
+    total[after] -= total[last_newline[after]]
+    return total
+
+
+def _line_columns(data: bytes, offsets: list[int], first_line: int) -> list[str]:
+    """``line L column C`` of each byte offset (columns count characters, from 1)."""
+    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
+    where = []
+    for offset in offsets:
+        line = int(np.searchsorted(newlines, offset))
+        start = int(newlines[line - 1]) + 1 if line else 0
+        column = len(data[start:offset].decode("utf-8", "replace")) + 1
+        where.append(f"line {first_line + line} column {column}")
+    return where
 
 
 # --- locations and renderings ------------------------------------------------------------
@@ -106,7 +421,7 @@ def json_path(parts: JsonPath) -> str:
         elif _NAME.match(part):
             steps.append(f".{part}")
         else:
-            steps.append(f"[{json.dumps(part, ensure_ascii=False)}]")
+            steps.append(f"[{printable(json.dumps(part, ensure_ascii=False))}]")
     return "$" + "".join(steps)
 
 
@@ -121,26 +436,44 @@ def split_path(parts: JsonPath) -> tuple[str, str]:
 
 
 def render(value: Any) -> str:
-    """A value as JSON, cut short past a few dozen characters."""
-    text = json.dumps(value, ensure_ascii=False)
+    """A value as JSON, cut short past a few dozen characters (printable: see
+    :func:`printable`)."""
+    text = printable(json.dumps(value, ensure_ascii=False))
     return text if len(text) <= _RENDER_LIMIT else text[: _RENDER_LIMIT - 3] + "..."
+
+
+def printable(text: str) -> str:
+    """``text`` with any lone surrogate written as its escape, so it can be printed.
+
+    >>> printable("R\\ud800")
+    'R\\\\ud800'
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 # --- stage 2: JSON Schema errors, translated ---------------------------------------------
 @cache
 def validator(schema_file: str):
-    """The validator of a JSON Schema shipped in ``data/schemas/`` (built once per process)."""
+    """The validator of a JSON Schema shipped in ``data/schemas/`` (built once per process).
+
+    Its ``integer`` is a JSON integer as written: ``1.0`` is a number, not an integer (JSON
+    Schema would accept it), so ``"schemaVersion": 1.0`` is refused like ``true``.
+    """
     from ._jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
 
     schema = json.loads((SCHEMAS_DIR / schema_file).read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+    return extend(Draft202012Validator, type_checker=checker)(schema)
 
 
 def schema_problems(validator, data: Any) -> list[tuple[JsonPath, str, str]]:
-    """Every (path, expected, got) the validator finds, sorted by path; an unknown field
-    (where the schema forbids them) gives one problem each."""
+    """Every (path, expected, got) the validator finds, sorted by path, each once; an unknown
+    field (where the schema forbids them) gives one problem each."""
     problems = [p for error in validator.iter_errors(data) for p in _translate(error)]
-    return sorted(problems, key=lambda p: [(isinstance(part, str), part) for part in p[0]])
+    return sorted(dict.fromkeys(problems),
+                  key=lambda p: [(isinstance(part, str), part) for part in p[0]])
 
 
 def _translate(error) -> list[tuple[JsonPath, str, str]]:

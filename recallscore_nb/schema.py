@@ -9,12 +9,15 @@ The file is checked in stages and every problem is reported, each a
 :class:`SchemaFormatError` naming the file, the JSON path, the field, what was expected and
 what was found:
 
-1. the bytes: readable UTF-8 JSON, without repeated keys, holding an object;
+1. the bytes: a regular file of UTF-8 JSON data holding an object (no repeated key, every
+   number finite, every string Unicode: see :mod:`recallscore_nb.jsondocs`); problems here
+   stop the validation;
 2. the JSON Schema ``data/schemas/scoring.schema.json`` (draft 2020-12): unknown fields,
    weights that are not positive, a missing or blank ``disagreementNote`` are refused there;
 3. what depends on the benchmark or on normalization: every fact named is a fact of the
    benchmark's checklist, every term and cue keeps some text under the seed normalization,
-   and no base unit is itself converted.
+   no base unit is itself converted, and the weights of the benchmark's facts add up to a
+   finite number (else every weighted score would be NaN). Stages 2 and 3 run together.
 
 Fields left out take these values: ``falsePositivePenalty`` 0.5; ``negation`` the cues
 not/no/never/without with a window of 3 tokens (an empty ``cues`` list turns negation off);
@@ -31,7 +34,9 @@ leaves out weighs 1, with no equivalents or contradictions.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,6 +246,7 @@ def _benchmark_problems(data: dict[str, Any], facts: tuple[Fact, ...]) -> list[P
     names = [f.name for f in facts]
     rules = data.get("facts")
     if isinstance(rules, dict):
+        problems += _weight_problems(rules, names)
         for fact_name, rule in rules.items():
             if fact_name not in names:
                 expected = f"a fact of the benchmark's checklist ({', '.join(names)})"
@@ -257,6 +263,21 @@ def _benchmark_problems(data: dict[str, Any], facts: tuple[Fact, ...]) -> list[P
     if isinstance(units, dict):
         problems += _unit_problems(units)
     return problems
+
+
+def _weight_problems(rules: dict[str, Any], names: list[str]) -> list[Problem]:
+    """The weights of the checklist's facts (1 when not given) must add up to a finite sum."""
+    weights = []
+    for fact_name in names:
+        rule = rules.get(fact_name, {})
+        weight = rule.get("weight", 1.0) if isinstance(rule, dict) else 1.0
+        if not isinstance(weight, (int, float)) or isinstance(weight, bool):
+            return []  # the JSON Schema names it
+        weights.append(float(weight))
+    if math.isfinite(sum(weights)):
+        return []
+    return [(("facts",), "weights that add up to a finite number",
+             f"weights adding up to more than {sys.float_info.max:.4g}")]
 
 
 def _term_problems(value: Any, parts: JsonPath, *, nested: bool) -> list[Problem]:

@@ -194,7 +194,7 @@ def test_missing_file(write):
 
 def test_directory_is_not_a_file(write):
     Path("adir").mkdir()
-    assert str(load_error("adir")) == "adir: cannot be read: Is a directory"
+    assert str(load_error("adir")) == "adir: not a regular file (a folder); give a file"
 
 
 def test_duplicate_keys_are_all_named(write):
@@ -390,7 +390,7 @@ SEMANTIC_CASES = [
     pytest.param(
         [(("rows", 2, "id"), "R01")],
         'bench.json: $.rows[2] (id R01): id: expected a unique id, got "R01", '
-        "already the id of $.rows[0]",
+        "a duplicate (already the id of $.rows[0])",
         "$.rows[2]", "R01", "id",
         id="duplicate row id",
     ),
@@ -469,7 +469,8 @@ def test_semantic_errors_are_all_collected(write):
     ]
 
 
-def test_schema_errors_come_before_semantic_checks(write):
+def test_schema_errors_come_first_and_do_not_hide_semantic_ones(write):
     edits = [(("rows", 2, "id"), "R01"), (("rows", 1, "attempt"), None)]
     err = load_error(write(edited(*edits)))
-    assert [e.field for e in err.errors] == ["attempt"]
+    assert [(e.location, e.field) for e in err.errors] == [("$.rows[1]", "attempt"),
+                                                           ("$.rows[2]", "id")]
