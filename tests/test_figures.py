@@ -10,6 +10,7 @@ from __future__ import annotations
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.container import BarContainer
 
@@ -199,3 +200,18 @@ def test_03_pipeline_labels_are_upright(drawn):
         for label in ax.get_xticklabels() + ax.get_yticklabels():
             assert np.isclose(label.get_rotation() % 90, 0), label.get_text()
 
+
+
+def test_06_points_place_a_zero_on_the_log_axis_left_edge():
+    table = pd.DataFrame({"id": ["a", "b", "c"], "flags": ["", "void", ""],
+                          "cases": [0, 50, 4]})
+    fig, ax = figure()
+    points = ch06.plot_suite_points(ax, table, "cases")
+    low, high = ax.get_xlim()
+    plt.close(fig)
+    assert ax.get_xscale() == "log" and not ax.containers
+    assert points.get_offsets()[:, 0].tolist() == [50, 4]
+    (hollow,) = [c for c in ax.collections if c is not points]
+    assert hollow.get_offsets()[:, 0].tolist() == [low] and low == pytest.approx(4 / 1.6)
+    assert high == pytest.approx(50 * 2.5)
+    assert [t.get_text() for t in ax.texts] == ["0", "50", "4"]

@@ -79,10 +79,11 @@ def flags_table(nb: Session):
     return nb.table("flags", flags_frame(_catalogue(nb)))
 
 
-def _suite_axis(ax, table: pd.DataFrame, y, flagged, values) -> None:
-    """Label each drawn suite with its value and name it on the y axis, flagged in red."""
-    for yi, value in zip(y, values):
-        ax.annotate(f"{value:g}", (value, yi), xytext=(3, 0), textcoords="offset points",
+def _suite_axis(ax, table: pd.DataFrame, y, flagged, values, at=None) -> None:
+    """Label each suite with its value (placed at ``at``, by default the value) and name it
+    on the y axis, flagged in red."""
+    for yi, value, x in zip(y, values, values if at is None else at):
+        ax.annotate(f"{value:g}", (x, yi), xytext=(4, 0), textcoords="offset points",
                     va="center", fontsize=7)
     ax.set_yticks(y, table["id"].tolist())
     for label, is_flagged in zip(ax.get_yticklabels(), flagged):
@@ -110,20 +111,29 @@ def plot_suite_points(ax, table: pd.DataFrame, column: str):
     """``table[column]`` as points on a log axis (a bar's length means nothing there), first
     suite on top, flagged suites in red, a faint line along each suite's row.
 
-    ``table`` has ``id``, ``flags`` and ``column`` (values above 0); each point is labelled
-    with its value. Returns the points drawn.
+    ``table`` has ``id``, ``flags`` and ``column``; each point is labelled with its value.
+    A value of 0, which a log axis cannot place, sits hollow on the axis' left edge.
+    Returns the points drawn.
     """
     values = table[column].to_numpy(dtype=float)
     y = np.arange(len(table))[::-1]
     flagged = (table["flags"] != "").to_numpy()
-    colors = np.where(flagged, FLAGGED_COLOR, PLAIN_COLOR).tolist()
-    points = ax.scatter(values, y, c=colors, s=18, zorder=3)
+    colors = np.where(flagged, FLAGGED_COLOR, PLAIN_COLOR)
+    positive = values[values > 0]
+    low = positive.min() / 1.6 if len(positive) else 0.5
+    high = positive.max() * 2.5 if len(positive) else 10.0
+    shown = np.where(values > 0, values, low)
+    zero = values <= 0
+    points = ax.scatter(shown[~zero], y[~zero], c=colors[~zero].tolist(), s=18, zorder=3)
+    if zero.any():
+        ax.scatter(shown[zero], y[zero], facecolors="white", edgecolors=colors[zero].tolist(),
+                   s=18, zorder=3, clip_on=False)
     ax.set_xscale("log")
-    ax.set_xlim(values.min() / 1.6, values.max() * 2.5)
+    ax.set_xlim(low, high)
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.grid(axis="y", color="0.9", linewidth=0.6)
     ax.tick_params(axis="y", length=0)
-    _suite_axis(ax, table, y, flagged, values)
+    _suite_axis(ax, table, y, flagged, values, at=shown)
     return points
 
 
