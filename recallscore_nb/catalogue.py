@@ -18,8 +18,8 @@ substring of the suite's own ``caveat`` or ``method``, which the loader checks. 
     a vacuous pass); the evidence says which.
 
 :func:`load_catalogue` reads and checks a file (bytes, JSON Schema
-``data/schemas/catalogue.schema.json``, then what a schema cannot say); the frame builders
-after it are pure.
+``data/schemas/catalogue.schema.json`` and, beside it, what a schema cannot say, on every part
+whose type is right); the frame builders after it are pure.
 
 >>> catalogue = load_catalogue()
 >>> catalogue.generated, len(catalogue.suites)
@@ -134,8 +134,9 @@ def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
     Raises
     ------
     CatalogueFormatError
-        The first problem of the first stage that found any (``errors`` holds all of
-        them), naming the file, the JSON path, the suite id and the field.
+        The first problem found (``errors`` holds all of them), naming the file, the JSON
+        path, the suite id and the field. A problem with the bytes (not UTF-8 JSON data, see
+        :mod:`recallscore_nb.jsondocs`) stops the checks; the others are all collected.
 
     Examples
     --------
@@ -145,9 +146,7 @@ def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
     name = os.fspath(DEFAULT_CATALOGUE if path is None else path)
     content = read_document(name, CatalogueFormatError)
     data = parse_object(name, content, CatalogueFormatError, _suite_id)
-    errors = _schema_errors(name, data)
-    if not errors:  # the later checks rely on the types the schema guarantees
-        errors = _id_errors(name, data) + _flag_errors(name, data)
+    errors = _schema_errors(name, data) + _id_errors(name, data) + _flag_errors(name, data)
     if errors:
         raise InputFileError.first_of(errors)
     return Catalogue(name, hashlib.sha256(content).hexdigest(), data["generated"],
@@ -213,26 +212,41 @@ def _schema_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
 
 
 # --- stage 3: what the schema cannot say -----------------------------------------------------
+# Each check reads only the parts whose type is right; the JSON Schema names the others.
+def _suites(data: dict[str, Any]) -> list[tuple[int, dict[str, Any], str | None]]:
+    """(index, suite, its id when a non-empty string) of every suite that is an object."""
+    suites = data.get("suites")
+    return [(i, suite, _suite_id(data, ("suites", i)))
+            for i, suite in enumerate(suites if isinstance(suites, list) else ())
+            if isinstance(suite, dict)]
+
+
 def _id_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
     first_use: dict[str, str] = {}
     errors = []
-    for i, suite in enumerate(data["suites"]):
+    for i, suite, sid in _suites(data):
         where = f"$.suites[{i}]"
-        if suite["id"] in first_use:
+        if sid is not None and sid in first_use:
             errors.append(CatalogueFormatError(
-                name, where, "id", expected="a unique id", row_id=suite["id"],
-                got=f"{render(suite['id'])}, already the id of {first_use[suite['id']]}"))
-        first_use.setdefault(suite["id"], where)
+                name, where, "id", expected="a unique id", row_id=sid,
+                got=f"{render(sid)}, a duplicate (already the id of {first_use[sid]})"))
+        if sid is not None:
+            first_use.setdefault(sid, where)
     return errors
 
 
 def _flag_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
-    ids = {suite["id"] for suite in data["suites"]}
+    suites = _suites(data)
+    ids = {sid for _, _, sid in suites if sid is not None}
     errors = []
-    for i, suite in enumerate(data["suites"]):
+    for i, suite, sid in suites:
         seen = set()
-        for k, flag in enumerate(suite["flags"]):
-            where, sid = f"$.suites[{i}].flags[{k}]", suite["id"]
+        flags = suite.get("flags")
+        for k, flag in enumerate(flags if isinstance(flags, list) else ()):
+            where = f"$.suites[{i}].flags[{k}]"
+            if not (isinstance(flag, dict) and flag.get("flag") in FLAGS
+                    and isinstance(flag.get("evidence"), str)):
+                continue
 
             def error(field_name, expected, got):
                 errors.append(CatalogueFormatError(name, where, field_name, expected=expected,
@@ -241,7 +255,9 @@ def _flag_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
             if flag["flag"] in seen:
                 error("flag", "a flag not already given to this suite", render(flag["flag"]))
             seen.add(flag["flag"])
-            if not any(flag["evidence"] in suite[f] for f in _EVIDENCE_FIELDS):
+            texts = [suite.get(f) for f in _EVIDENCE_FIELDS]
+            if all(isinstance(text, str) for text in texts) and \
+                    not any(flag["evidence"] in text for text in texts):
                 error("evidence", "a verbatim substring of the suite's caveat or method",
                       render(flag["evidence"]))
             other = flag.get("suite")
@@ -249,7 +265,7 @@ def _flag_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
                 if other is None:
                     error("suite", f"the id of the other suite (a {flag['flag']} flag names one)",
                           "nothing")
-                elif other not in ids or other == sid:
+                elif isinstance(other, str) and (other not in ids or other == sid):
                     error("suite", "the id of another suite in the catalogue", render(other))
             elif other is not None:
                 error("suite", f"nothing (only {' and '.join(NAMES_A_SUITE)} flags name a suite)",

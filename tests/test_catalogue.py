@@ -155,7 +155,7 @@ def _edit(data, index, **fields):
         # a repeated id
         (lambda d: _edit(d, 2, id="synthesis"),
          "$.suites[2]", "id", "synthesis", "a unique id",
-         '"synthesis", already the id of $.suites[0]'),
+         '"synthesis", a duplicate (already the id of $.suites[0])'),
         # paired without naming the other suite
         (lambda d: _edit(d, 5, flags=[{"flag": "paired", "evidence": "Paired with tagger"}]),
          "$.suites[5].flags[0]", "suite", "tagger_nullable",
