@@ -4,19 +4,22 @@ A line is ``{"item": "<id>", "referenceAnswer": "…", "factChecklist": [{"fact"
 "requiredTerms": ["…"]}]}``. ``referenceAnswer`` may be a list of alternative references (as
 SQuAD has several gold answers); ``factChecklist`` may then be omitted, and the checklist
 columns are empty for that item. Lines are validated like benchmark files: every problem is
-collected and named by file, line, item id and field; duplicate item ids are refused.
+collected and named by file, line, item id and field; a line that is not JSON data (a key
+repeated, a number not finite, a lone surrogate, nesting too deep: see
+:mod:`recallscore_nb.jsondocs`) and a repeated item id are refused. A line with other problems
+still claims its item id, so a later line repeating it is named too.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from dataclasses import dataclass
 
 from .errors import InputFileError
-from .jsondocs import render
+from .files import read_input
+from .jsondocs import load_json_line, render
 from .normalize import SEED
 from .rules import Fact
 from .tokens import term_occurs
@@ -118,6 +121,11 @@ def _line_errors(name: str, number: int, record) -> list[ItemsFormatError]:
 _ABSENT = object()
 
 
+def _item_id(record: dict) -> str | None:
+    item = record.get("item")
+    return item if isinstance(item, str) and item else None
+
+
 def _item(record: dict) -> Item:
     reference = record["referenceAnswer"]
     checklist = record.get("factChecklist")
@@ -137,41 +145,31 @@ def load_items(path: str | os.PathLike[str]) -> Items:
     Item(id='q1', references=('Paris', 'Lutetia'), facts=None)
     """
     name = os.fspath(path)
-    try:
-        content = open(name, "rb").read()
-    except FileNotFoundError:
-        raise ItemsFormatError(name, message="no such file") from None
-    except OSError as exc:
-        raise ItemsFormatError(name, message=f"cannot be read: {exc.strerror}") from None
-    errors: list[ItemsFormatError] = []
+    content = read_input(name, ItemsFormatError)
+    errors: list[InputFileError] = []
     items: list[Item] = []
     first_line: dict[str, int] = {}
     for number, raw in enumerate(content.splitlines(), start=1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            errors.append(ItemsFormatError(name, f"line {number}",
-                                           message=f"not UTF-8 text (byte {exc.start} of the line)"))
-            continue
-        if not line.strip():
+        if not raw.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            errors.append(ItemsFormatError(name, f"line {number}",
-                                           message=f"not valid JSON ({exc.msg} at column {exc.colno})"))
+            record = load_json_line(raw, name, ItemsFormatError, number, _item_id)
+        except InputFileError as err:
+            errors += err.errors
             continue
         problems = _line_errors(name, number, record)
-        if problems:
-            errors += problems
+        errors += problems
+        item_id = _item_id(record) if isinstance(record, dict) else None
+        if item_id is None:
             continue
-        item = _item(record)
-        if item.id in first_line:
-            errors.append(ItemsFormatError(name, f"line {number}", "item", row_id=item.id,
-                                           message=f"duplicate item id (first at line {first_line[item.id]})"))
+        if item_id in first_line:
+            errors.append(ItemsFormatError(
+                name, f"line {number}", "item", row_id=item_id,
+                message=f"duplicate item id (first at line {first_line[item_id]})"))
             continue
-        first_line[item.id] = number
-        items.append(item)
+        first_line[item_id] = number
+        if not problems:
+            items.append(_item(record))
     if errors:
         raise ItemsFormatError.first_of(errors)
     if not items:
