@@ -59,7 +59,8 @@ import pyarrow.compute as pc
 
 from .engine import SQUAD_MODES
 from .errors import InputFileError, UsageError
-from .jsondocs import JsonPath, json_path, render, split_path
+from .files import read_input
+from .jsondocs import JsonPath, json_path, load_json, render, split_path
 
 __all__ = [
     "SquadDataset",
@@ -139,10 +140,12 @@ def read_squad_dataset(path: str | os.PathLike) -> SquadDataset:
     Raises
     ------
     InputFileError
-        The file is missing, unreadable, not UTF-8 JSON, or not a SQuAD dataset.
+        The file is missing, not a regular file, not UTF-8 JSON data (see
+        :func:`recallscore_nb.jsondocs.load_json`: a repeated key, a number that is not
+        finite, a lone surrogate, nesting too deep), or not a SQuAD dataset.
     """
     name = os.fspath(path)
-    return parse_squad_dataset(_load_json(name), name)
+    return parse_squad_dataset(load_json(read_input(name), name, InputFileError), name)
 
 
 def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
@@ -154,7 +157,7 @@ def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
         if missing:
             error = InputFileError(name, location, field, message=f"missing (expected {expected})")
         else:
-            error = InputFileError(name, location, field, expected=expected, got=_shown(value))
+            error = InputFileError(name, location, field, expected=expected, got=render(value))
         errors.append(error)
 
     def array_at(holder: dict, parts: JsonPath, key: str, what: str) -> list:
@@ -168,7 +171,7 @@ def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
         return value
 
     if not isinstance(data, dict):
-        raise InputFileError(name, "$", expected="an object with a 'data' array", got=_shown(data))
+        raise InputFileError(name, "$", expected="an object with a 'data' array", got=render(data))
     version = data.get("version")
     if "version" in data and not isinstance(version, str):
         problem(("version",), "a string", version)
@@ -237,80 +240,23 @@ def read_predictions(path: str | os.PathLike) -> SquadPredictions:
     Raises
     ------
     InputFileError
-        The file is missing, unreadable, not UTF-8 JSON, or not such an object.
+        The file is missing, not a regular file, not UTF-8 JSON data (as for
+        :func:`read_squad_dataset`), or not such an object.
     """
     name = os.fspath(path)
-    return parse_predictions(_load_json(name, keep_pairs=True), name)
+    return parse_predictions(load_json(read_input(name), name, InputFileError), name)
 
 
 def parse_predictions(data: Any, name: str = "<predictions>") -> SquadPredictions:
-    """Validate already-parsed predictions (see :func:`read_predictions`).
-
-    ``data`` is a dict, or the list of (key, value) pairs of one JSON object.
-    """
-    if isinstance(data, _Pairs):
-        pairs = list(data)
-    elif isinstance(data, dict):
-        pairs = list(data.items())
-    else:
+    """Validate already-parsed predictions (a dict; see :func:`read_predictions`)."""
+    if not isinstance(data, dict):
         raise InputFileError(name, "$", expected="an object mapping question ids to answer strings",
-                             got=_shown(data))
-    errors: list[InputFileError] = []
-    answers: dict[str, str] = {}
-    for qid, value in pairs:
-        location, field = split_path((qid,))
-        if qid in answers:
-            errors.append(InputFileError(name, location, field, message="duplicate key"))
-        elif not isinstance(value, str):
-            errors.append(
-                InputFileError(name, location, field, expected="a string", got=_shown(value))
-            )
-        else:
-            answers[qid] = value
+                             got=render(data))
+    errors = [InputFileError(name, *split_path((qid,)), expected="a string", got=render(value))
+              for qid, value in data.items() if not isinstance(value, str)]
     if errors:
         raise InputFileError.first_of(errors)
-    return SquadPredictions(name, answers)
-
-
-class _Pairs(list):
-    """The (key, value) pairs of the top-level JSON object, as written (repeats kept)."""
-
-
-def _load_json(name: str, *, keep_pairs: bool = False) -> Any:
-    try:
-        with open(name, "rb") as file:
-            content = file.read()
-    except FileNotFoundError:
-        raise InputFileError(name, message="no such file") from None
-    except OSError as err:
-        raise InputFileError(name, message=f"cannot be read: {err.strerror or err}") from None
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputFileError(name, f"byte {err.start}",
-                             message=f"not UTF-8 text (byte 0x{content[err.start]:02x})") from None
-    try:
-        if not keep_pairs:
-            return json.loads(text)
-        top = json.loads(text, object_pairs_hook=_Pairs)
-        # Nested objects (not valid in a predictions file) become dicts again for the message.
-        return top if isinstance(top, _Pairs) else _as_dicts(top)
-    except json.JSONDecodeError as err:
-        raise InputFileError(name, f"line {err.lineno} column {err.colno}",
-                             message=f"not valid JSON: {err.msg}") from None
-
-
-def _as_dicts(value: Any) -> Any:
-    if isinstance(value, _Pairs):
-        return {k: _as_dicts(v) for k, v in value}
-    if isinstance(value, list):
-        return [_as_dicts(v) for v in value]
-    return value
-
-
-def _shown(value: Any) -> str:
-    """A value as the error messages show it (objects read as key pairs shown as objects)."""
-    return render(_as_dicts(value))
+    return SquadPredictions(name, dict(data))
 
 
 def _question_parts(position: tuple[int, int, int]) -> JsonPath:
