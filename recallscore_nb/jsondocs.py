@@ -265,9 +265,14 @@ def _printable_id(row_id: str | None) -> str | None:
 
 
 # --- stage 1, by a scan of the text --------------------------------------------------------
-_CHUNK = 1 << 21
+_CHUNK = 1 << 24
+_STEPS = np.zeros(256, dtype=np.int8)
+_STEPS[[ord("["), ord("{")]] = 1
+_STEPS[[ord("]"), ord("}")]] = -1
 _NON_FINITE = re.compile(rb"-?Infinity|NaN")
-_BIG_HINT = re.compile(rb"[eE][-+]?\d{3}|\d{19}")  # without either, every number fits
+_SHAPE = bytes(ord("0") if chr(c).isdigit() and c < 128 else ord("e") if chr(c) in "eE"
+               else ord("+") if chr(c) in "+-" else ord(" ") for c in range(256))
+_SURROGATE_BYTES_HINT = re.compile(rb"\\u[dD][89a-fA-F]")
 _NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _SURROGATE_ESCAPE = re.compile(
     rb"(?<!\\)(?:\\\\)*\\u(?:(?P<high>[dD][89abAB][0-9a-fA-F]{2})"
@@ -301,15 +306,20 @@ def check_json_text(content: bytes | str, name: str, error: type[InputFileError]
     found: list[tuple[int, str]] = []  # (byte offset, message)
     candidates: list[tuple[int, str]] = []  # the same, if the offset lies outside strings
     if values:
+        # Quick looks first (substring searches); the regular expressions only where they hit.
+        shape = data.translate(_SHAPE)  # digits as 0, e/E as e, signs as +, the rest blank
         limit = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
-        candidates += [(m.start(), f"a number of {m.end() - m.start()} digits (the limit is "
-                                   f"{limit})") for m in re.finditer(rb"\d{%d,}" % (limit + 1), data)]
-        candidates += [(m.start(), f"{m.group().decode()}: not a finite number")
-                       for m in _NON_FINITE.finditer(data)]
-        if _BIG_HINT.search(data):
+        if b"0" * (limit + 1) in shape:
+            candidates += [(m.start(), f"a number of {m.end() - m.start()} digits (the limit "
+                                       f"is {limit})")
+                           for m in re.finditer(rb"\d{%d,}" % (limit + 1), data)]
+        if b"NaN" in data or b"Infinity" in data:
+            candidates += [(m.start(), f"{m.group().decode()}: not a finite number")
+                           for m in _NON_FINITE.finditer(data)]
+        if b"0" * 19 in shape or b"e000" in shape or b"e+000" in shape:
             candidates += [(m.start(), problem) for m in _NUMBER.finditer(data)
                            if (problem := _number_problem(m.group(), limit))]
-        if b"\\u" in data:
+        if _SURROGATE_BYTES_HINT.search(data):
             for m in _SURROGATE_ESCAPE.finditer(data):
                 if m.group("lone") or not m.group("low"):
                     at = m.start("lone") if m.group("lone") else m.start("high")
@@ -355,48 +365,68 @@ def _scan(data: bytes, *, lines: bool, queries: np.ndarray) -> tuple[int | None,
     """(the offset where nesting first passes MAX_DEPTH or None, whether each offset of
     ``queries`` lies outside strings), in one pass over the bytes, a chunk at a time.
 
-    Inside a string, a quote is escaped when an odd run of backslashes precedes it. Text that
-    is not JSON may be misread past its first fault, where the parser stops anyway.
+    Only quotes, brackets and newlines are looked at: a quote is escaped when an odd run of
+    backslashes precedes it; a bracket counts when an even number of quotes precedes it (on
+    its line, with ``lines``). Text that is not JSON may be misread past its first fault,
+    where the parser stops anyway.
     """
     arr = np.frombuffer(data, dtype=np.uint8)
-    outside = np.zeros(len(queries), dtype=bool)
-    backslashes = quotes = depth = 0  # carried from one chunk to the next
+    outside = np.ones(len(queries), dtype=bool)
     too_deep = None
+    parity = depth = 0  # at the end of the chunk before: quotes (mod 2) and nesting
     for start in range(0, len(arr), _CHUNK):
         a = arr[start:start + _CHUNK]
-        index = np.arange(len(a), dtype=np.int64)
-        # The run of backslashes ending at each byte; a byte is escaped when the run before
-        # it is odd.
-        is_backslash = a == 0x5C
-        last_other = np.maximum.accumulate(np.where(is_backslash, -1, index))
-        run = index - last_other + np.where(last_other < 0, backslashes, 0)
-        before = np.concatenate(([backslashes], run[:-1]))
-        quote = (a == 0x22) & (before % 2 == 0)
-        last_newline = np.maximum.accumulate(np.where(a == 0x0A, index, -1)) if lines else None
-        in_string = _running(quote.astype(np.int64), quotes, last_newline) % 2 == 1
-        opens = ((a == 0x5B) | (a == 0x7B)) & ~in_string
-        closes = ((a == 0x5D) | (a == 0x7D)) & ~in_string
-        level = _running(opens.astype(np.int64) - closes, depth, last_newline)
+        quotes = np.flatnonzero(a == 0x22) + start
+        quotes = quotes[~_escaped(arr, quotes)]
+        newlines = np.flatnonzero(a == 0x0A) + start if lines else np.empty(0, np.int64)
+
+        def quotes_before(at: np.ndarray) -> np.ndarray:
+            """Unescaped quotes before each offset, since its line began (with ``lines``)."""
+            count = np.searchsorted(quotes, at) + parity
+            if len(newlines):
+                line = np.searchsorted(newlines, at)
+                began = line > 0
+                count[began] -= np.searchsorted(quotes, newlines[line[began] - 1]) + parity
+            return count
+
+        steps = _STEPS[a]
+        brackets = np.flatnonzero(steps) + start
+        brackets = brackets[quotes_before(brackets) % 2 == 0]
+        total = np.cumsum(steps[brackets - start], dtype=np.int64)
+        line = np.searchsorted(newlines, brackets)
+        first = np.searchsorted(line, line)  # the first bracket of each bracket's line
+        level = total - np.where(first > 0, total[first - 1], 0) + np.where(line == 0, depth, 0)
         over = np.flatnonzero(level > MAX_DEPTH)
         if too_deep is None and len(over):
-            too_deep = start + int(over[0])
-        inside = (queries >= start) & (queries < start + len(a))
-        outside[inside] = ~in_string[queries[inside] - start]
-        backslashes, quotes, depth = int(run[-1]), int(in_string[-1]), int(level[-1])
+            too_deep = int(brackets[over[0]])
+        mine = (queries >= start) & (queries < start + len(a))
+        outside[mine] = quotes_before(queries[mine]) % 2 == 0
+        if len(newlines):
+            parity = 0
+            depth = 0
+        last_line = len(newlines)
+        in_last = line == last_line
+        depth = int(level[in_last][-1]) if in_last.any() else depth
+        after = quotes[quotes > newlines[-1]] if len(newlines) else quotes
+        parity = (parity + len(after)) % 2
         if not lines:
             depth = max(depth, 0)  # below 0 the parser fails first
     return too_deep, outside
 
 
-def _running(steps: np.ndarray, carry: int, last_newline: np.ndarray | None) -> np.ndarray:
-    """The running total of ``steps`` after ``carry``; with ``last_newline``, restarting
-    after each newline."""
-    total = np.cumsum(steps) + carry
-    if last_newline is None:
-        return total
-    after = last_newline >= 0
-    total[after] -= total[last_newline[after]]
-    return total
+def _escaped(arr: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Whether an odd run of backslashes precedes each offset (one step per run length)."""
+    escaped = np.zeros(len(at), dtype=bool)
+    run = 0
+    pending = np.arange(len(at))  # those whose run is at least ``run`` long
+    while len(pending):
+        before = at[pending] - run - 1
+        more = before >= 0
+        more[more] = arr[before[more]] == 0x5C
+        escaped[pending[~more]] = run % 2 == 1
+        pending = pending[more]
+        run += 1
+    return escaped
 
 
 def _line_columns(data: bytes, offsets: list[int], first_line: int) -> list[str]:
