@@ -298,9 +298,16 @@ def _check(args) -> int:
     return EXIT_DIFFERENT if problems else EXIT_OK
 
 
+SHOWN_ERRORS = 5
+"""How many of an input's errors the command line prints, one line each, before it counts
+the rest: validation collects every error, so one run shows what to fix."""
+
+
 def _report_error(error: RecallScoreError) -> None:
-    print(f"recallscore: error: {error}", file=sys.stderr)
-    more = len(getattr(error, "errors", [error])) - 1
+    errors = getattr(error, "errors", None) or [error]
+    for each in errors[:SHOWN_ERRORS]:
+        print(f"recallscore: error: {each}", file=sys.stderr)
+    more = len(errors) - SHOWN_ERRORS
     if more > 0:
         print(f"recallscore: ({more} more error{'s' if more > 1 else ''})", file=sys.stderr)
 

@@ -159,26 +159,33 @@ def test_validate_null_attempt_the_spec_example(capsys):
     assert err == "recallscore: error: bench.json: $.rows[2] (id R03): attempt: expected a string, got null\n"
 
 
-def test_validate_counts_the_other_errors(capsys):
+def test_validate_prints_the_first_errors_then_counts_the_others(capsys):
     def edit(d):
         d["rows"][2]["attempt"] = None
         d["rows"][3]["attempt"] = 5
         d["rows"][4]["literalMatch"] = "no"
+        for row in d["rows"][5:9]:
+            row["attempt"] = None
     shipped_with(edit)
     code, _, err = run(capsys, "validate", "bench.json")
     assert code == 2
     assert err.splitlines() == [
         "recallscore: error: bench.json: $.rows[2] (id R03): attempt: expected a string, got null",
+        "recallscore: error: bench.json: $.rows[3] (id R04): attempt: expected a string, got 5",
+        'recallscore: error: bench.json: $.rows[4] (id R05): literalMatch: expected a boolean, '
+        'got "no"',
+        "recallscore: error: bench.json: $.rows[5] (id R06): attempt: expected a string, got null",
+        "recallscore: error: bench.json: $.rows[6] (id R07): attempt: expected a string, got null",
         "recallscore: (2 more errors)",
     ]
 
 
 def test_validate_one_more_error_is_singular(capsys):
     def edit(d):
-        d["rows"][2]["attempt"] = None
-        d["rows"][3]["attempt"] = None
+        for row in d["rows"][:6]:
+            row["attempt"] = None
     shipped_with(edit)
-    assert run(capsys, "validate", "bench.json")[2].splitlines()[1] == "recallscore: (1 more error)"
+    assert run(capsys, "validate", "bench.json")[2].splitlines()[5] == "recallscore: (1 more error)"
 
 
 @pytest.mark.parametrize("content, message", [
@@ -206,7 +213,8 @@ def test_validate_missing_file(capsys):
 
 def test_validate_a_directory(capsys):
     Path("d.json").mkdir()
-    assert assert_invalid(run(capsys, "validate", "d.json")).startswith("d.json: cannot be read")
+    assert assert_invalid(run(capsys, "validate", "d.json")) == ("d.json: not a regular file (a "
+                                                                 "folder); give a file")
 
 
 def test_validate_facts_present_beyond_the_checklist(capsys):
@@ -587,7 +595,8 @@ def test_e2e_invalid_benchmark(e2e):
     assert "Traceback" not in err
     assert err.splitlines() == [
         "recallscore: error: bad.json: $.rows[2] (id K3): attempt: expected a string, got null",
-        "recallscore: (1 more error)",
+        "recallscore: error: bad.json: $.rows[4] (id K5): factsPresent: expected an integer >= 0, "
+        "got -1",
     ]
 
 

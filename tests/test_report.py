@@ -314,7 +314,8 @@ def test_error_report_collects_every_invalid_input(capsys):
                             schema=_noteless_schema())
     assert code == 2
     assert out == "wrote error report report.json: 2 errors, no score\n"
-    assert err.splitlines()[1] == "recallscore: (1 more error)"
+    assert err.splitlines()[1] == ("recallscore: error: in/a.csv: row 1 (id A): id: duplicate id "
+                                   "(first used at row 0)")
     document = json.loads(Path("report.json").read_text())
     # the schema is checked against the benchmark's facts, so an invalid benchmark stops it
     assert [e["file"] for e in document["errors"]] == ["in/bench.json", "in/a.csv"]
