@@ -4,15 +4,26 @@ An attempts file has an ``attempt`` column, an optional ``id`` (kept as a string
 0-based row number) and any other columns, which are carried through. CSV is read with no NA
 guessing: an empty field is the empty attempt and "NA", "null" or "None" are literal
 attempts. In JSONL and Parquet a null attempt is an error.
+
+The readers here are the package's strict readers of tabular files: ``recallscore summarize``
+reads scored files through :func:`read_strict_csv`, :func:`read_jsonl_records` and
+:func:`read_parquet_table` too. Inputs must be regular files (a device or a pipe named as an
+input is refused, not read without end); ``-`` is CSV on standard input.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import datetime as dt
+import decimal
 import io
+import itertools
 import json
-import os
+import math
+import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -22,11 +33,12 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from .engine import STRING
-from .errors import AttemptsFormatError, UsageError
-from .files import atomic_write
+from .errors import AttemptsFormatError, InputFileError, UsageError
+from .files import atomic_write, read_input, require_regular_file
 from .tables import csv_ready
 
-__all__ = ["read_attempts", "write_table", "FORMATS"]
+__all__ = ["read_attempts", "write_table", "FORMATS", "read_strict_csv", "read_jsonl_records",
+           "read_parquet_table"]
 
 FORMATS = (".csv", ".jsonl", ".parquet")
 
@@ -41,7 +53,7 @@ def _format_of(path: str, *, what: str) -> str:
 def read_attempts(path: str) -> pd.DataFrame:
     """Read an attempts file into a DataFrame: ``id``, ``attempt``, then the carried columns.
 
-    ``path`` "-" reads CSV from standard input.
+    ``path`` "-" reads CSV from standard input; any other path must be a regular file.
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp(); p = os.path.join(d, "a.csv")
@@ -50,110 +62,264 @@ def read_attempts(path: str) -> pd.DataFrame:
     [['0', 'NA', 'x'], ['1', '', 'y']]
     """
     if path == "-":
-        return _checked(_read_csv(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+        return _checked(read_strict_csv(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
     suffix = _format_of(path, what="an attempts file")
-    if not os.path.isfile(path):
-        raise AttemptsFormatError(path, message="no such file")
     if suffix == ".csv":
-        with open(path, "rb") as fh:
-            frame = _read_csv(fh.read(), path)
+        frame = read_strict_csv(read_input(path, AttemptsFormatError), path)
     elif suffix == ".jsonl":
-        frame = _read_jsonl(path)
+        frame = read_jsonl_records(read_input(path, AttemptsFormatError), path)
     else:
         frame = _read_parquet(path)
     return _checked(frame, path)
 
 
-def _read_csv(data: bytes, name: str) -> pd.DataFrame:
-    """Strict CSV: every field a string (no NA guessing), every line the header's width."""
-    header = _csv_header(data, name)
-    options = dict(
-        parse_options=pa_csv.ParseOptions(newlines_in_values=True, ignore_empty_lines=False),
-        convert_options=pa_csv.ConvertOptions(
-            column_types={column: pa.string() for column in header},
-            strings_can_be_null=False, quoted_strings_can_be_null=False, null_values=[]),
-    )
-    try:
-        table = pa_csv.read_csv(io.BytesIO(data), **options)
-    except pa.ArrowInvalid as exc:
-        raise _csv_error(data, name, header, exc) from None
-    return table.to_pandas(types_mapper={pa.string(): STRING}.get)
+# --- CSV ----------------------------------------------------------------------------------
+def read_strict_csv(data: bytes, name: str, *,
+                    error: type[InputFileError] = AttemptsFormatError) -> pd.DataFrame:
+    """Strict CSV, every field text: a DataFrame of the file's columns as ``STRING``.
+
+    No NA guessing (an empty field is the empty string), every line the header's width, no
+    column named twice, one leading UTF-8 byte-order mark dropped, line ends ``\\n``,
+    ``\\r\\n`` or ``\\r`` alone (as Python's csv and Excel read them), line breaks inside
+    quoted fields kept, fields of any size. A quote that is never closed is refused, naming
+    the line where it opened (Arrow would read every later line into that field). Errors
+    name ``name`` and the line, as ``error``.
+
+    Arrow parses the header as a row like the others (numbered columns, every one typed as
+    text), so the header's spelling (a byte-order mark, a quoted line break, a number) cannot
+    change how a column is read; Python's csv module only counts the header's fields first.
+
+    >>> read_strict_csv(b"\\xef\\xbb\\xbfid,attempt\\r007,1.50\\r", "a.csv").values.tolist()
+    [['007', '1.50']]
+    >>> read_strict_csv(b'id,attempt\\n1,"oops\\n2,b\\n', "a.csv")
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.AttemptsFormatError: a.csv: line 2: unterminated quoted field: the quote opened here is never closed, so every later line would be part of this field
+    """
+    width = _header_width(data, name, error)
+    table = _parse_csv(data, width, name, error)
+    names = [str(column[0]) for column in table.slice(0, 1).to_pydict().values()]
+    _refuse_repeats(names, name, "line 1", "column named twice in the header", error)
+    body = table.slice(1, table.num_rows - 2).rename_columns(names)
+    return body.to_pandas(types_mapper={pa.string(): STRING}.get)
 
 
-def _csv_header(data: bytes, name: str) -> list[str]:
-    first = data.split(b"\n", 1)[0].rstrip(b"\r")
+_BOM = b"\xef\xbb\xbf"
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BLOCK = pa_csv.ReadOptions().block_size
+_END = b"x"
+"""The field of the sentinel row appended to the data before parsing: when the data ends inside
+an open quote, the sentinel is read into that field instead of forming the last row."""
+
+
+@contextlib.contextmanager
+def _no_field_limit():
+    """Python's csv module refuses fields above 131,072 characters by default; lift that
+    while the header is counted or a fault located, and restore it after."""
+    old = csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     try:
-        header = next(csv.reader([first.decode("utf-8")]), [])
-    except UnicodeDecodeError as exc:
-        raise AttemptsFormatError(name, "line 1", message=f"not UTF-8 text (byte {exc.start})") from None
+        yield
+    finally:
+        csv.field_size_limit(old)
+
+
+def _header_width(data: bytes, name: str, error) -> int:
+    """The number of fields of the header record (which may span lines inside quotes)."""
+    if not data.removeprefix(_BOM):
+        raise error(name, message="empty file: expected a header line with an 'attempt' column")
+    text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", errors="replace", newline="")
+    with _no_field_limit():
+        header = next(csv.reader(text), [])
     if not header:
-        raise AttemptsFormatError(name, message="empty file: expected a header line with an 'attempt' column")
-    repeated = sorted({c for c in header if header.count(c) > 1})
-    if repeated:
-        raise AttemptsFormatError(name, "line 1", repeated[0], message="column named twice in the header")
-    return header
+        raise error(name, "line 1", message="empty line: expected a header line with an "
+                                            "'attempt' column")
+    return len(header)
 
 
-def _csv_error(data: bytes, name: str, header: list[str], exc: Exception) -> AttemptsFormatError:
-    """Locate what Arrow refused (it names no line): a bad byte or a line of the wrong width."""
+def _parse_csv(data: bytes, width: int, name: str, error) -> pa.Table:
+    """Arrow's parse of ``data`` plus a sentinel row of ``width`` fields: every column text,
+    the header as row 0, the sentinel as the last row (checked: else a quote was left open)."""
+    ending = b"" if data.endswith((b"\n", b"\r")) else b"\n"
+    source = b"".join([data, ending, b",".join([_END] * width)])
+    types = {f"f{i}": pa.string() for i in range(width)}
+    parse = pa_csv.ParseOptions(newlines_in_values=True, ignore_empty_lines=False)
+    convert = pa_csv.ConvertOptions(column_types=types, strings_can_be_null=False,
+                                    quoted_strings_can_be_null=False, null_values=[])
+    read = pa_csv.ReadOptions(autogenerate_column_names=True)  # blocks of 1 MiB, in parallel
+    while True:
+        try:
+            table = pa_csv.read_csv(pa.py_buffer(source), read_options=read,
+                                    parse_options=parse, convert_options=convert)
+        except pa.ArrowInvalid as exc:
+            if len(source) > read.block_size == _BLOCK:
+                # a row longer than a block is refused ("straddling object", "empty block"):
+                # read again as one block before calling anything a fault
+                read = pa_csv.ReadOptions(autogenerate_column_names=True,
+                                          block_size=min(len(source) + 1, 2**31 - 1))
+                continue
+            raise _csv_error(data, width, name, error, exc) from None
+        break
+    last = table.column(table.num_columns - 1)
+    if table.num_columns != width or table.num_rows < 2 or last[-1].as_py() != _END.decode():
+        raise _csv_error(data, width, name, error, None)
+    return table
+
+
+def _csv_error(data: bytes, width: int, name: str, error, exc) -> InputFileError:
+    """Locate what Arrow refused (it names no line), or the quote it let run to the end: a
+    bad byte, a line of the wrong width, or a quoted field still open at the end."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as bad:
-        line = data.count(b"\n", 0, bad.start) + 1
-        return AttemptsFormatError(name, f"line {line}", message=f"not UTF-8 text (byte {bad.start})")
-    for record in (reader := csv.reader(io.StringIO(text, newline=""))):
-        if len(record) != len(header):
-            return AttemptsFormatError(
-                name, f"line {reader.line_num}",
-                message=f"expected {len(header)} fields as in the header, got {len(record)}")
-    return AttemptsFormatError(name, message=f"not valid CSV ({exc})")
+        line = len(_LINE_BREAK.findall(data[:bad.start].decode("utf-8"))) + 1
+        return error(name, f"line {line}", message=f"not UTF-8 text (byte {bad.start})")
+    text = text.removeprefix("\ufeff")
+    with _no_field_limit():
+        reader = csv.reader(io.StringIO(text, newline=""))
+        start, last = 1, None
+        try:
+            for record in reader:
+                if record and len(record) != width:  # Arrow reads a blank line as empty fields
+                    if _open_to_the_end(text, start):
+                        return _unterminated(name, start, record, error)
+                    return error(name, f"line {start}", message=f"expected {width} fields as "
+                                                               f"in the header, got {len(record)}")
+                last, start = (start, record), reader.line_num + 1
+        except csv.Error as bad:
+            return error(name, f"line {reader.line_num}", message=f"not valid CSV ({bad})")
+        if last is not None and _open_to_the_end(text, last[0]):
+            return _unterminated(name, *last, error)
+    return error(name, message=f"not valid CSV ({exc})" if exc else "not valid CSV")
 
 
-def _reject_duplicate_keys(pairs):
-    keys = [k for k, _ in pairs]
-    repeated = sorted({k for k in keys if keys.count(k) > 1})
-    if repeated:
-        raise _DuplicateKey(repeated[0])
-    return dict(pairs)
+def _open_to_the_end(text: str, line: int) -> bool:
+    """Whether the record that starts on ``line`` ends inside a quote at the end of ``text``
+    (Python's csv, like Arrow, closes such a field silently; its strict mode says so)."""
+    offset = 0
+    if line > 1:
+        breaks = _LINE_BREAK.finditer(text)
+        offset = next(itertools.islice(breaks, line - 2, None)).end()
+    try:
+        next(csv.reader(io.StringIO(text[offset:], newline=""), strict=True), None)
+    except csv.Error as bad:
+        return "unexpected end of data" in str(bad)
+    return False
 
 
-class _DuplicateKey(ValueError):
-    pass
+def _unterminated(name: str, start: int, record: list[str], error) -> InputFileError:
+    """The record from line ``start`` whose last field's quote is never closed: the quote is
+    on ``start`` plus the line breaks inside the fields before it."""
+    line = start + sum(len(_LINE_BREAK.findall(field)) for field in record[:-1])
+    return error(name, f"line {line}", message="unterminated quoted field: the quote opened "
+                 "here is never closed, so every later line would be part of this field")
 
 
-def _read_jsonl(path: str) -> pd.DataFrame:
+def _refuse_repeats(names, name: str, location: str, message: str, error) -> None:
+    """Raise ``error`` naming the first name that repeats an earlier one (a linear pass)."""
+    if len(set(names)) == len(names):
+        return
+    seen = set()
+    for column in names:
+        if column in seen:
+            raise error(name, location, str(column), message=message)
+        seen.add(column)
+
+
+# --- JSONL --------------------------------------------------------------------------------
+def read_jsonl_records(data: bytes, name: str, *,
+                       error: type[InputFileError] = AttemptsFormatError) -> pd.DataFrame:
+    """One JSON object per line (blank lines skipped), as a DataFrame of their keys.
+
+    Strict JSON, each fault named by its line (counted from 1) as ``error``: not UTF-8, not
+    valid JSON, not an object, a key repeated in one object, ``NaN`` or ``Infinity`` (not JSON
+    numbers), an integer longer than Python converts, nesting deeper than Python's parser
+    goes, a lone surrogate escape (``"\\ud800"``: not text, it cannot be written back). An
+    ``attempt`` must be a string; an ``id`` is kept as text (``1.0`` stays ``"1.0"``). The
+    frame's ``attrs["locations"]`` is ``"line"``.
+
+    >>> read_jsonl_records(b'{"id": 7, "attempt": "a"}\\n\\n{"id": 8.0, "attempt": "b"}\\n', "a.jsonl").values.tolist()
+    [['7', 'a'], ['8.0', 'b']]
+    >>> read_jsonl_records(b'{"attempt": "a", "n": NaN}\\n', "a.jsonl")
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.AttemptsFormatError: a.jsonl: line 1: not valid JSON (NaN is not a JSON number)
+    """
     records = []
-    with open(path, "rb") as fh:
-        for number, raw in enumerate(fh, start=1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise AttemptsFormatError(path, f"line {number}", message=f"not UTF-8 text ({exc.reason})") from None
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line, object_pairs_hook=_reject_duplicate_keys)
-            except _DuplicateKey as exc:
-                raise AttemptsFormatError(path, f"line {number}", str(exc), message="key repeated in one object") from None
-            except json.JSONDecodeError as exc:
-                raise AttemptsFormatError(path, f"line {number}", message=f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-            if not isinstance(record, dict):
-                raise AttemptsFormatError(path, f"line {number}", expected="a JSON object", got=type(record).__name__)
-            attempt = record.get("attempt", _MISSING)
-            if attempt is not _MISSING and not isinstance(attempt, str):
-                raise AttemptsFormatError(
-                    path, f"line {number}", "attempt", row_id=_id_text(record.get("id")),
-                    expected="a string", got=json.dumps(attempt),
-                )
-            if "id" in record:
-                record["id"] = _id_text(record["id"])
-            records.append(record)
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise error(name, f"line {number}", message=f"not UTF-8 text ({exc.reason})") from None
+        if not line.strip():
+            continue
+        record = _json_line(line, name, number, error)
+        if _SURROGATE_ESCAPE.search(raw):
+            _refuse_lone_surrogates(record, name, number, error)
+        attempt = record.get("attempt", _MISSING)
+        if attempt is not _MISSING and not isinstance(attempt, str):
+            raise error(name, f"line {number}", "attempt", row_id=_id_text(record.get("id")),
+                        expected="a string", got=json.dumps(attempt))
+        if "id" in record:
+            record["id"] = _id_text(record["id"])
+        records.append(record)
     frame = pd.DataFrame.from_records(records) if records else pd.DataFrame({"attempt": []})
     frame.attrs["locations"] = "line"
     return frame
 
 
 _MISSING = object()
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+class _NotJson(ValueError):
+    """A key repeated in one object, or a constant JSON has not (raised while parsing)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        repeated = next(key for key, n in Counter(key for key, _ in pairs).items() if n > 1)
+        raise _NotJson("key repeated in one object", repeated)
+    return record
+
+
+def _not_a_number(constant: str):
+    raise _NotJson(f"not valid JSON ({constant} is not a JSON number)")
+
+
+def _json_line(line: str, name: str, number: int, error) -> dict:
+    where = f"line {number}"
+    try:
+        record = json.loads(line, object_pairs_hook=_unique_keys, parse_constant=_not_a_number)
+    except _NotJson as exc:
+        raise error(name, where, exc.field, message=str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise error(name, where, message=f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise error(name, where, message="not valid JSON here (nested deeper than Python's "
+                                         "JSON parser allows)") from None
+    except ValueError as exc:  # an integer beyond sys.get_int_max_str_digits()
+        raise error(name, where, message=f"not valid JSON here (an integer of more than "
+                                         f"{sys.get_int_max_str_digits()} digits)") from None
+    if not isinstance(record, dict):
+        raise error(name, where, expected="a JSON object", got=type(record).__name__)
+    return record
+
+
+def _refuse_lone_surrogates(record: dict, name: str, number: int, error) -> None:
+    """Raise naming the first key whose name or value holds a lone surrogate (only lines whose
+    bytes hold a ``\\uD800``-``\\uDFFF`` escape are searched; a pair is one character)."""
+    for key, value in record.items():
+        try:
+            json.dumps([key, value], ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = f"\\u{ord(exc.object[exc.start]):04x}"
+            raise error(name, f"line {number}", key, message=f"a lone surrogate escape "
+                        f"({bad}) is not text") from None
 
 
 def _id_text(value) -> str | None:
@@ -164,11 +330,21 @@ def _id_text(value) -> str | None:
     return str(value)
 
 
-def _read_parquet(path: str) -> pd.DataFrame:
+# --- Parquet ------------------------------------------------------------------------------
+def read_parquet_table(path: str, *, error: type[InputFileError] = AttemptsFormatError) -> pa.Table:
+    """A Parquet file as an Arrow table: a regular file, readable, no column named twice."""
+    require_regular_file(path, error)
     try:
-        table = pq.read_table(path)
+        names = pq.read_schema(path).names
+        _refuse_repeats(names, path, "", "column named twice in the file", error)
+        return pq.read_table(path)
     except (pa.ArrowInvalid, OSError) as exc:
-        raise AttemptsFormatError(path, message=f"not a readable Parquet file ({exc})") from None
+        reason = " ".join(str(exc).split())  # Arrow's messages can run over lines
+        raise error(path, message=f"not a readable Parquet file ({reason})") from None
+
+
+def _read_parquet(path: str) -> pd.DataFrame:
+    table = read_parquet_table(path)
     if "attempt" in table.column_names:
         kind = table.schema.field("attempt").type
         if pa.types.is_dictionary(kind):
