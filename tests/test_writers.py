@@ -1,0 +1,245 @@
+"""The scored-table writers (CSV, JSONL) give the same bytes as the per-cell writers they
+replaced, on a frame with every kind of column a scored table carries; JSONL writes what
+JSON cannot hold natively (timestamps, decimals) or refuses it (Infinity) in one line.
+
+``old_csv`` and ``old_jsonl`` are the writers as they were before they were vectorized
+(kept here, verbatim in effect, as the reference the bytes must match).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import io
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from recallscore_nb.attempts import write_table
+from recallscore_nb.engine import STRING
+from recallscore_nb.errors import UsageError
+from recallscore_nb.tables import csv_text
+
+
+# --- the writers as they were ---------------------------------------------------------------
+def _old_cell(value):
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    return value
+
+
+def _old_csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    out = frame.copy()
+    for column in out.columns:
+        if pd.api.types.is_bool_dtype(out[column]):
+            missing = out[column].isna().to_numpy()
+            text = np.where(out[column].fillna(False).to_numpy(dtype=bool), "true", "false")
+            out[column] = np.where(missing, "", text).astype(object)
+        elif out[column].dtype == object:
+            out[column] = pd.array([_old_cell(v) for v in out[column]], dtype=object)
+    return out
+
+
+def old_csv(frame: pd.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    _old_csv_ready(frame).to_csv(buffer, index=False, lineterminator="\n", encoding="utf-8")
+    return buffer.getvalue()
+
+
+def _old_json_value(value):
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def old_jsonl(frame: pd.DataFrame) -> bytes:
+    columns = list(frame.columns)
+    values = [frame[c].to_numpy(dtype=object) for c in columns]
+    lines = []
+    for row in zip(*values):
+        record = {c: _old_json_value(v) for c, v in zip(columns, row)}
+        lines.append(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+    return "".join(lines).encode("utf-8")
+
+
+# --- a frame with every kind of column ------------------------------------------------------
+TEXTS = ["plain", "", "comma, inside", 'a "quoted" word', "line\nbreak", "carriage\rreturn",
+         "  leading and trailing  ", "naïve café ☕", "tab\there", "NA", "null", "x" * 300,
+         "'single'", "back\\slash", "emoji 🎉 \u2028 sep", "-", "0.10", "1e5", "\x00nul",
+         "true"]
+FLOATS = [0.0, 1.0, 0.1, 2 / 3, 1e-7, 1e16, 123456789.123, -0.0, float("nan"), 1 / 3,
+          5e-324, 1.7976931348623157e308, 0.5, 100.0, 0.30000000000000004, 7.0, 1e15,
+          0.000123, 9.999999999999999e22, 2.5]
+
+
+def varied_frame(n: int = 20) -> pd.DataFrame:
+    rng = np.random.default_rng(7)
+    nullable = pd.array([(True, False, None)[i % 3] for i in range(n)], dtype="boolean")
+    frame = pd.DataFrame({
+        "id": pd.array([f"R{i:02d}" for i in range(n)], dtype=STRING),
+        "attempt": pd.array([TEXTS[i % len(TEXTS)] for i in range(n)], dtype=STRING),
+        "system, with comma": pd.array([("s1", None)[i % 2] for i in range(n)], dtype=STRING),
+        "object mix": pd.array([[1, "x", True, None, 2.5, False, "a,b", np.int64(4), 0.1,
+                                 np.float64(1 / 3)][i % 10] for i in range(n)], dtype=object),
+        "literal_match": rng.random(n) < 0.5,
+        "token_f1": np.array([FLOATS[i % len(FLOATS)] for i in range(n)]),
+        "facts_present": rng.integers(0, 5, n),
+        "small": rng.integers(0, 5, n).astype(np.int8),
+        "single": np.array([FLOATS[i % len(FLOATS)] for i in range(n)], dtype=np.float64)
+                    .clip(-1e30, 1e30).astype(np.float32),
+        "nullable bool": nullable,
+        "nullable int": pd.array([(1, None)[i % 2] for i in range(n)], dtype="Int64"),
+        "python str": np.array([TEXTS[(i * 3) % len(TEXTS)] for i in range(n)], dtype=object),
+        'quote"name': rng.random(n) < 0.3,
+    })
+    for i in range(12):  # a block of fact columns, as a scored table has
+        frame[f"fact_{i}"] = rng.random(n) < 0.5
+    return frame
+
+
+@pytest.mark.parametrize("n", [0, 1, 20, 97])
+def test_csv_bytes_equal_the_old_writer(tmp_path, n):
+    frame = varied_frame(max(n, 2)).head(n)
+    write_table(frame, str(tmp_path / "s.csv"))
+    assert (tmp_path / "s.csv").read_bytes() == old_csv(frame)
+    assert csv_text(frame).encode("utf-8") == old_csv(frame)
+
+
+def test_csv_on_stdout_equals_the_file(tmp_path, capsys):
+    frame = varied_frame()
+    write_table(frame, None)
+    assert capsys.readouterr().out.encode("utf-8") == old_csv(frame)
+
+
+def test_csv_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
+    from recallscore_nb import tables
+
+    monkeypatch.setattr(tables, "_CHUNK_CELLS", 50)  # a few rows per chunk
+    frame = varied_frame(31)
+    write_table(frame, str(tmp_path / "s.csv"))
+    assert (tmp_path / "s.csv").read_bytes() == old_csv(frame)
+
+
+def test_csv_of_a_frame_with_only_booleans(tmp_path):
+    frame = pd.DataFrame({"a": [True, False], "b": [False, False]})
+    assert csv_text(frame) == "a,b\ntrue,false\nfalse,false\n"
+
+
+@pytest.mark.parametrize("n", [0, 1, 20, 97])
+def test_jsonl_bytes_equal_the_old_writer(tmp_path, n):
+    frame = varied_frame(max(n, 2)).head(n).drop(columns=["object mix"])
+    frame["object mix"] = pd.array([[1, "x", True, None, 2.5, False, {"k": [1, "v"]}, np.int64(4),
+                                     ["a", None], float("nan")][i % 10] for i in range(n)],
+                                   dtype=object)
+    write_table(frame, str(tmp_path / "s.jsonl"))
+    assert (tmp_path / "s.jsonl").read_bytes() == old_jsonl(frame)
+
+
+def test_jsonl_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
+    from recallscore_nb import attempts
+
+    monkeypatch.setattr(attempts, "_CHUNK_CELLS", 50)
+    frame = varied_frame(31)
+    write_table(frame, str(tmp_path / "s.jsonl"))
+    assert (tmp_path / "s.jsonl").read_bytes() == old_jsonl(frame)
+
+
+# --- what JSON cannot hold natively --------------------------------------------------------
+def records(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_jsonl_writes_timestamps_as_iso_text(tmp_path):
+    frame = pd.DataFrame({
+        "id": ["a", "b", "c"],
+        "at": pd.to_datetime(["2026-01-02 03:04:05", None, "2026-11-30 00:00:00.000001"], format="ISO8601"),
+        "zoned": pd.to_datetime(["2026-01-02T03:04:05Z"] * 3),
+        "day": [dt.date(2026, 1, 2), None, dt.date(1999, 12, 31)],
+        "took": pd.to_timedelta(["1s", "1 day", None]),
+    })
+    write_table(frame, str(tmp_path / "s.jsonl"))
+    got = records(tmp_path / "s.jsonl")
+    assert [r["at"] for r in got] == ["2026-01-02T03:04:05", None, "2026-11-30T00:00:00.000001"]
+    assert got[0]["zoned"] == "2026-01-02T03:04:05+00:00"
+    assert [r["day"] for r in got] == ["2026-01-02", None, "1999-12-31"]
+    assert [r["took"] for r in got] == ["P0DT0H0M1S", "P1DT0H0M0S", None]
+
+
+def test_jsonl_writes_decimals_as_numbers_with_their_digits(tmp_path):
+    frame = pd.DataFrame({"id": ["a", "b", "c", "d"],
+                          "amount": [decimal.Decimal("1.50"), decimal.Decimal("-0.001"),
+                                     None, decimal.Decimal("12345678901234567890.12")]})
+    write_table(frame, str(tmp_path / "s.jsonl"))
+    text = (tmp_path / "s.jsonl").read_text()
+    assert text.splitlines()[0] == '{"id": "a", "amount": 1.50}'
+    assert '"amount": 12345678901234567890.12}' in text
+    parsed = [json.loads(line, parse_float=decimal.Decimal)["amount"] for line in text.splitlines()]
+    assert parsed == [decimal.Decimal("1.50"), decimal.Decimal("-0.001"), None,
+                      decimal.Decimal("12345678901234567890.12")]
+
+
+def test_jsonl_writes_a_decimal_column_from_parquet(tmp_path):
+    table = pa.table({"attempt": ["x", "y"],
+                      "price": pa.array([decimal.Decimal("2.50"), None], pa.decimal128(5, 2))})
+    frame = table.to_pandas()
+    write_table(frame, str(tmp_path / "s.jsonl"))
+    assert (tmp_path / "s.jsonl").read_text().splitlines() == [
+        '{"attempt": "x", "price": 2.50}', '{"attempt": "y", "price": null}']
+
+
+def test_jsonl_nested_values_from_parquet(tmp_path):
+    frame = pa.table({"attempt": ["x", "y"],
+                      "tags": pa.array([["a", "b"], []], pa.list_(pa.string())),
+                      "pair": pa.array([{"k": 1, "v": 2.5}, None],
+                                       pa.struct([("k", pa.int64()), ("v", pa.float64())]))}).to_pandas()
+    write_table(frame, str(tmp_path / "s.jsonl"))
+    assert records(tmp_path / "s.jsonl") == [
+        {"attempt": "x", "tags": ["a", "b"], "pair": {"k": 1, "v": 2.5}},
+        {"attempt": "y", "tags": [], "pair": None}]
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf])
+def test_jsonl_refuses_infinity_in_one_line(tmp_path, value):
+    frame = pd.DataFrame({"id": ["a", "b"], "attempt": ["x", "y"], "score": [0.5, value]})
+    with pytest.raises(UsageError) as caught:
+        write_table(frame, str(tmp_path / "s.jsonl"))
+    assert str(caught.value) == (
+        f"{tmp_path / 's.jsonl'}: row 1 (id b): score: {value!r} cannot be written to JSON "
+        "(it has no Infinity); write CSV or Parquet instead")
+    assert not (tmp_path / "s.jsonl").exists()
+
+
+def test_jsonl_refuses_infinity_in_an_object_column(tmp_path):
+    frame = pd.DataFrame({"attempt": ["x", "y"], "mixed": pd.array(["a", [1.0, math.inf]], dtype=object)})
+    with pytest.raises(UsageError, match=r"row 1: mixed: \[1\.0, inf\] cannot be written to JSON"):
+        write_table(frame, str(tmp_path / "s.jsonl"))
+
+
+def test_jsonl_refuses_bytes_in_one_line(tmp_path):
+    frame = pd.DataFrame({"attempt": ["x"], "blob": pd.array([b"\x00\x01"], dtype=object)})
+    with pytest.raises(UsageError) as caught:
+        write_table(frame, str(tmp_path / "s.jsonl"))
+    assert str(caught.value) == (f"{tmp_path / 's.jsonl'}: row 0: blob: b'\\x00\\x01' (type bytes) "
+                                 "cannot be written to JSON; write Parquet instead")
+
+
+def test_score_carried_timestamp_column_to_jsonl(tmp_path, monkeypatch, capsys):
+    import pyarrow.parquet as pq
+
+    from recallscore_nb.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    pq.write_table(pa.table({"attempt": ["copper token", "west drawer"],
+                             "at": pa.array([dt.datetime(2026, 1, 2, 3, 4, 5), None],
+                                            pa.timestamp("us")),
+                             "cost": pa.array([decimal.Decimal("0.25"), decimal.Decimal("1")],
+                                              pa.decimal128(4, 2))}), "a.parquet")
+    assert main(["score", "--attempts", "a.parquet", "--out", "s.jsonl"]) == 0
+    got = records(tmp_path / "s.jsonl")
+    assert [r["at"] for r in got] == ["2026-01-02T03:04:05", None]
+    assert [r["cost"] for r in got] == [0.25, 1.0]
+    assert '"cost": 0.25' in (tmp_path / "s.jsonl").read_text()
