@@ -126,7 +126,7 @@ def load_json_line(line: bytes | str, name: str, error: type[InputFileError], nu
                         message=f"not UTF-8 text (byte {err.start} of the line)") from None
     else:
         text = line
-    check_json_text(text, name, error, values=False, first_line=number)
+    check_json_text(line, name, error, values=False, first_line=number)
     try:
         data, problems = _parse(text)
     except json.JSONDecodeError as err:
