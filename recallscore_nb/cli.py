@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -138,26 +139,42 @@ def build_parser() -> argparse.ArgumentParser:
                         "stdout)")
     p.add_argument("--seed", type=int, metavar="N", help="the bootstrap seed (default: 20260916)")
     p.add_argument("--resamples", type=int, metavar="N",
-                   help="bootstrap resamples (default: 2000)")
+                   help="bootstrap resamples (default: 2000; at most 1,000,000)")
     p.set_defaults(run=_summarize)
 
     p = commands.add_parser("run", help="run the workbook's notebooks with papermill")
     p.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="a stem (01_reproduce_benchmark), its number (01) or a path; default all")
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[],
-                   metavar=("NAME", "VALUE"), help="set a parameter of the notebooks that declare it")
+                   metavar=("NAME", "VALUE"), help="set a parameter of the notebooks that declare "
+                   "it; a relative *_path is read from the current folder")
     p.add_argument("--output-dir", metavar="DIR",
-                   help="where to write (required when a parameter differs from its default; "
-                        "default: reports/)")
+                   help="where to write, relative to the current folder (required when a "
+                        "parameter differs from its default; default: reports/)")
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="notebooks at once (default 2)")
     p.add_argument("--force", action="store_true", help="rerun notebooks whose stamps are fresh")
+    _accept_defaults_arg(p)
     p.set_defaults(run=_run)
 
     p = commands.add_parser("check", help="rerun the workbook and compare with reports/ byte for byte")
     p.add_argument("--update", action="store_true", help="rewrite reports/ from a fresh run")
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="notebooks at once (default 2)")
+    _accept_defaults_arg(p)
     p.set_defaults(run=_check)
+
+    p = commands.add_parser("explore", help="copy a notebook into scratch/ to explore it in "
+                                            "JupyterLab, its outputs kept out of reports/")
+    p.add_argument("notebook", metavar="NOTEBOOK", help="a stem (05_reanalysis) or its number (05)")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing copy in scratch/ with a fresh one")
+    p.set_defaults(run=_explore)
     return parser
+
+
+def _accept_defaults_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--accept-defaults", action="store_true",
+                        help="accept notebooks whose declared parameter defaults differ from "
+                             "those reports/manifest.json records (and record the new ones)")
 
 
 def _validate(args) -> int:
@@ -279,7 +296,7 @@ def _run(args) -> int:
 
     result = run_workbook(args.notebooks, [tuple(p) for p in args.parameter],
                           output_dir=args.output_dir, jobs=args.jobs, force=args.force,
-                          progress=sys.stderr.isatty())
+                          progress=sys.stderr.isatty(), accept_defaults=args.accept_defaults)
     print(f"ran {len(result.executed)} notebook(s), skipped {len(result.skipped)} unchanged; "
           f"outputs in {result.output_dir}")
     return EXIT_OK
@@ -288,7 +305,8 @@ def _run(args) -> int:
 def _check(args) -> int:
     from .workbook import check_workbook
 
-    problems = check_workbook(update=args.update, jobs=args.jobs, progress=sys.stderr.isatty())
+    problems = check_workbook(update=args.update, jobs=args.jobs, progress=sys.stderr.isatty(),
+                              accept_defaults=args.accept_defaults)
     for line in problems:
         print(line)
     if args.update:
@@ -296,6 +314,26 @@ def _check(args) -> int:
     elif not problems:
         print("reports/ matches a fresh run byte for byte")
     return EXIT_DIFFERENT if problems else EXIT_OK
+
+
+def _explore(args) -> int:
+    from . import workbook
+
+    done = workbook.explore_notebook(args.notebook, force=args.force)
+    root = workbook.REPO_ROOT
+
+    def shown(path: Path) -> str:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+
+    if done.fresh:
+        print(f"{shown(done.copy)}: a copy of {shown(done.notebook)} to explore; its outputs go "
+              f"to {shown(done.output_dir)}/ (git-ignored, like scratch/; reports/ stays as it is)")
+    else:
+        print(f"{shown(done.copy)} exists: kept your copy (--force replaces it with a fresh one)")
+    jupyter = Path(sys.executable).with_name("jupyter")
+    command = shown(jupyter) if jupyter.is_file() and str(jupyter).startswith(str(root)) else "jupyter"
+    print(f"open it from the repository root ({root}):\n  {command} lab {shown(done.copy)}")
+    return EXIT_OK
 
 
 SHOWN_ERRORS = 5

@@ -1,32 +1,60 @@
 """A notebook's session: its validated parameters, its inputs, and the outputs it writes.
 
-The second cell of every notebook is ``nb = start("<stem>", globals())``. ``start`` checks
-the parameters against the annotations of the ``parameters`` cell (``name: type = default``):
-a name papermill injected that the notebook does not declare, or a value of the wrong type,
-is an error (papermill itself only warns). Tables and figures are written through
-:meth:`Session.table` and :meth:`Session.figure`, named ``<stem>__<what>.<ext>``, each carrying
-the scorer signatures and input hashes; :meth:`Session.finish` writes the notebook's manifest
-fragment, which ``recallscore run`` merges once every notebook has succeeded.
+The second cell of every notebook is ``nb = chapter.start(globals())``, which calls
+:func:`start`. ``start`` checks the parameters against the annotations of the ``parameters``
+cell (``name: type = default``): only the names that cell declares are parameters, so
+leftovers of an earlier run in the same kernel (``nb``, tables) are not; every statement of
+the cell papermill injected (``# Parameters``, the cell run just before, read from IPython's
+input history) must assign a declared name to a literal value, else the notebook stops (an
+unknown name, with the closest declared one; code that is not an assignment). A value of the
+wrong type is an error too (papermill itself only warns).
+
+Relative paths (``output_dir``, ``*_path``) are read against the folder the user started
+from (:func:`~recallscore_nb.paths.user_folder`). An ``output_dir`` inside ``reports/`` is
+refused when the parameters differ from the paper's defaults recorded in
+``reports/manifest.json``. Tables and figures are written through :meth:`Session.table` and
+:meth:`Session.figure`, named ``<stem>__<what>.<ext>``, each carrying the scorer signatures
+and input hashes. :meth:`Session.finish` ends the notebook: under ``recallscore run`` it
+writes the notebook's manifest fragment into the run's work folder; run alone (papermill,
+JupyterLab) the notebook wrote into a work folder of its own and publishes itself, merging
+its part into the output folder's manifest and ``paper/numbers.tex`` under the folder's lock.
 """
 
 from __future__ import annotations
 
+import ast
+import atexit
+import difflib
 import hashlib
 import json
 import os
-import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._version import __version__
-from .errors import UsageError
-from .files import atomic_write
-from .paths import DEFAULT_BENCHMARK, REPO_ROOT, REPORTS_DIR
+from .errors import InputFileError, UsageError
+from .files import atomic_write, require_regular_file
+from .paths import (
+    DEFAULT_BENCHMARK,
+    NOTEBOOKS_DIR,
+    REPO_ROOT,
+    REPORTS_DIR,
+    check_output_folder,
+    inside,
+    resolve_user_path,
+    user_folder,
+)
 
-__all__ = ["Session", "SavedFigure", "start", "FRAGMENTS", "relative_to_repo", "file_sha256"]
+__all__ = ["Session", "SavedFigure", "start", "check_parameters", "check_input_parameter",
+           "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo", "file_sha256"]
 
 FRAGMENTS = "fragments"
-_IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
+RUN_WORK_VARIABLE = "RECALLSCORE_RUN_WORK"
+"""Set by ``recallscore run`` in its workers: the work folder whose sessions write fragments."""
+INJECTED_MARK = "# Parameters"
+"""How papermill's injected-parameters cell begins."""
+SESSION_LOCK_WAIT = 60.0
+"""Seconds a notebook waits at ``finish`` for another run to release its output folder."""
 
 
 def file_sha256(path: str | Path) -> str:
@@ -42,16 +70,61 @@ def relative_to_repo(path: str | Path) -> str:
         return Path(path).as_posix()
 
 
-def _given_parameters(namespace: dict) -> dict[str, object]:
-    """The notebook's parameters: its namespace less IPython's names, modules and callables."""
-    return {
-        name: value
-        for name, value in namespace.items()
-        if not name.startswith("_")
-        and name not in _IPYTHON_NAMES
-        and not isinstance(value, types.ModuleType)
-        and not callable(value)
-    }
+# --- parameters -------------------------------------------------------------------------------
+def _input_history() -> list[str]:
+    """The cells this kernel ran, the running one last (empty outside IPython)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipykernel
+        return []
+    shell = get_ipython()
+    if shell is None:
+        return []
+    return list(shell.history_manager.input_hist_parsed)  # not user_ns["In"]: a cell may rebind it
+
+
+def _injected_cell(history: list[str]) -> str | None:
+    """The cell papermill injected: the one run just before the running cell, if it begins
+    with ``# Parameters``."""
+    if len(history) >= 2 and history[-2].lstrip().startswith(INJECTED_MARK):
+        return history[-2]
+    return None
+
+
+def _is_value(node: ast.expr) -> bool:
+    """A literal, or ``float('nan')``/``float('inf')`` as papermill writes those."""
+    try:
+        ast.literal_eval(node)
+        return True
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        pass
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "float" and not node.keywords and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+
+
+def _injected_names(source: str) -> list[str]:
+    """The names an injected cell assigns; anything but ``name = value`` is an error."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise UsageError(f"the injected parameters cell is not Python: {exc.msg} "
+                         f"(line {exc.lineno})") from None
+    names = []
+    for statement in tree.body:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name) and _is_value(statement.value)):
+            code = ast.get_source_segment(source, statement) or ast.unparse(statement)
+            raise UsageError("the injected parameters cell holds code that is not "
+                             f"'name = value': {code}")
+        names.append(statement.targets[0].id)
+    return names
+
+
+def _unknown(name: str, declared) -> str:
+    close = difflib.get_close_matches(name, sorted(declared), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown parameter {name!r}; this notebook declares: {', '.join(sorted(declared))}{hint}"
 
 
 def _type_ok(value, kind: type) -> bool:
@@ -62,30 +135,84 @@ def _type_ok(value, kind: type) -> bool:
     return isinstance(value, kind)
 
 
-def check_parameters(namespace: dict) -> dict[str, object]:
+def check_parameters(namespace: dict, history: list[str] | None = None) -> dict[str, object]:
     """Validate a notebook namespace against its ``parameters`` cell's annotations.
 
-    >>> check_parameters({"__annotations__": {"seed": int}, "seed": 3})
+    ``history`` is the kernel's input history, the running cell last (default: IPython's);
+    the cell before it, when papermill injected it, must assign declared names only.
+
+    >>> check_parameters({"__annotations__": {"seed": int}, "seed": 3, "nb": "an earlier run"})
     {'seed': 3}
     >>> check_parameters({"__annotations__": {"seed": int}, "seed": "3"})
     Traceback (most recent call last):
     ...
     recallscore_nb.errors.UsageError: parameter 'seed' must be int (got '3' that is a str)
+    >>> check_parameters({"__annotations__": {"seed": int}, "seed": 3},
+    ...                  history=["seed: int = 3", "# Parameters\\nsed = 4\\n", "nb = start()"])
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.UsageError: unknown parameter 'sed'; this notebook declares: seed; did you mean 'seed'?
     """
-    declared = namespace.get("__annotations__", {})
-    given = _given_parameters(namespace)
-    unknown = sorted(set(given) - set(declared))
-    if unknown:
-        raise UsageError(f"unknown parameter {unknown[0]!r}; this notebook declares: "
-                         f"{', '.join(sorted(declared))}")
+    declared = dict(namespace.get("__annotations__", {}))
+    injected = _injected_cell(_input_history() if history is None else history)
+    if injected is not None:
+        for name in _injected_names(injected):
+            if name not in declared:
+                raise UsageError(_unknown(name, declared))
     for name, kind in declared.items():
-        if name not in given:
+        if name not in namespace:
             raise UsageError(f"parameter {name!r} is declared but has no value")
-        value = given[name]
+        value = namespace[name]
         if isinstance(kind, type) and not _type_ok(value, kind):
             raise UsageError(f"parameter {name!r} must be {kind.__name__} "
                              f"(got {value!r} that is a {type(value).__name__})")
-    return {name: given[name] for name in declared}
+    return {name: namespace[name] for name in declared}
+
+
+def check_input_parameter(name: str, given: str, path: Path) -> None:
+    """Refuse a ``*_path`` parameter that names no regular file (``path``: ``given`` resolved).
+
+    >>> check_input_parameter("attempts_path", "x.csv", Path("/no/x.csv"))
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.UsageError: attempts_path: no such file: x.csv (/no/x.csv)
+    """
+    try:
+        require_regular_file(path)
+    except InputFileError as exc:
+        shown = given if Path(given).is_absolute() else f"{given} ({path})"
+        raise UsageError(f"{name}: {exc.message.removesuffix('; give a file')}: {shown}") from None
+
+
+def _paper_defaults(stem: str) -> tuple[dict | None, Path]:
+    """The defaults ``reports/manifest.json`` records for ``stem`` (else those the committed
+    notebook declares), and where they come from."""
+    from .publishing import MANIFEST, read_manifest, recorded_defaults
+
+    manifest_path = REPORTS_DIR / MANIFEST
+    recorded = recorded_defaults(read_manifest(manifest_path), stem)
+    if recorded is not None:
+        return recorded, manifest_path
+    notebook = NOTEBOOKS_DIR / f"{stem}.ipynb"
+    if notebook.is_file():
+        from .workbook import declared_defaults
+
+        return declared_defaults(notebook), notebook
+    return None, manifest_path
+
+
+def _refuse_changed_into_reports(stem: str, given: dict) -> None:
+    defaults, source = _paper_defaults(stem)
+    if defaults is None:
+        return
+    changes = [f"{name}: {defaults[name]!r} → {value!r}" for name, value in given.items()
+               if name != "output_dir" and name in defaults and defaults[name] != value]
+    if changes:
+        raise UsageError(
+            f"{stem}: parameters differ from the paper's defaults recorded in {source} "
+            f"({', '.join(changes)}); set output_dir to another folder, or run "
+            f"'recallscore explore {stem.split('_')[0]}' to explore a copy whose outputs go "
+            "to scratch/")
 
 
 @dataclass(frozen=True)
@@ -100,7 +227,15 @@ class SavedFigure:
 
 @dataclass
 class Session:
-    """What a notebook knows while it runs; see the module docstring."""
+    """What a notebook knows while it runs; see the module docstring.
+
+    Made directly, a session writes into ``output_dir`` and :meth:`finish` writes its
+    manifest fragment there (as under ``recallscore run``, whose ``output_dir`` is the run's
+    work folder). :func:`start` makes a notebook run alone ``publishing``: it writes into a
+    work folder of its own inside ``output_dir`` and :meth:`finish` publishes it.
+    ``given`` holds the parameters as the user gave them (``parameters`` has ``*_path``
+    values made absolute); the manifest records ``given``.
+    """
 
     stem: str
     parameters: dict[str, object]
@@ -109,7 +244,34 @@ class Session:
     inputs: dict[str, str] = field(default_factory=dict)
     outputs: list[Path] = field(default_factory=list)
     numbers: dict[str, str] = field(default_factory=dict)
+    given: dict[str, object] | None = None
+    publishing: bool = False
     _memo: dict[str, object] = field(default_factory=dict, repr=False)
+    _work: object = field(default=None, repr=False)
+    _published: list[str] | None = field(default=None, repr=False)
+
+    @property
+    def work_dir(self) -> Path:
+        """Where tables and figures are written: ``output_dir``, or, for a publishing session,
+        a hidden work folder inside it (made on first use, removed at :meth:`finish`)."""
+        if not self.publishing:
+            return self.output_dir
+        if self._work is None:
+            from .publishing import WorkFolder
+
+            try:
+                self.output_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UsageError(f"output_dir {self.output_dir}: cannot write here "
+                                 f"({exc.strerror or exc})") from None
+            self._work = WorkFolder(self.output_dir, f".recallscore-work-{self.stem}-")
+        return self._work.path
+
+    def discard(self) -> None:
+        """Remove this session's work folder (what it wrote and did not publish)."""
+        if self._work is not None:
+            self._work.remove()
+            self._work = None
 
     def memo(self, key: str, compute):
         """``compute()`` once per session; later calls with ``key`` return the same value."""
@@ -153,7 +315,7 @@ class Session:
         """Write ``tables/<stem>__<what>.{csv,md,tex}``; return the frame for display."""
         from .tables import write_table
 
-        self.outputs += write_table(frame, self.output_dir / "tables", f"{self.stem}__{what}",
+        self.outputs += write_table(frame, self.work_dir / "tables", f"{self.stem}__{what}",
                                     footer=self.footer(), float_format=float_format)
         return frame
 
@@ -161,7 +323,7 @@ class Session:
         """Write ``figures/<stem>__<what>.{png,pdf,svg}``; return them, shown as the PNG."""
         from .figures import save_figure
 
-        paths = save_figure(fig, self.output_dir / "figures", f"{self.stem}__{what}",
+        paths = save_figure(fig, self.work_dir / "figures", f"{self.stem}__{what}",
                             description="; ".join(self.footer()))
         self.outputs += paths
         return SavedFigure(tuple(paths))
@@ -174,13 +336,14 @@ class Session:
 
     def fragment(self) -> dict:
         """This notebook's part of the manifest (paths relative to the output folder)."""
+        given = self.parameters if self.given is None else self.given
         return {
             "notebook": self.stem,
-            "parameters": {k: v for k, v in self.parameters.items() if k != "output_dir"},
+            "parameters": {k: v for k, v in given.items() if k != "output_dir"},
             "signatures": list(self.signatures),
             "inputs": [{"path": p, "sha256": s} for p, s in sorted(self.inputs.items())],
             "outputs": [
-                {"path": p.relative_to(self.output_dir).as_posix(), "sha256": file_sha256(p)}
+                {"path": p.relative_to(self.work_dir).as_posix(), "sha256": file_sha256(p)}
                 for p in sorted(self.outputs)
             ],
             "numbers": dict(sorted(self.numbers.items())),
@@ -188,24 +351,85 @@ class Session:
         }
 
     def finish(self) -> list[str]:
-        """Write the manifest fragment; return the outputs written, for display."""
+        """End the notebook: write its manifest fragment, or, run alone, publish its outputs
+        into ``output_dir``; return the outputs written, for display."""
+        if self._published is not None:
+            return self._published
         fragment = self.fragment()
-        path = self.output_dir / FRAGMENTS / f"{self.stem}.json"
-        text = json.dumps(fragment, indent=2, sort_keys=True) + "\n"
-        atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
-        return [o["path"] for o in fragment["outputs"]]
+        if self.publishing:
+            self._publish(fragment)
+        else:
+            path = self.output_dir / FRAGMENTS / f"{self.stem}.json"
+            text = json.dumps(fragment, indent=2, sort_keys=True) + "\n"
+            atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+        self._published = [o["path"] for o in fragment["outputs"]]
+        return self._published
+
+    def _publish(self, fragment: dict) -> None:
+        from .publishing import MANIFEST, OutputLock, publish, read_manifest, recorded_defaults
+
+        work = self.work_dir
+        with OutputLock(self.output_dir, wait=SESSION_LOCK_WAIT, option="output_dir"):
+            recorded = recorded_defaults(read_manifest(self.output_dir / MANIFEST), self.stem)
+            if recorded is None:
+                recorded = _declared_or_given(self.stem, self.given or self.parameters)
+            publish(self.output_dir, work, {self.stem: fragment}, defaults={self.stem: recorded})
+        self.discard()
+        _forget(self)
 
 
-def start(stem: str, namespace: dict) -> Session:
+def _declared_or_given(stem: str, given: dict) -> dict:
+    """The defaults to record for a notebook the manifest does not know yet: those its
+    committed copy declares, else the values it ran with."""
+    notebook = NOTEBOOKS_DIR / f"{stem}.ipynb"
+    if notebook.is_file():
+        from .workbook import declared_defaults
+
+        return declared_defaults(notebook)
+    return {"output_dir": "", **{k: v for k, v in given.items() if k != "output_dir"}}
+
+
+_OPEN: list[Session] = []
+"""The publishing session of this kernel that has not finished (at most one)."""
+
+
+def _forget(session: Session) -> None:
+    if session in _OPEN:
+        _OPEN.remove(session)
+
+
+@atexit.register
+def _discard_open() -> None:
+    while _OPEN:
+        _OPEN.pop().discard()
+
+
+def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Session:
     """Validate a notebook's parameters and open its session.
 
-    ``output_dir`` empty means the repository's ``reports/``.
+    ``output_dir`` empty means the repository's ``reports/``; relative paths are read against
+    :func:`~recallscore_nb.paths.user_folder`. Running a notebook again in the same kernel
+    discards what the unfinished earlier run wrote.
     """
-    parameters = check_parameters(namespace)
-    output_dir = Path(str(parameters.get("output_dir") or REPORTS_DIR))
-    session = Session(stem=stem, parameters=parameters, output_dir=output_dir)
-    if parameters.get("benchmark_path"):
-        path = Path(str(parameters["benchmark_path"]))
-        if not path.is_file():
-            raise UsageError(f"benchmark_path: no such file: {os.fspath(path)}")
+    given = check_parameters(namespace, history)
+    base = user_folder(REPO_ROOT)
+    parameters = dict(given)
+    for name, value in given.items():
+        if name.endswith("_path") and value:
+            path = resolve_user_path(str(value), base)
+            check_input_parameter(name, str(value), path)
+            parameters[name] = str(path)
+    text = str(given.get("output_dir") or "")
+    output_dir = resolve_user_path(text, base) if text else REPORTS_DIR
+    check_output_folder(output_dir, notebooks=NOTEBOOKS_DIR, reports=REPORTS_DIR, changed=False,
+                        option="output_dir")
+    _discard_open()
+    run_work = os.environ.get(RUN_WORK_VARIABLE)
+    if run_work and Path(run_work) == output_dir:  # under recallscore run: a fragment only
+        return Session(stem=stem, parameters=parameters, output_dir=output_dir, given=given)
+    if inside(output_dir, REPORTS_DIR):
+        _refuse_changed_into_reports(stem, given)
+    session = Session(stem=stem, parameters=parameters, output_dir=output_dir, given=given,
+                      publishing=True)
+    _OPEN.append(session)
     return session

@@ -1,31 +1,54 @@
-"""Running the workbook: notebooks executed by papermill, their outputs merged and checked.
+"""Running the workbook: notebooks executed by papermill, their outputs published and checked.
 
-A recipe of named steps (as papermill's ``execute`` reads): select the notebooks, resolve
-their parameters, skip those whose stamp says nothing changed, execute the rest in separate
-processes into a temporary folder, and only when all succeeded move their outputs into
-place and merge the manifest. Heavy libraries (papermill, pandas, matplotlib) are imported
-only when a notebook actually has to run, so a run with nothing to do is quick.
+A recipe of named steps (as papermill's ``execute`` reads): select the notebooks, resolve and
+check their parameters (relative paths against the caller's folder, files that must exist),
+refuse output folders that would overwrite the workbook or the paper, lock the output
+folder, skip notebooks whose stamp and manifest say nothing changed, execute the rest in
+worker processes (which die with the run) into a work folder inside the output folder, and
+only when all succeeded publish their outputs (see :mod:`recallscore_nb.publishing`). Heavy
+libraries (papermill, pandas, matplotlib) are imported only when a notebook actually has to
+run, so a run with nothing to do is quick.
 """
 
 from __future__ import annotations
 
 import ast
+import difflib
 import hashlib
 import json
 import os
 import re
-import shutil
+import signal
 import sys
 import tempfile
+import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
-from ._version import __version__
 from .errors import RecallScoreError, UsageError
 from .files import atomic_write
-from .paths import NOTEBOOKS_DIR, REPO_ROOT, REPORTS_DIR, STAMPS_DIR
+from .paths import (
+    NOTEBOOKS_DIR,
+    REPO_ROOT,
+    REPORTS_DIR,
+    SCRATCH_DIR,
+    STAMPS_DIR,
+    check_output_folder,
+    inside,
+    resolve_user_path,
+)
+from .publishing import (
+    COMMITTED,
+    MANIFEST,
+    OutputLock,
+    WorkFolder,
+    publish,
+    read_manifest,
+    recorded_defaults,
+    remove_stale_work,
+)
+from .session import RUN_WORK_VARIABLE, check_input_parameter
 
 __all__ = [
     "Parameter",
@@ -34,15 +57,12 @@ __all__ = [
     "select_notebooks",
     "run_workbook",
     "check_workbook",
+    "explore_notebook",
     "COMMITTED",
 ]
 
-COMMITTED = ("tables", "figures", "paper")
-"""The output folders that are committed and checked byte for byte (with manifest.json)."""
-MANIFEST = "manifest.json"
-NUMBERS = Path("paper") / "numbers.tex"
-MAIN_PACKAGES = ("pandas", "pyarrow", "numpy", "matplotlib", "papermill", "nbclient",
-                 "ipykernel", "jsonschema", "tabulate", "jinja2")
+LOCK_WAIT = 10.0
+"""Seconds a run waits for another run to release its output folder before giving up."""
 _PARAMETER_LINE = re.compile(r"^(\w+)\s*:\s*(\w+)\s*=\s*(.+?)\s*(?:#\s*(.*))?$")
 _TYPES = {"str": str, "int": int, "float": float, "bool": bool}
 
@@ -54,8 +74,8 @@ class NotebookFailed(RecallScoreError):
 
     def __init__(self, notebook: str, cell: int | None, ename: str, evalue: str) -> None:
         self.notebook, self.cell, self.ename, self.evalue = notebook, cell, ename, evalue
-        where = f"cell {cell}" if cell is not None else "before its first cell"
-        super().__init__(f"notebook {notebook} failed at {where}: {ename}: {evalue}")
+        where = f"at cell {cell}" if cell is not None else "before its first cell"
+        super().__init__(f"notebook {notebook} failed {where}: {ename}: {evalue}")
 
 
 @dataclass(frozen=True)
@@ -83,18 +103,23 @@ def _notebook_json(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _parameters_cell(cells: list[dict], name: str) -> dict:
+    code = [c for c in cells if c["cell_type"] == "code"]
+    tagged = [c for c in code if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if len(tagged) != 1 or tagged[0] is not code[0]:
+        raise UsageError(f"{name}: the first code cell, and only it, must be tagged 'parameters'")
+    return tagged[0]
+
+
 def declared_parameters(path: Path) -> dict[str, Parameter]:
     """The parameters a notebook declares in its ``parameters``-tagged cell.
 
     >>> sorted(declared_parameters(NOTEBOOKS_DIR / "01_reproduce_benchmark.ipynb"))
     ['benchmark_path', 'output_dir', 'squad_mode']
     """
-    cells = [c for c in _notebook_json(path)["cells"] if c["cell_type"] == "code"]
-    tagged = [c for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])]
-    if len(tagged) != 1 or tagged[0] is not cells[0]:
-        raise UsageError(f"{path.name}: the first code cell, and only it, must be tagged 'parameters'")
+    cell = _parameters_cell(_notebook_json(path)["cells"], path.name)
     params = {}
-    for line in "".join(tagged[0]["source"]).splitlines():
+    for line in "".join(cell["source"]).splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         match = _PARAMETER_LINE.match(line)
@@ -103,6 +128,11 @@ def declared_parameters(path: Path) -> dict[str, Parameter]:
         name, kind, default, text = match.groups()
         params[name] = Parameter(name, _TYPES[kind], ast.literal_eval(default), text or "")
     return params
+
+
+def declared_defaults(path: Path) -> dict[str, object]:
+    """Each declared parameter's default, ``output_dir`` included (as the manifest records)."""
+    return {name: p.default for name, p in declared_parameters(path).items()}
 
 
 def all_notebooks() -> list[Path]:
@@ -160,22 +190,28 @@ def _stamp_key(notebook: Path, parameters: dict, code: str) -> str:
     return digest.hexdigest()
 
 
-def _is_fresh(root: Path, notebook: Path, key: str) -> bool:
+def _is_fresh(root: Path, notebook: Path, key: str, manifest: dict) -> bool:
+    """Whether a notebook may be skipped: its stamp matches the key, its inputs and outputs are
+    unchanged, and the manifest lists exactly the outputs the stamp records. A stamp that
+    cannot be read is simply stale."""
     stamp = _stamp_path(root, notebook.stem)
-    if not stamp.is_file():
-        return False
-    recorded = json.loads(stamp.read_text())
-    if recorded.get("key") != key:
-        return False
-    for entry in recorded["inputs"]:
-        path = REPO_ROOT / entry["path"] if not Path(entry["path"]).is_absolute() else Path(entry["path"])
-        if not path.is_file() or _sha256(path) != entry["sha256"]:
+    try:
+        recorded = json.loads(stamp.read_text())
+        if recorded.get("key") != key:
             return False
-    for entry in recorded["outputs"]:
-        path = root / entry["path"]
-        if not path.is_file() or _sha256(path) != entry["sha256"]:
-            return False
-    return True
+        for entry in recorded["inputs"]:
+            path = Path(entry["path"])
+            path = path if path.is_absolute() else REPO_ROOT / path
+            if not path.is_file() or _sha256(path) != entry["sha256"]:
+                return False
+        stamped = sorted((e["path"], e["sha256"]) for e in recorded["outputs"])
+        for path, sha in stamped:
+            if not (root / path).is_file() or _sha256(root / path) != sha:
+                return False
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return False
+    listed = manifest.get("notebooks", {}).get(notebook.stem, {}).get("outputs")
+    return listed is not None and sorted((e["path"], e["sha256"]) for e in listed) == stamped
 
 
 def _write_stamp(root: Path, stem: str, key: str, fragment: dict) -> None:
@@ -185,7 +221,38 @@ def _write_stamp(root: Path, stem: str, key: str, fragment: dict) -> None:
 
 
 # --- execution -------------------------------------------------------------------------------
-def _execute(notebook: str, executed: str, parameters: dict) -> tuple[str, dict | None]:
+def _die_with_parent(parent: int) -> None:
+    """Make this worker process end when the run that started it ends, however it ends.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``);
+    everywhere, a thread checks once a second that the parent is still there. The worker's
+    notebook kernel then exits too: ipykernel polls its own parent (``JPY_PARENT_PID``).
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="recallscore-parent-watch", daemon=True).start()
+
+
+def _worker_init(parent: int, work: str) -> None:
+    _die_with_parent(parent)
+    os.environ[RUN_WORK_VARIABLE] = work  # the sessions write fragments here, not publish
+    os.environ.pop("JPY_SESSION_NAME", None)  # paths are already absolute; not a lab kernel
+
+
+def _execute(notebook: str, executed: str, parameters: dict, cwd: str) -> tuple[str, dict | None]:
     """Run one notebook with papermill (in a worker process); return (stem, error or None)."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
@@ -196,8 +263,7 @@ def _execute(notebook: str, executed: str, parameters: dict) -> tuple[str, dict 
         os.dup2(sink.fileno(), 2)
     try:
         papermill.execute_notebook(notebook, executed, parameters=parameters,
-                                   kernel_name="python3", progress_bar=False,
-                                   cwd=str(Path(notebook).parent))
+                                   kernel_name="python3", progress_bar=False, cwd=cwd)
     except PapermillExecutionError as exc:
         return stem, {"cell": _stored_cell_number(Path(notebook), exc.cell_index),
                       "ename": exc.ename, "evalue": exc.evalue}
@@ -220,10 +286,11 @@ def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) 
 
     (work / "notebooks").mkdir(parents=True, exist_ok=True)
     failures = []
-    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(plan)))) as pool:
+    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(plan))), initializer=_worker_init,
+                             initargs=(os.getpid(), str(work))) as pool:
         futures = [
             pool.submit(_execute, str(nb), str(work / "notebooks" / nb.name),
-                        {**params, "output_dir": str(work)})
+                        {**params, "output_dir": str(work)}, os.getcwd())
             for nb, params in plan.items()
         ]
         bar = tqdm(total=len(futures), desc="notebooks", unit="nb", disable=not progress,
@@ -239,75 +306,15 @@ def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) 
         raise failures[0]
 
 
-# --- merging -----------------------------------------------------------------------------
-def _versions() -> dict[str, str]:
-    versions = {"recallscore": __version__}
-    for name in MAIN_PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
-
-
-def _numbers_tex(fragments: dict[str, dict]) -> str:
-    lines = ["% Every number the paper quotes, as a macro. Written by `recallscore run`.\n"]
-    seen: dict[str, str] = {}
-    for stem, fragment in sorted(fragments.items()):
-        for name, value in fragment.get("numbers", {}).items():
-            if name in seen and seen[name] != stem:
-                raise UsageError(f"paper number {name!r} is written by both {seen[name]} and {stem}")
-            seen[name] = stem
-            lines.append(f"\\newcommand{{\\rs{name}}}{{{value}}}  % {stem}\n")
-    return "".join(lines)
-
-
-def _manifest(root: Path, fragments: dict[str, dict]) -> dict:
-    outputs = sorted(
-        {(p.relative_to(root).as_posix()) for folder in COMMITTED
-         for p in (root / folder).rglob("*") if p.is_file()}
-    )
-    inputs = {e["path"]: e["sha256"] for f in fragments.values() for e in f["inputs"]}
-    signatures = sorted({s for f in fragments.values() for s in f["signatures"]})
-    return {
-        "outputs": [{"path": p, "sha256": _sha256(root / p)} for p in outputs],
-        "inputs": [{"path": p, "sha256": s} for p, s in sorted(inputs.items())],
-        "parameters": {stem: f["parameters"] for stem, f in sorted(fragments.items())},
-        "signatures": signatures,
-        "versions": _versions(),
-        "notebooks": {stem: {k: f[k] for k in ("signatures", "inputs", "numbers")}
-                      | {"outputs": f["outputs"]} for stem, f in sorted(fragments.items())},
-    }
-
-
-def _write_text(path: Path, text: str) -> None:
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8", newline=""))
-
-
-def _publish(work: Path, root: Path, stems: list[str]) -> dict[str, dict]:
-    """Move the new outputs into ``root``, replacing each run notebook's old ones; merge."""
-    manifest_path = root / MANIFEST
-    fragments: dict[str, dict] = {}
-    if manifest_path.is_file():
-        previous = json.loads(manifest_path.read_text())
-        for stem, entry in previous.get("notebooks", {}).items():
-            if (NOTEBOOKS_DIR / f"{stem}.ipynb").is_file():
-                fragments[stem] = entry | {"parameters": previous["parameters"].get(stem, {})}
+def _fragments(work: Path, stems: list[str]) -> dict[str, dict]:
+    """The manifest fragment each notebook's session wrote into the work folder."""
+    fragments = {}
     for stem in stems:
-        fragments[stem] = json.loads((work / "fragments" / f"{stem}.json").read_text())
-        for folder in (*COMMITTED, "notebooks"):
-            for old in (root / folder).glob(f"{stem}__*"):
-                old.unlink()
-        for entry in fragments[stem]["outputs"]:
-            target = root / entry["path"]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(work / entry["path"], target)
-        executed = work / "notebooks" / f"{stem}.ipynb"
-        (root / "notebooks").mkdir(parents=True, exist_ok=True)
-        os.replace(executed, root / "notebooks" / f"{stem}.ipynb")
-    _write_text(root / NUMBERS, _numbers_tex(fragments))
-    manifest = _manifest(root, fragments)
-    _write_text(manifest_path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        path = work / "fragments" / f"{stem}.json"
+        if not path.is_file():
+            raise NotebookFailed(stem, None, "UsageError",
+                                 "it wrote no outputs: its last cell must call nb.finish()")
+        fragments[stem] = json.loads(path.read_text(encoding="utf-8"))
     return fragments
 
 
@@ -319,21 +326,34 @@ class RunResult:
     output_dir: Path
 
 
-def _plan_parameters(notebooks: list[Path], overrides: list[tuple[str, str]]) -> dict[Path, dict]:
+def _unknown_parameter(name: str, declared: list[str]) -> str:
+    close = difflib.get_close_matches(name, declared, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return (f"-p {name}: no selected notebook declares this parameter (they declare: "
+            f"{', '.join(declared)}){hint}")
+
+
+def _plan_parameters(notebooks: list[Path], overrides: list[tuple[str, str]],
+                     base: Path) -> dict[Path, dict]:
+    """Each notebook's parameter values: defaults, then ``-p`` values converted to the declared
+    type; a relative ``*_path`` is made absolute against ``base`` and must name a file."""
     declared = {nb: declared_parameters(nb) for nb in notebooks}
+    names = sorted({n for params in declared.values() for n in params} - {"output_dir"})
     for name, _ in overrides:
         if name == "output_dir":
             raise UsageError("set the output folder with --output-dir, not -p output_dir")
         if not any(name in params for params in declared.values()):
-            raise UsageError(f"-p {name}: no selected notebook declares this parameter")
+            raise UsageError(_unknown_parameter(name, names))
     plan = {}
     for nb, params in declared.items():
         values = {name: p.default for name, p in params.items() if name != "output_dir"}
         for name, text in overrides:
             if name in params:
                 values[name] = params[name].convert(text)
-                if name.endswith("_path") and values[name]:  # the kernel runs elsewhere
-                    values[name] = str(Path(str(values[name])).resolve())
+                if name.endswith("_path") and values[name]:
+                    path = resolve_user_path(str(values[name]), base)
+                    check_input_parameter(name, str(values[name]), path)
+                    values[name] = str(path)
         plan[nb] = values
     return plan
 
@@ -346,32 +366,68 @@ def _changed_from_defaults(plan: dict[Path, dict]) -> list[str]:
     return changed
 
 
+def _refuse_changed_defaults(notebooks: list[Path], manifest_path: Path) -> None:
+    """Refuse when a notebook's declared defaults differ from those the paper's manifest
+    records (a parameters cell edited and saved, e.g. by JupyterLab's autosave)."""
+    manifest = read_manifest(manifest_path)
+    for nb in notebooks:
+        recorded = recorded_defaults(manifest, nb.stem)
+        if recorded is None:
+            continue
+        declared = declared_defaults(nb)
+        changes = [f"{name}: {recorded[name]!r} → {value!r}" for name, value in declared.items()
+                   if name in recorded and recorded[name] != value]
+        changes += [f"{name}: no longer declared" for name in recorded if name not in declared]
+        if changes:
+            raise UsageError(
+                f"{nb.stem}: the notebook's defaults differ from those of the paper in "
+                f"{manifest_path} ({', '.join(changes)}); restore the notebook (git checkout -- "
+                f"{_shown(nb)}), explore with 'recallscore explore {nb.stem.split('_')[0]}', or "
+                "pass --accept-defaults to make them the paper's")
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(REPO_ROOT.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def run_workbook(names: list[str] = (), overrides: list[tuple[str, str]] = (), *,
                  output_dir: str | Path | None = None, jobs: int = 2, force: bool = False,
-                 progress: bool = True, stamps: bool = True) -> RunResult:
+                 progress: bool = True, stamps: bool = True,
+                 accept_defaults: bool = False) -> RunResult:
     """Run the selected notebooks; see ``recallscore run --help``."""
     notebooks = select_notebooks(list(names))
-    plan = _plan_parameters(notebooks, list(overrides))
+    caller = Path.cwd()
+    plan = _plan_parameters(notebooks, list(overrides), caller)
     changed = _changed_from_defaults(plan)
     if changed and output_dir is None:
         raise UsageError(f"parameters changed from their defaults ({', '.join(changed)}): "
                          "give --output-dir; exploration never overwrites reports/")
-    root = Path(output_dir) if output_dir is not None else REPORTS_DIR
-    code = _code_fingerprint()
-    keys = {nb: _stamp_key(nb, plan[nb], code) for nb in notebooks}
-    todo = [nb for nb in notebooks if force or not _is_fresh(root, nb, keys[nb])]
-    skipped = tuple(nb.stem for nb in notebooks if nb not in todo)
-    if not todo:
-        return RunResult((), skipped, root)
-    root.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=".recallscore-run-", dir=root.parent))
-    try:
-        _execute_all({nb: plan[nb] for nb in todo}, work, jobs, progress)
-        fragments = _publish(work, root, [nb.stem for nb in todo])
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    for nb in todo if stamps else ():
-        _write_stamp(root, nb.stem, keys[nb], fragments[nb.stem])
+    root = REPORTS_DIR if output_dir is None else resolve_user_path(output_dir, caller)
+    check_output_folder(root, notebooks=NOTEBOOKS_DIR, reports=REPORTS_DIR, changed=bool(changed))
+    if inside(root, REPORTS_DIR) and not accept_defaults:
+        _refuse_changed_defaults(notebooks, REPORTS_DIR / MANIFEST)
+    with OutputLock(root, wait=LOCK_WAIT):
+        for folder in (root, REPO_ROOT, NOTEBOOKS_DIR):  # the last two: older versions' leftovers
+            remove_stale_work(folder)
+        manifest = read_manifest(root / MANIFEST)
+        code = _code_fingerprint()
+        keys = {nb: _stamp_key(nb, plan[nb], code) for nb in notebooks}
+        todo = [nb for nb in notebooks if force or not _is_fresh(root, nb, keys[nb], manifest)]
+        skipped = tuple(nb.stem for nb in notebooks if nb not in todo)
+        if not todo:
+            return RunResult((), skipped, root)
+        with WorkFolder(root, ".recallscore-run-") as work:
+            _execute_all({nb: plan[nb] for nb in todo}, work.path, jobs, progress)
+            fragments = _fragments(work.path, [nb.stem for nb in todo])
+            known = {nb.stem for nb in all_notebooks()} | {nb.stem for nb in notebooks}
+            publish(root, work.path, fragments,
+                    defaults={nb.stem: declared_defaults(nb) for nb in todo},
+                    keep=lambda stem: stem in known)
+        for nb in todo if stamps else ():
+            _write_stamp(root, nb.stem, keys[nb], fragments[nb.stem])
     return RunResult(tuple(nb.stem for nb in todo), skipped, root)
 
 
@@ -384,17 +440,25 @@ def _committed_files(root: Path) -> dict[str, bytes]:
     return files
 
 
-def check_workbook(*, update: bool = False, jobs: int = 2, progress: bool = True) -> list[str]:
+def check_workbook(*, update: bool = False, jobs: int = 2, progress: bool = True,
+                   accept_defaults: bool = False) -> list[str]:
     """Run every notebook afresh into a temporary folder and compare with ``reports/``.
 
     Returns one line per file that differs, is missing or is extra (empty: identical).
-    With ``update``, ``reports/`` is rewritten from the fresh run instead.
+    With ``update``, ``reports/`` is rewritten from the fresh run instead. Refused when a
+    notebook's declared defaults differ from those ``reports/manifest.json`` records, unless
+    ``accept_defaults``.
     """
+    if not accept_defaults:
+        _refuse_changed_defaults(all_notebooks(), REPORTS_DIR / MANIFEST)
     if update:
-        run_workbook(output_dir=None, jobs=jobs, force=True, progress=progress)
+        run_workbook(output_dir=None, jobs=jobs, force=True, progress=progress,
+                     accept_defaults=True)
         return []
-    with tempfile.TemporaryDirectory(prefix=".recallscore-check-", dir=REPORTS_DIR.parent) as tmp:
-        fresh_root = Path(tmp) / "reports"
+    temporary = Path(tempfile.gettempdir())
+    remove_stale_work(temporary)
+    with WorkFolder(temporary, "recallscore-check-") as work:
+        fresh_root = work.path / "reports"
         run_workbook(output_dir=fresh_root, jobs=jobs, force=True, progress=progress,
                      stamps=False)
         fresh, committed = _committed_files(fresh_root), _committed_files(REPORTS_DIR)
@@ -407,3 +471,40 @@ def check_workbook(*, update: bool = False, jobs: int = 2, progress: bool = True
         elif fresh[name] != committed[name]:
             problems.append(f"differs: {name}")
     return problems
+
+
+# --- exploring ---------------------------------------------------------------------------------
+_OUTPUT_DIR_LINE = re.compile(r"^output_dir\s*:\s*str\s*=\s*[^#]*?(\s*#.*)?$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Exploration:
+    notebook: Path
+    copy: Path
+    output_dir: Path
+    fresh: bool
+
+
+def explore_notebook(name: str, *, force: bool = False) -> Exploration:
+    """Copy a notebook into ``scratch/`` (git-ignored), outputs cleared and its ``output_dir``
+    default pointing to ``scratch/<stem>/``, to explore in JupyterLab; an existing copy is
+    kept unless ``force``."""
+    import nbformat
+
+    [notebook] = select_notebooks([name])
+    copy, outputs = SCRATCH_DIR / notebook.name, SCRATCH_DIR / notebook.stem
+    if copy.exists() and not force:
+        return Exploration(notebook, copy, outputs, fresh=False)
+    node = nbformat.read(notebook, as_version=4)
+    cell = _parameters_cell(node.cells, notebook.name)
+    default = json.dumps(os.path.relpath(outputs, REPO_ROOT).replace(os.sep, "/"))
+    cell.source, count = _OUTPUT_DIR_LINE.subn(
+        lambda m: f"output_dir: str = {default}{m.group(1) or ''}", cell.source, count=1)
+    if not count:
+        raise UsageError(f"{notebook.name}: its parameters cell declares no 'output_dir: str'")
+    for each in node.cells:
+        if each.cell_type == "code":
+            each.outputs, each.execution_count = [], None
+    text = nbformat.writes(node)
+    atomic_write(copy, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    return Exploration(notebook, copy, outputs, fresh=True)

@@ -203,9 +203,9 @@ def test_schema_and_settings_tables(tmp_path):
 
 def test_status_figure_is_written_and_signed(tmp_path, svg_only):
     nb = started(tmp_path)
-    ch07.status_figure(nb)
-    assert written(tmp_path, "matrix", "figures")
-    svg = (tmp_path / "figures" / f"{ch07.STEM}__matrix.svg").read_text()
+    ch07.status_figure(nb)  # a started session writes into its work folder until finish()
+    assert written(nb.work_dir, "matrix", "figures")
+    svg = (nb.work_dir / "figures" / f"{ch07.STEM}__matrix.svg").read_text()
     assert f"signature: {nb.signatures[-1]}" in svg
 
 
@@ -240,7 +240,7 @@ def test_own_benchmark_statuses_and_scores(tmp_path, heron, svg_only):
     assert ch07.settings_table(nb)["value"].tolist()[:2] == [
         "A lake is a pond for this test.", "Another curator would disagree."]
     ch07.status_figure(nb)
-    assert written(tmp_path, "matrix", "figures")
+    assert written(nb.work_dir, "matrix", "figures")
     fragment_numbers = nb.fragment()["numbers"]
     assert all(name.startswith("FactStatus") and name.isalpha() for name in fragment_numbers)
 

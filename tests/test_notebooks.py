@@ -1,8 +1,9 @@
 """Every notebook, end to end: executed by nbclient in a fresh python3 kernel.
 
 Notebooks are found by glob, so a new notebook is tested without editing this file: each runs
-with small parameters into a temporary ``output_dir``, and the tables it lists in its
-manifest fragment are read back. Known notebooks get value checks beyond that.
+with small parameters into a temporary ``output_dir`` (run alone, it publishes itself there:
+its outputs, ``manifest.json`` and ``paper/numbers.tex``), and the tables its manifest entry
+lists are read back. Known notebooks get value checks beyond that.
 """
 
 from __future__ import annotations
@@ -35,8 +36,13 @@ def execute(path: Path, output_dir: Path, **parameters) -> nbformat.NotebookNode
     return nb
 
 
+def entry(output_dir: Path, stem: str) -> dict:
+    """The notebook's entry in the output folder's manifest (its outputs, inputs, numbers)."""
+    return json.loads((output_dir / "manifest.json").read_text())["notebooks"][stem]
+
+
 def tables(output_dir: Path, stem: str) -> dict[str, pd.DataFrame]:
-    fragment = json.loads((output_dir / "fragments" / f"{stem}.json").read_text())
+    fragment = entry(output_dir, stem)
     return {
         Path(o["path"]).stem.split("__", 1)[1]: pd.read_csv(output_dir / o["path"],
                                                              keep_default_na=False)
@@ -103,12 +109,18 @@ def test_notebook_runs_and_writes_what_it_lists(path, tmp_path):
     errors = [o for c in nb.cells if c.cell_type == "code"
               for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
-    fragment = json.loads((tmp_path / "fragments" / f"{path.stem}.json").read_text())
+    fragment = entry(tmp_path, path.stem)
     assert fragment["outputs"], "a notebook writes at least one table or figure"
     for output in fragment["outputs"]:
         assert Path(output["path"]).name.startswith(f"{path.stem}__")
         assert (tmp_path / output["path"]).stat().st_size > 0
-    assert "output_dir" not in fragment["parameters"]
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert "output_dir" not in manifest["parameters"][path.stem]
+    assert manifest["notebooks"][path.stem]["defaults"] == {
+        name: p.default for name, p in declared_parameters(path).items()}
+    assert not (tmp_path / "fragments").exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [
+        ".recallscore.lock"]
     for frame in tables(tmp_path, path.stem).values():
         assert len(frame.columns) > 0
     VALUE_CHECKS.get(path.stem, lambda t: None)(tables(tmp_path, path.stem))

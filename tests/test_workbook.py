@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -130,3 +132,25 @@ def test_declared_parameters_follow_papermills_inspectable_form(book):
         ("label", str, "a&b", "a cell of the table"),
     ]
     assert params["label"].convert("x") == "x"
+
+
+def test_the_readme_example_with_relative_paths_from_another_folder(tmp_path):
+    """`recallscore run 05 -p attempts_path my_attempts.csv --output-dir my_reports`, verbatim,
+    from a folder of the user's: both paths mean that folder, and nothing else is left behind."""
+    root = Path(__file__).resolve().parents[1]
+    shipped = root / "recallscore_nb" / "data" / "attempts" / "four_fact_systems.csv"
+    (tmp_path / "my_attempts.csv").write_bytes(shipped.read_bytes())
+    before = sorted(p.name for p in (root / "notebooks").iterdir())
+    run = subprocess.run([sys.executable, "-m", "recallscore_nb", "run", "05", "-p", "attempts_path",
+                          "my_attempts.csv", "--output-dir", "my_reports"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == "" and "ran 1 notebook(s)" in run.stdout
+    out = tmp_path / "my_reports"
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {"path": str(tmp_path / "my_attempts.csv"),
+            "sha256": hashlib.sha256(shipped.read_bytes()).hexdigest()} in manifest["inputs"]
+    assert (out / "tables" / "05_reanalysis__intervals.csv").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my_attempts.csv", "my_reports"]
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".recallscore.lock"]
+    assert sorted(p.name for p in (root / "notebooks").iterdir()) == before

@@ -12,13 +12,11 @@ vacuous pass and stops the notebook with :class:`VacuousControlError`.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
 from ..attempts import read_attempts
-from ..errors import AttemptsFormatError, RecallScoreError, UsageError
+from ..errors import AttemptsFormatError, RecallScoreError
 from ..paths import DATA_DIR
 from ..rules import rules_for
 from ..scoring import score_benchmark
@@ -67,9 +65,7 @@ class VacuousControlError(RecallScoreError):
 def start(namespace: dict) -> Session:
     """Validate the parameters and read both inputs, so every output lists them; the session
     signs its outputs with the rules and the bootstrap."""
-    nb = _start(STEM, namespace)
-    if nb.parameters["attempts_path"] and not Path(str(nb.parameters["attempts_path"])).is_file():
-        raise UsageError(f"attempts_path: no such file: {nb.parameters['attempts_path']}")
+    nb = _start(STEM, namespace)  # every *_path parameter names a file (made absolute)
     nb.sign(*(rule.signature() for rule in rules_for(SQUAD_MODE)), _bootstrap_signature(nb))
     nb.benchmark  # read now, so that every output's footer lists it
     _attempts(nb)

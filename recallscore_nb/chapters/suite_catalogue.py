@@ -7,8 +7,6 @@ caveat or method that support it (checked when the file loads, see
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
@@ -20,7 +18,6 @@ from ..catalogue import (
     load_catalogue,
     suites_frame,
 )
-from ..errors import UsageError
 from ..session import Session, relative_to_repo
 from ..session import start as _start
 
@@ -34,9 +31,7 @@ FLAGGED_COLOR, PLAIN_COLOR = "C3", "C0"
 def start(namespace: dict) -> Session:
     """Validate the parameters and the catalogue (so every output lists it); the session signs
     its outputs with the flag vocabulary."""
-    nb = _start(STEM, namespace)
-    if nb.parameters["catalogue_path"] and not Path(str(nb.parameters["catalogue_path"])).is_file():
-        raise UsageError(f"catalogue_path: no such file: {nb.parameters['catalogue_path']}")
+    nb = _start(STEM, namespace)  # every *_path parameter names a file (made absolute)
     nb.sign(catalogue_signature())
     _catalogue(nb)
     return nb
