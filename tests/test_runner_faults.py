@@ -296,3 +296,17 @@ def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_u
     monkeypatch.setattr(workbook, "_execute_all", fake_execute_all)
     workbook.run_workbook([str(path)], output_dir=out, progress=False, stamps=False)
     assert leftovers(out) == [".recallscore.lock"]
+
+
+def test_a_failed_run_leaves_no_output_folder_it_created(book, monkeypatch, capsys):
+    def failing(plan, work, jobs, progress):
+        raise workbook.NotebookFailed("01_first", 2, "ValueError", "broken on purpose")
+
+    monkeypatch.setattr(workbook, "_execute_all", failing)
+    out = book / "new" / "deeper"
+    assert main(["run", "--output-dir", str(out)]) == 3
+    assert "notebook 01_first failed at cell 2: ValueError: broken on purpose" in capsys.readouterr().err
+    assert not (book / "new").exists()
+    (book / "kept").mkdir()
+    assert main(["run", "--output-dir", str(book / "kept")]) == 3
+    assert [p.name for p in (book / "kept").iterdir()] == [".recallscore.lock"]
