@@ -8,27 +8,29 @@ Markdown or LaTeX by the extension of ``out``, or returns Markdown lines to prin
 In a scored CSV every field is text: the rule columns are parsed here (``true``/``false`` in
 any case; numbers), and an empty field is missing, which only the checklist columns may be
 (an item without a checklist). Without an ``item`` column the file is one benchmark's
-attempts, all on one item, so the intervals resample attempts.
+attempts, all on one item, so the intervals resample attempts. The files are read by the
+strict readers of :mod:`recallscore_nb.attempts`, as attempts files are.
+
+At most :data:`MAX_RESAMPLES` bootstrap resamples: every resample's mean is kept for the
+percentile bounds, eight bytes per rule, and the table's bounds, shown to three decimals, no
+longer move past a few hundred thousand.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
-import os
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.csv as pa_csv
 import pyarrow.json as pa_json
-import pyarrow.parquet as pq
 
+from .attempts import read_jsonl_records, read_parquet_table, read_strict_csv
 from .engine import STRING
 from .errors import InputFileError, UsageError
-from .files import atomic_write
+from .files import atomic_write, read_input, refuse_output_among_inputs
 from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -42,7 +44,7 @@ from .stats import (
 from .tables import csv_text, latex_text, markdown_text
 
 __all__ = ["read_scored", "summary_tables", "summarize_command", "SCORED_FORMATS",
-           "OUT_FORMATS", "PAIRED_COLUMNS"]
+           "OUT_FORMATS", "PAIRED_COLUMNS", "MAX_RESAMPLES"]
 
 SCORED_FORMATS = (".csv", ".jsonl", ".parquet")
 OUT_FORMATS = (".csv", ".md", ".tex")
@@ -51,6 +53,10 @@ BOOLEAN_COLUMNS = ("literal_match", "normalized_match", "squad_exact_match",
 """Scored columns holding true/false (and every ``fact_<name>`` column)."""
 NULLABLE_COLUMNS = ("facts_present", "facts_total", "checklist_full_match")
 """Scored columns that are missing for an item without a checklist (and ``fact_<name>``)."""
+MAX_RESAMPLES = 1_000_000
+"""The most bootstrap resamples summarize draws: each system keeps ``resamples`` means per rule
+(8 bytes each; 6 rules and a sorted copy for the bounds: about 100 MB at this limit, 800 GB at
+a billion), and the bounds' Monte Carlo error is then far below the three decimals shown."""
 PAIRED_COLUMNS = ["rule", "a", "b", "items", "mean_a", "mean_b", "difference", "low", "high",
                   "share_le_zero", "unit", "a_only_correct", "b_only_correct", "mcnemar_p"]
 """The paired comparison's table: one row per rule."""
@@ -83,9 +89,13 @@ def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
     Raises
     ------
     InputFileError
-        Naming the file, and the row (0-based), id and column at fault: a missing column, a
+        Naming the file, and the row (0-based), id and column at fault: a file that is not
+        a scored file (no rule column: run ``recallscore score`` first), a missing column, a
         value that is not true/false or not a number in range, or a missing value where only
-        the checklist columns may be missing.
+        the checklist columns may be missing. The file itself is read by the strict readers
+        of :mod:`recallscore_nb.attempts` (a regular file; CSV all text, one header, no
+        unterminated quote; strict JSON lines; Parquet without a repeated column), whose
+        errors name the line.
 
     Examples
     --------
@@ -104,13 +114,16 @@ def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
     if suffix not in SCORED_FORMATS:
         raise UsageError(f"{name}: a scored file must end in {', '.join(SCORED_FORMATS)} "
                          f"(got {suffix or 'no extension'!r})")
-    if not os.path.isfile(name):
-        raise InputFileError(name, message="no such file")
     frame = {".csv": _read_csv, ".jsonl": _read_jsonl, ".parquet": _read_parquet}[suffix](name)
+    found = ", ".join(map(str, frame.columns)) or "none"
+    rule_columns = dict.fromkeys(c for columns in SUMMARY_RULES.values() for c in columns)
+    if not any(column in frame.columns for column in rule_columns):
+        raise InputFileError(name, message=f"not a scored file (no rule column such as "
+                                           f"{next(iter(rule_columns))!r}; columns: {found}): "
+                                           f"run 'recallscore score' first")
     needed = [by, *(c for rule in resolve_rules(rules) for c in SUMMARY_RULES[rule])]
     for column in dict.fromkeys(needed):
         if column not in frame.columns:
-            found = ", ".join(map(str, frame.columns)) or "none"
             raise InputFileError(name, "", column,
                                  message=f"missing column {column!r} (columns: {found})")
     return _typed(frame, name, by)
@@ -118,48 +131,50 @@ def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
 
 def _read_csv(name: str) -> pd.DataFrame:
     """Every field as text: no NA guessing, so an empty field is the empty string."""
-    with open(name, "rb") as fh:
-        data = fh.read()
-    try:
-        first = data.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputFileError(name, "line 1", message=f"not UTF-8 text (byte {exc.start})") from None
-    header = next(csv.reader([first]), [])
-    if not header:
-        raise InputFileError(name, message="empty file: expected a header line")
-    repeated = sorted({c for c in header if header.count(c) > 1})
-    if repeated:
-        raise InputFileError(name, "line 1", repeated[0],
-                             message="column named twice in the header")
-    options = dict(
-        parse_options=pa_csv.ParseOptions(newlines_in_values=True),
-        convert_options=pa_csv.ConvertOptions(
-            column_types={column: pa.string() for column in header},
-            strings_can_be_null=False, quoted_strings_can_be_null=False, null_values=[]),
-    )
-    try:
-        table = pa_csv.read_csv(io.BytesIO(data), **options)
-    except pa.ArrowInvalid as exc:
-        raise InputFileError(name, message=f"not valid CSV ({exc})") from None
-    return table.to_pandas(types_mapper=_TYPES.get)
+    return read_strict_csv(read_input(name, InputFileError), name, error=InputFileError)
 
 
 def _read_jsonl(name: str) -> pd.DataFrame:
-    if os.path.getsize(name) == 0:
-        return pd.DataFrame()
-    try:
-        table = pa_json.read_json(name)
-    except pa.ArrowInvalid as exc:
-        raise InputFileError(name, message=f"not valid JSONL ({exc})") from None
-    return table.to_pandas(types_mapper=_TYPES.get)
+    """Arrow reads plain JSON lines, fast; anything it refuses (a repeated key, a lone
+    surrogate, a column of mixed types) or might mishandle (``NaN`` or ``Infinity``, which it
+    takes for numbers; nesting deep enough to overflow its parser's stack) is read by the strict
+    line reader of :mod:`recallscore_nb.attempts`, which names the line at fault."""
+    data = read_input(name, InputFileError)
+    if not data.strip():
+        raise InputFileError(name, message="empty file: no scored rows to summarize")
+    if _arrow_can_read(data):
+        try:
+            table = pa_json.read_json(pa.BufferReader(data))
+        except pa.ArrowInvalid:
+            pass
+        else:
+            return table.to_pandas(types_mapper=_TYPES.get)
+    return read_jsonl_records(data, name, error=InputFileError)
+
+
+_ARROW_SAFE_DEPTH = 100
+"""Lines with more opening brackets than this go to Python's parser: Arrow's recursive JSON
+parser overflows its stack (a segmentation fault) somewhere past 10,000 levels."""
+_NOT_OPENING = bytes(b for b in range(256) if b not in b"[{\n")
+_NON_FINITE = re.compile(rb"[:\[,]\s*-?(?:NaN|Infinity)")
+
+
+def _arrow_can_read(data: bytes) -> bool:
+    """Whether Arrow may parse ``data``: no line opens more than :data:`_ARROW_SAFE_DEPTH`
+    brackets, and no ``NaN`` or ``Infinity`` stands where a value would (either may be inside a
+    string: such files only take the slower, strict path).
+
+    >>> _arrow_can_read(b'{"a": [1]}\\n{"a": "NaN"}\\n'), _arrow_can_read(b'{"a": NaN}\\n')
+    (True, False)
+    """
+    if (b"NaN" in data or b"Infinity" in data) and _NON_FINITE.search(data):
+        return False
+    openings = data.translate(None, _NOT_OPENING)
+    return max(map(len, openings.split(b"\n"))) <= _ARROW_SAFE_DEPTH
 
 
 def _read_parquet(name: str) -> pd.DataFrame:
-    try:
-        table = pq.read_table(name)
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise InputFileError(name, message=f"not a readable Parquet file ({exc})") from None
-    return table.to_pandas(types_mapper=_TYPES.get)
+    return read_parquet_table(name, error=InputFileError).to_pandas(types_mapper=_TYPES.get)
 
 
 def _typed(frame: pd.DataFrame, name: str, by: str) -> pd.DataFrame:
@@ -275,6 +290,7 @@ def summary_tables(scored: pd.DataFrame, *, by: str = "system", rules=None, pair
     ``items_only_a, items_only_b, mcnemar_note``; its ``attrs["signatures"]`` lists the
     bootstrap signatures used (and McNemar's when a p-value was computed).
     """
+    _check_resamples(resamples)
     names = resolve_rules(rules)
     table = system_table(scored, by=by, rules=names, resamples=resamples, seed=seed,
                          confidence=confidence)
@@ -352,11 +368,16 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     """
     seed = DEFAULT_SEED if seed is None else seed
     resamples = DEFAULT_RESAMPLES if resamples is None else resamples
+    _check_resamples(resamples)
     names = resolve_rules(rules or None)
     if out is not None and Path(str(out)).suffix.lower() not in OUT_FORMATS:
         raise UsageError(f"--out must end in {', '.join(OUT_FORMATS)} "
                          f"(got {Path(str(out)).suffix or 'no extension'!r})")
     path = str(scored_path)
+    if out is not None:
+        refuse_output_among_inputs(out, {"scored": path})
+        if paired is not None:
+            refuse_output_among_inputs(_paired_path(Path(str(out))), {"scored": path})
     frame = read_scored(path, by=by, rules=names)
     if frame.empty:
         raise InputFileError(path, message="no scored rows to summarize")
@@ -386,12 +407,41 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     _write_text(out, write(table, footer))
     lines = [f"wrote {out} ({len(table)} rows)"]
     if pairs is not None:
-        paired_out = out.with_name(f"{out.stem}.paired{out.suffix}")
+        paired_out = _paired_path(out)
         shown = pairs[PAIRED_COLUMNS] if out.suffix.lower() == ".csv" else _shown(pairs)
         _write_text(paired_out, write(shown, _paired_footer(pairs)))
         lines.append(f"wrote {paired_out} ({len(pairs)} rows)")
         return lines + list(dict.fromkeys(footer + _paired_footer(pairs)))
     return lines + footer
+
+
+def _paired_path(out: Path) -> Path:
+    """Where the paired table goes beside ``out``: ``<stem>.paired<ext>``."""
+    return out.with_name(f"{out.stem}.paired{out.suffix}")
+
+
+def _check_resamples(resamples) -> None:
+    """Refuse more than :data:`MAX_RESAMPLES` resamples before any is drawn.
+
+    >>> _check_resamples(10**9)
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.UsageError: 'resamples' must be at most 1,000,000 (got 1,000,000,000): each rule keeps every resample's mean in memory (8 GB per rule and system here), and the bounds stop moving long before the limit
+    """
+    if isinstance(resamples, int) and not isinstance(resamples, bool) \
+            and resamples > MAX_RESAMPLES:
+        raise UsageError(f"'resamples' must be at most {MAX_RESAMPLES:,} (got {resamples:,}): "
+                         f"each rule keeps every resample's mean in memory "
+                         f"({_size(8 * resamples)} per rule and system here), and the bounds "
+                         f"stop moving long before the limit")
+
+
+def _size(nbytes: int) -> str:
+    """A byte count for a message: ``_size(8 * 10**9)`` is ``'8 GB'``."""
+    for unit, scale in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.3g} {unit}"
+    return f"{nbytes:,} bytes"
 
 
 def _write_text(path: Path, text: str) -> None:
