@@ -37,6 +37,7 @@ from .paths import (
     check_output_folder,
     inside,
     resolve_user_path,
+    user_folder,
 )
 from .publishing import (
     COMMITTED,
@@ -399,7 +400,7 @@ def run_workbook(names: list[str] = (), overrides: list[tuple[str, str]] = (), *
                  accept_defaults: bool = False) -> RunResult:
     """Run the selected notebooks; see ``recallscore run --help``."""
     notebooks = select_notebooks(list(names))
-    caller = Path.cwd()
+    caller = user_folder(REPO_ROOT)  # the shell's folder (the repository root from a notebook)
     plan = _plan_parameters(notebooks, list(overrides), caller)
     changed = _changed_from_defaults(plan)
     if changed and output_dir is None:
