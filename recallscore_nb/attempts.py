@@ -23,7 +23,6 @@ import json
 import math
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +34,7 @@ import pyarrow.parquet as pq
 from .engine import STRING
 from .errors import AttemptsFormatError, InputFileError, UsageError
 from .files import atomic_write, read_input, require_regular_file
+from .jsondocs import load_json_line
 from .tables import write_csv_text
 
 __all__ = ["read_attempts", "write_table", "FORMATS", "read_strict_csv", "read_jsonl_records",
@@ -230,96 +230,46 @@ def read_jsonl_records(data: bytes, name: str, *,
                        error: type[InputFileError] = AttemptsFormatError) -> pd.DataFrame:
     """One JSON object per line (blank lines skipped), as a DataFrame of their keys.
 
-    Strict JSON, each fault named by its line (counted from 1) as ``error``: not UTF-8, not
-    valid JSON, not an object, a key repeated in one object, ``NaN`` or ``Infinity`` (not JSON
-    numbers), an integer longer than Python converts, nesting deeper than Python's parser
-    goes, a lone surrogate escape (``"\\ud800"``: not text, it cannot be written back). An
-    ``attempt`` must be a string; an ``id`` is kept as text (``1.0`` stays ``"1.0"``). The
-    frame's ``attrs["locations"]`` is ``"line"``.
+    Each line is read by :func:`recallscore_nb.jsondocs.load_json_line`, the package's one
+    policy for JSON data: a fault is named by its line (counted from 1) and the field within
+    it, as ``error`` (not UTF-8, not valid JSON, nested past the limit, a key repeated in one
+    object, ``NaN`` or ``Infinity``, an integer outside 64 bits, a lone surrogate escape such
+    as ``"\\ud800"``); then each line must be an object whose ``attempt``, when present, is a
+    string. An ``id`` is kept as text (``1.0`` stays ``"1.0"``, ``1`` is ``"1"``). The frame's
+    ``attrs`` hold ``locations`` (``"line"``) and each row's line number (``lines``).
 
     >>> read_jsonl_records(b'{"id": 7, "attempt": "a"}\\n\\n{"id": 8.0, "attempt": "b"}\\n', "a.jsonl").values.tolist()
     [['7', 'a'], ['8.0', 'b']]
     >>> read_jsonl_records(b'{"attempt": "a", "n": NaN}\\n', "a.jsonl")
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.AttemptsFormatError: a.jsonl: line 1: not valid JSON (NaN is not a JSON number)
+    recallscore_nb.errors.AttemptsFormatError: a.jsonl: line 1: n: expected a finite number, got NaN
     """
-    records = []
+    records, lines = [], []
     for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise error(name, f"line {number}", message=f"not UTF-8 text ({exc.reason})") from None
-        if not line.strip():
+        if not raw.strip():
             continue
-        record = _json_line(line, name, number, error)
-        if _SURROGATE_ESCAPE.search(raw):
-            _refuse_lone_surrogates(record, name, number, error)
+        record = load_json_line(raw, name, error, number, _record_id)
+        if not isinstance(record, dict):
+            raise error(name, f"line {number}", expected="a JSON object", got=type(record).__name__)
         attempt = record.get("attempt", _MISSING)
         if attempt is not _MISSING and not isinstance(attempt, str):
-            raise error(name, f"line {number}", "attempt", row_id=_id_text(record.get("id")),
+            raise error(name, f"line {number}", "attempt", row_id=_record_id(record),
                         expected="a string", got=json.dumps(attempt))
         if "id" in record:
             record["id"] = _id_text(record["id"])
         records.append(record)
+        lines.append(number)
     frame = pd.DataFrame.from_records(records) if records else pd.DataFrame({"attempt": []})
-    frame.attrs["locations"] = "line"
+    frame.attrs.update(locations="line", lines=np.array(lines, dtype=np.int64))
     return frame
 
 
 _MISSING = object()
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
-class _NotJson(ValueError):
-    """A key repeated in one object, or a constant JSON has not (raised while parsing)."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
-    record = dict(pairs)
-    if len(record) != len(pairs):
-        repeated = next(key for key, n in Counter(key for key, _ in pairs).items() if n > 1)
-        raise _NotJson("key repeated in one object", repeated)
-    return record
-
-
-def _not_a_number(constant: str):
-    raise _NotJson(f"not valid JSON ({constant} is not a JSON number)")
-
-
-def _json_line(line: str, name: str, number: int, error) -> dict:
-    where = f"line {number}"
-    try:
-        record = json.loads(line, object_pairs_hook=_unique_keys, parse_constant=_not_a_number)
-    except _NotJson as exc:
-        raise error(name, where, exc.field, message=str(exc)) from None
-    except json.JSONDecodeError as exc:
-        raise error(name, where, message=f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise error(name, where, message="not valid JSON here (nested deeper than Python's "
-                                         "JSON parser allows)") from None
-    except ValueError as exc:  # an integer beyond sys.get_int_max_str_digits()
-        raise error(name, where, message=f"not valid JSON here (an integer of more than "
-                                         f"{sys.get_int_max_str_digits()} digits)") from None
-    if not isinstance(record, dict):
-        raise error(name, where, expected="a JSON object", got=type(record).__name__)
-    return record
-
-
-def _refuse_lone_surrogates(record: dict, name: str, number: int, error) -> None:
-    """Raise naming the first key whose name or value holds a lone surrogate (only lines whose
-    bytes hold a ``\\uD800``-``\\uDFFF`` escape are searched; a pair is one character)."""
-    for key, value in record.items():
-        try:
-            json.dumps([key, value], ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError as exc:
-            bad = f"\\u{ord(exc.object[exc.start]):04x}"
-            raise error(name, f"line {number}", key, message=f"a lone surrogate escape "
-                        f"({bad}) is not text") from None
+def _record_id(record) -> str | None:
+    return _id_text(record.get("id")) if isinstance(record, dict) else None
 
 
 def _id_text(value) -> str | None:
@@ -357,7 +307,11 @@ def _read_parquet(path: str) -> pd.DataFrame:
 def _checked(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """Check the columns, nulls and ids; return ``id, attempt, carried...`` with string ids."""
     unit = frame.attrs.get("locations", "row")
-    first_row = 1 if unit == "line" else 0
+    lines = frame.attrs.get("lines")
+
+    def where(row: int) -> str:  # "row 3" (from 0), or the line of a JSONL record
+        return f"{unit} {row if lines is None else int(lines[row])}"
+
     if "attempt" not in frame.columns:
         found = ", ".join(map(str, frame.columns)) or "none"
         raise AttemptsFormatError(name, "", "attempt", message=f"missing column 'attempt' (columns: {found})")
@@ -366,7 +320,7 @@ def _checked(frame: pd.DataFrame, name: str) -> pd.DataFrame:
         if field in frame.columns and frame[field].isna().any():
             row = int(np.flatnonzero(frame[field].isna().to_numpy())[0])
             row_id = None if ids is None or pd.isna(ids.iloc[row]) else _id_text(ids.iloc[row])
-            raise AttemptsFormatError(name, f"{unit} {row + first_row}", field, row_id=row_id,
+            raise AttemptsFormatError(name, where(row), field, row_id=row_id,
                                       expected="a string" if field == "attempt" else "an id", got="null")
     if ids is None:
         ids = pd.Series(np.arange(len(frame)).astype(str), index=frame.index)
@@ -379,8 +333,8 @@ def _checked(frame: pd.DataFrame, name: str) -> pd.DataFrame:
         row = int(np.flatnonzero(repeated.to_numpy())[0])
         dup = frame["id"].iloc[row]
         first = int(np.flatnonzero((frame["id"] == dup).to_numpy())[0])
-        raise AttemptsFormatError(name, f"{unit} {row + first_row}", "id", row_id=dup,
-                                  message=f"duplicate id (first used at {unit} {first + first_row})")
+        raise AttemptsFormatError(name, where(row), "id", row_id=dup,
+                                  message=f"duplicate id (first used at {where(first)})")
     order = ["id", "attempt"] + [c for c in frame.columns if c not in ("id", "attempt")]
     frame = frame[order]
     frame.attrs.clear()

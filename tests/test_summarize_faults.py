@@ -87,7 +87,7 @@ def test_jsonl_repeated_key_is_refused():
 def test_jsonl_nested_deeply_is_one_line():
     line = '{"system": "a", "token_f1": 1.0, "x": ' + "[" * 10_000 + "]" * 10_000 + "}\n"
     err = read_error(write("s.jsonl", line), rules=["token_f1"])
-    assert err.location == "line 1" and "nested" in str(err)
+    assert err.location.startswith("line 1 ") and "nested more than 512 levels" in str(err)
 
 
 def test_jsonl_reads_typed_values():
@@ -101,7 +101,7 @@ def test_jsonl_reads_typed_values():
 def test_jsonl_nan_is_not_json():
     err = read_error(write("s.jsonl", '{"system": "a", "token_f1": 1.0}\n'
                                       '{"system": "a", "token_f1": NaN}\n'), rules=["token_f1"])
-    assert str(err) == "s.jsonl: line 2: not valid JSON (NaN is not a JSON number)"
+    assert str(err) == "s.jsonl: line 2: token_f1: expected a finite number, got NaN"
 
 
 def test_jsonl_nan_inside_text_is_text():
