@@ -33,12 +33,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .attempts import _checked, _read_parquet
+from .attempts import _checked, _read_parquet, _refuse_repeats
 from .engine import STRING
 from .errors import AttemptsFormatError, InputFileError, UsageError
+from .files import require_regular_file
 
 __all__ = ["score_with_dask", "local_cluster", "attempt_files", "read_attempt_files",
-           "AttemptFiles"]
+           "AttemptFiles", "CONNECT_TIMEOUT"]
 
 _EXTRA = "the Dask engine needs the 'dask' extra: pip install -e .[dask]"
 _TO_PANDAS = {pa.string(): STRING, pa.large_string(): STRING}.get
@@ -48,6 +49,8 @@ only, so fewer, larger partitions do less work (measured: 8 partitions of 1M row
 the CPU time of one)."""
 _MAX_PARTITION_ROWS = 1_000_000
 """Rows per partition at most (unless one file holds more), to bound a worker's memory."""
+CONNECT_TIMEOUT = 5
+"""Seconds to wait for a scheduler given by address to answer before giving up."""
 
 
 # --- the files: found, checked and measured on the client (footers only) -----------------
@@ -110,18 +113,22 @@ def attempt_files(pattern: str | os.PathLike[str]) -> AttemptFiles:
     files = sorted(glob.glob(pattern))
     if not files:
         raise UsageError(f"--attempts {pattern!r} matches no file")
-    others = [f for f in files if not f.lower().endswith(".parquet") or not os.path.isfile(f)]
+    others = [f for f in files if not f.lower().endswith(".parquet")]
     if others:
         raise UsageError(f"{others[0]}: a partitioned attempts dataset must be Parquet files "
                          f"(got {len(others)} other path(s) from {pattern!r})")
     lengths, first = [], None
     for path in files:
+        require_regular_file(path, AttemptsFormatError)
         try:
             meta = pq.ParquetFile(path).metadata
             schema = meta.schema.to_arrow_schema()
         except (pa.ArrowInvalid, OSError) as exc:
-            raise AttemptsFormatError(path, message=f"not a readable Parquet file ({exc})") \
+            reason = " ".join(str(exc).split())
+            raise AttemptsFormatError(path, message=f"not a readable Parquet file ({reason})") \
                 from None
+        _refuse_repeats(schema.names, path, "", "column named twice in the file",
+                        AttemptsFormatError)
         columns = _column_types(schema)
         if first is None:
             first = (path, columns)
@@ -265,14 +272,75 @@ def local_cluster(n_workers: int = 2):
             scheduler_kwargs={"dashboard_address": ":0"}, silence_logs=logging.CRITICAL)
 
 
+def _check_address(scheduler: str) -> None:
+    """Refuse what cannot be a scheduler's address (no port, an unknown scheme) at once.
+
+    >>> _check_address("tcp://127.0.0.1:8786")
+    >>> _check_address("garbage")
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.errors.UsageError: --scheduler 'garbage': not a scheduler address (missing port number in address 'garbage'); give one such as tcp://host:8786
+    """
+    from distributed.comm import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        get_backend(parse_address(scheduler)[0])
+        get_address_host_port(scheduler)
+    except NotImplementedError:  # a scheme without host and port (inproc://)
+        pass
+    except ValueError as exc:
+        raise UsageError(f"--scheduler {scheduler!r}: not a scheduler address ({exc}); give "
+                         "one such as tcp://host:8786") from None
+
+
+def _no_scheduler_at(scheduler: str) -> str | None:
+    """Why no Dask scheduler answers at ``scheduler`` within :data:`CONNECT_TIMEOUT` seconds,
+    or None when one does (asked for its identity over a connection of its own, on an event
+    loop of its own).
+
+    A client is made only after this: a ``Client`` whose connection fails half-way (refused,
+    timed out, or answered by something that is not a scheduler) lingers, and at exit waits
+    20 s to close and prints a traceback.
+    """
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def identity():
+        comm = await connect(scheduler, timeout=CONNECT_TIMEOUT)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await asyncio.wait_for(comm.read(), CONNECT_TIMEOUT)
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(identity())
+    except (OSError, TimeoutError) as exc:
+        return str(exc) or type(exc).__name__
+    except Exception:  # a server that is not Dask's: its bytes are not Dask's messages
+        return "no Dask scheduler answers there"
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        return "no Dask scheduler answers there"
+    return None
+
+
 @contextlib.contextmanager
 def _client(distributed, scheduler: str | None, n_workers: int):
     """A client of the cluster at ``scheduler``, or of a local cluster started (and closed) here."""
     if scheduler is not None:
-        try:
-            client = distributed.Client(scheduler, set_as_default=False, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise UsageError(f"--scheduler {scheduler!r}: cannot connect ({exc})") from None
+        _check_address(scheduler)
+        failure = _no_scheduler_at(scheduler)
+        if failure is None:
+            try:
+                client = distributed.Client(scheduler, set_as_default=False,
+                                            timeout=f"{CONNECT_TIMEOUT}s")
+            except (OSError, TimeoutError) as exc:  # it went away since it answered
+                failure = str(exc)
+        if failure is not None:
+            raise UsageError(f"--scheduler {scheduler!r}: cannot connect within "
+                             f"{CONNECT_TIMEOUT} s ({failure})")
         with client:
             yield client
         return

@@ -4,10 +4,14 @@ pandas engine's table row for row (dtypes included), with global default ids in 
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
+import time
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 pytest.importorskip("distributed")
@@ -243,3 +247,92 @@ def test_the_command_line_engines_write_the_same_file(tmp_path, monkeypatch):
                  "--engine", "dask", "--quiet"]) == 0
     assert dask_out.read_bytes() == pandas_out.read_bytes()
     assert pandas_out.read_text().splitlines()[1].startswith("0,")
+
+
+# --- faults (issue 9): scheduler addresses, repeated columns, files that are not files ------
+@pytest.mark.parametrize(("address", "reason"), [
+    ("garbage", "missing port number in address 'garbage'"),
+    ("foo://host:1", "unknown address scheme 'foo'"),
+])
+def test_a_scheduler_address_that_is_not_one_is_a_usage_error(tmp_path, address, reason):
+    pattern, _ = write_dataset(tmp_path, items_column=False)
+    with pytest.raises(UsageError) as caught:
+        dask_engine.score_with_dask(load_benchmark(), pattern, scheduler=address, progress=False)
+    assert str(caught.value).startswith(f"--scheduler {address!r}: not a scheduler address (")
+    assert reason in str(caught.value)
+
+
+def test_an_unreachable_scheduler_fails_after_a_short_timeout(tmp_path):
+    pattern, _ = write_dataset(tmp_path, items_column=False)
+    start = time.perf_counter()
+    with pytest.raises(UsageError) as caught:
+        dask_engine.score_with_dask(load_benchmark(), pattern, scheduler="tcp://127.0.0.1:1",
+                                    progress=False)
+    assert time.perf_counter() - start < 9  # the timeout was 10 s
+    assert str(caught.value).startswith("--scheduler 'tcp://127.0.0.1:1': cannot connect within "
+                                        f"{dask_engine.CONNECT_TIMEOUT} s (")
+
+
+def test_a_bad_scheduler_on_the_command_line_is_one_line(tmp_path, capsys):
+    from recallscore_nb.cli import main
+
+    pattern, _ = write_dataset(tmp_path, items_column=False)
+    code = main(["score", "--engine", "dask", "--attempts", pattern, "--scheduler", "garbage"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.splitlines() == [
+        "recallscore: error: --scheduler 'garbage': not a scheduler address (missing port "
+        "number in address 'garbage'); give one such as tcp://host:8786"]
+
+
+def test_a_file_repeating_a_column_name_is_one_line(tmp_path):
+    pattern, files = write_dataset(tmp_path, items_column=False)
+    table = pa.Table.from_arrays([pa.array(["x"]), pa.array(["a"]), pa.array(["b"])],
+                                 names=["attempt", "system", "system"])
+    pq.write_table(table, files[1])
+    with pytest.raises(AttemptsFormatError) as caught:
+        dask_engine.attempt_files(pattern)
+    assert str(caught.value) == f"{files[1]}: system: column named twice in the file"
+
+
+def test_a_device_among_the_files_is_refused(tmp_path):
+    pattern, files = write_dataset(tmp_path, items_column=False)
+    os.symlink("/dev/zero", files[0].parent / "part-z.parquet")
+    with pytest.raises(AttemptsFormatError) as caught:
+        dask_engine.attempt_files(pattern)
+    assert str(caught.value) == (f"{files[0].parent / 'part-z.parquet'}: not a regular file "
+                                 "(a character device); give a file")
+
+
+def test_a_server_that_is_not_dask_is_one_line_and_a_prompt_exit(tmp_path):
+    """Something else answers at the address (here: bytes that are not Dask's messages)."""
+    import socket
+    import subprocess
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"\xff" * 64)
+
+    threading.Thread(target=answer, daemon=True).start()
+    pattern, _ = write_dataset(tmp_path, items_column=False)
+    start = time.perf_counter()
+    try:
+        done = subprocess.run([sys.executable, "-m", "recallscore_nb", "score", "--engine", "dask",
+                               "--attempts", pattern, "--scheduler", f"tcp://127.0.0.1:{port}",
+                               "--quiet"], capture_output=True, text=True, timeout=60)
+    finally:
+        server.close()
+    assert time.perf_counter() - start < 15  # a half-made client once waited 20 s at exit
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"recallscore: error: --scheduler 'tcp://127.0.0.1:{port}': cannot connect within "
+        f"{dask_engine.CONNECT_TIMEOUT} s (no Dask scheduler answers there)"]
