@@ -21,7 +21,9 @@ import io
 import itertools
 import json
 import math
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 
@@ -62,7 +64,7 @@ def read_attempts(path: str) -> pd.DataFrame:
     [['0', 'NA', 'x'], ['1', '', 'y']]
     """
     if path == "-":
-        return _checked(read_strict_csv(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+        return _checked(read_strict_csv(_stdin_bytes(), "<stdin>"), "<stdin>")
     suffix = _format_of(path, what="an attempts file")
     if suffix == ".csv":
         frame = read_strict_csv(read_input(path, AttemptsFormatError), path)
@@ -71,6 +73,22 @@ def read_attempts(path: str) -> pd.DataFrame:
     else:
         frame = _read_parquet(path)
     return _checked(frame, path)
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input to its end, unless it is a device other than a terminal (``<
+    /dev/zero`` would be read without end): a file or a pipe is read, as is what is typed."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError, io.UnsupportedOperation):  # replaced by an in-memory stream
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISFIFO(mode) \
+            and not stat.S_ISSOCK(mode) and not sys.stdin.isatty():
+        kind = "a character device" if stat.S_ISCHR(mode) else "a block device" \
+            if stat.S_ISBLK(mode) else "not a file"
+        raise AttemptsFormatError("<stdin>", message=f"not a file or a pipe ({kind}); give a "
+                                                     f"file or pipe one in")
+    return sys.stdin.buffer.read()
 
 
 # --- CSV ----------------------------------------------------------------------------------

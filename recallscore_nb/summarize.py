@@ -391,8 +391,7 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     table, verdicts, pairs = summary_tables(frame, by=by, rules=names, paired=paired,
                                             resamples=resamples, seed=seed,
                                             confidence=confidence)
-    with open(path, "rb") as fh:
-        sha256 = hashlib.sha256(fh.read()).hexdigest()
+    sha256 = hashlib.sha256(read_input(path, InputFileError)).hexdigest()
     footer = _footer(path, sha256, len(frame), table, verdicts)
     if out is None:
         lines = [f"{by} means per rule, {confidence:.0%} percentile bootstrap interval", ""]

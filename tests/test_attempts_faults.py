@@ -233,3 +233,24 @@ def test_jsonl_surrogate_pair_is_one_character():
     frame = read_attempts(write_bytes("a.jsonl", '{"attempt": "\\ud83d\\ude00", "n": {"k": "\\uD83D\\uDE00"}}\n'))
     assert frame["attempt"].tolist() == ["\U0001F600"]
     assert json.dumps(frame["n"][0], ensure_ascii=False) == '{"k": "\U0001F600"}'
+
+
+def test_stdin_that_is_a_device_is_refused(monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(open("/dev/zero", "rb")))
+    err = read_error("-")
+    assert str(err) == ("<stdin>: not a file or a pipe (a character device); give a file or "
+                        "pipe one in")
+
+
+def test_stdin_that_is_a_pipe_is_read(monkeypatch):
+    import io
+    import sys
+
+    read, write = os.pipe()
+    os.write(write, b"id,attempt\n007,x\n")
+    os.close(write)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(os.fdopen(read, "rb")))
+    assert read_attempts("-")["id"].tolist() == ["007"]
