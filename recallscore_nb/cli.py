@@ -75,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--attempts", metavar="FILE",
                    help="CSV, JSONL or Parquet with an 'attempt' column; default: the "
                         "benchmark's own rows")
-    p.add_argument("--schema", metavar="FILE", required=True, help="the scoring schema")
+    p.add_argument("--schema", metavar="FILE",
+                   help="the scoring schema (default for the shipped benchmark only: the "
+                        "scoring schema shipped beside it; required for any other)")
     p.add_argument("--out", metavar="REPORT.json", required=True,
                    help="the report to write; an invalid input writes an error report instead "
                         "(exit 2), beside an existing REPORT as <stem>.error.json")
@@ -85,7 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("check-report", help="recompute a stored report from its inputs "
                                                  "and compare")
     p.add_argument("report", metavar="REPORT.json", help="a report written by 'recallscore report'")
-    p.add_argument("--update", action="store_true", help="rewrite the report from its inputs")
+    p.add_argument("--update", action="store_true",
+                   help="rewrite the report from its inputs (never with an error report)")
+    p.add_argument("--inputs-within", metavar="DIR",
+                   help="read the report's inputs anywhere inside DIR (default: only inside "
+                        "the report's own folder; an input outside it is refused)")
     p.set_defaults(run=_check_report)
 
     p = commands.add_parser("signature", help="print the rule signatures to cite in a paper")
@@ -243,7 +249,8 @@ def _report(args) -> int:
 def _check_report(args) -> int:
     from .commands import check_report_command
 
-    lines, same = check_report_command(args.report, update=args.update)
+    lines, same = check_report_command(args.report, update=args.update,
+                                       inputs_within=args.inputs_within)
     print("\n".join(lines))
     return EXIT_OK if same else EXIT_DIFFERENT
 

@@ -80,8 +80,9 @@ def report_command(benchmark_path, attempts_path, schema_path, out, *,
     """Write the scored report (or an error report) to ``out``; return the line to print and
     the error to show (None when every input was valid).
 
-    An error report goes beside ``out`` as ``<stem>.error.json`` when ``out`` exists. ``out``
-    may not be one of the inputs.
+    ``schema_path`` None is the shipped scoring schema, for the shipped benchmark only (any
+    other benchmark needs its own). An error report goes beside ``out`` as
+    ``<stem>.error.json`` when ``out`` exists. ``out`` may not be one of the inputs.
     """
     from .paths import DEFAULT_BENCHMARK
     from .report import build_report, write_report
@@ -89,6 +90,8 @@ def report_command(benchmark_path, attempts_path, schema_path, out, *,
     suffix = Path(out).suffix.lower()
     if suffix != ".json":
         raise UsageError(f"{out}: --out must end in .json (got {suffix or 'no extension'!r})")
+    if schema_path is None:
+        schema_path = _default_schema(benchmark_path)
     refuse_output_among_inputs(out, {
         "benchmark": DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path,
         "attempts": attempts_path, "schema": schema_path})
@@ -96,6 +99,23 @@ def report_command(benchmark_path, attempts_path, schema_path, out, *,
                           base_dir=Path(out).parent, squad_mode=squad_mode)
     path = write_report(report, out)
     return [_report_summary(path, report.document)], report.error
+
+
+def _default_schema(benchmark_path):
+    """The shipped scoring schema when ``benchmark_path`` is the shipped benchmark (None, or
+    that same file by any name); otherwise a :class:`UsageError` asking for ``--schema``."""
+    from .paths import DEFAULT_BENCHMARK
+    from .schema import DEFAULT_SCHEMA_PATH
+
+    if benchmark_path is not None:
+        try:
+            shipped = os.path.samefile(benchmark_path, DEFAULT_BENCHMARK)
+        except OSError:
+            shipped = False
+        if not shipped:
+            raise UsageError(f"--schema is required for {benchmark_path}: only the shipped "
+                             "benchmark has a default scoring schema (the one shipped beside it)")
+    return DEFAULT_SCHEMA_PATH
 
 
 def _report_summary(path, document) -> str:
@@ -108,11 +128,14 @@ def _report_summary(path, document) -> str:
     return f"wrote {path}: {totals['count']} attempts, mean weighted score {shown}"
 
 
-def check_report_command(report_path, *, update: bool = False) -> tuple[list[str], bool]:
-    """Recompute a stored report; return the lines to print and whether it matched."""
+def check_report_command(report_path, *, update: bool = False,
+                         inputs_within=None) -> tuple[list[str], bool]:
+    """Recompute a stored report; return the lines to print and whether it matched.
+
+    The report's inputs are read only inside its folder, or inside ``inputs_within``."""
     from .report import check_report
 
-    found = check_report(report_path, update=update)
+    found = check_report(report_path, update=update, inputs_within=inputs_within)
     n = len(found)
     values = f"{n} value{'s' if n != 1 else ''}"
     if update:

@@ -26,21 +26,30 @@ A report is one JSON document, described by ``data/schemas/report.schema.json``:
     An error report holds no score.
 
 The text is deterministic: keys sorted, two-space indent, a trailing newline, floats as
-Python's ``repr``, non-ASCII text as UTF-8. Reports are written atomically; an error report
+Python's ``repr``, non-ASCII text as UTF-8 — what ``json.dumps(report, sort_keys=True,
+indent=2, ensure_ascii=False)`` writes. Reports are written atomically; an error report
 never replaces an existing file (it goes beside it as ``<stem>.error.json``).
 
-Building a report (:func:`build_report`) is a computation on files that writes nothing;
-:func:`write_report` writes one; :func:`check_report` recomputes a stored report from the
-inputs it names and lists each value that differs, by JSON path.
+Building a report (:func:`build_report`) is a computation on files that writes nothing: the
+header and totals at once, the attempts' text when it is written, a chunk of attempts at a
+time, so a report of millions of attempts never sits in memory whole. Its parts are valid
+by construction; what is checked against the report schema on every run is the header
+(the tests check whole reports against it). :func:`write_report` writes one;
+:func:`check_report` recomputes a stored report from the inputs it names and lists each
+value that differs, by JSON path. It reads a report's inputs only inside the report's folder
+(or a folder the caller allows), and only regular files.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import json.encoder
 import math
 import os
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -53,13 +62,14 @@ from ._jsonschema import Draft202012Validator
 from ._version import __version__
 from .engine import STRING
 from .errors import AttemptsFormatError, InputFileError, RecallScoreError, UsageError
-from .files import atomic_write
+from .files import atomic_write, read_input
 from .paths import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 
 __all__ = [
     "Report",
     "ReportFormatError",
     "InputChangedError",
+    "UpdateRefusedError",
     "ROLES",
     "RULE_VALUES",
     "SHIPPED_REPORT",
@@ -85,6 +95,9 @@ SHIPPED_REPORT = DATA_DIR / "reports" / "four_fact_recall.report.json"
 
 _ABSENT = object()
 _RENDER_LIMIT = 80
+_CHUNK_ROWS = 20_000
+"""Attempts whose statuses, bases and text are built at a time."""
+_STRING = json.encoder.encode_basestring  # json.dumps(text, ensure_ascii=False)
 
 
 class ReportFormatError(InputFileError):
@@ -152,15 +165,35 @@ def _plain(value):
 # --- building a report ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class Report:
-    """A report built from its inputs: the JSON ``document`` and, for an error report, the
-    first error (carrying all of them in ``errors``) to show on the command line."""
+    """A report built from its inputs.
+
+    ``document`` is the whole report but an ok report's ``attempts``, which are rendered from
+    ``scored`` when the report is written or compared (:meth:`attempt_chunks`); ``error`` is,
+    for an error report, the first error (carrying all of them in ``errors``) to show on the
+    command line.
+    """
 
     document: dict
     error: InputFileError | None = None
+    scored: _Scored | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def attempt_chunks(self) -> Iterator[list[str]]:
+        """An ok report's attempts as JSON text, one string per attempt indented as in the
+        report, a chunk of attempts at a time (nothing for an error report)."""
+        if self.scored is not None:
+            yield from self.scored.chunks()
+
+    def pieces(self) -> Iterator[str]:
+        """The report's text, piece by piece (:func:`render_report`)."""
+        return render_report(self.document, self.attempt_chunks() if self.ok else None)
+
+    def text(self) -> str:
+        """The report's whole text (a large report is better written from :meth:`pieces`)."""
+        return "".join(self.pieces())
 
 
 def _relative(path: str | os.PathLike[str], base_dir: str | os.PathLike[str]) -> str:
@@ -174,9 +207,13 @@ def _relative(path: str | os.PathLike[str], base_dir: str | os.PathLike[str]) ->
 
 
 def _file_sha256(path: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 of a regular file; None when there is none to read (missing, unreadable,
+    or not a regular file: a pipe or a device is never opened)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as file:
-            return hashlib.sha256(file.read()).hexdigest()
+            return hashlib.file_digest(file, "sha256").hexdigest()
     except OSError:
         return None
 
@@ -222,7 +259,8 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
     -------
     Report
         An ok report, or an error report when an input is invalid (nothing is raised for
-        invalid input; ``Report.error`` holds it). Writes nothing.
+        invalid input; ``Report.error`` holds it). Writes nothing; an ok report's rules,
+        statuses and totals are computed here, its attempts' text when it is rendered.
     """
     from .rules import rules_for
 
@@ -245,9 +283,9 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
         document = {"status": "error", "scorer": scorer, "inputs": inputs,
                     "errors": _error_entries(first, base_dir)}
         return Report(document, first)
-    document = {"status": "ok", "scorer": scorer, "inputs": inputs,
-                **_scored(bench, attempts, schema, squad_mode)}
-    return Report(document)
+    scored = _Scored.of(bench, attempts, schema, squad_mode)
+    document = {"status": "ok", "scorer": scorer, "inputs": inputs, "totals": scored.totals()}
+    return Report(document, scored=scored)
 
 
 def _load(paths: dict[str, str | None]):
@@ -274,41 +312,157 @@ def _load(paths: dict[str, str | None]):
     return bench, attempts, schema, errors
 
 
-def _scored(bench, attempts, schema, squad_mode: str) -> dict:
-    """The ``attempts`` and ``totals`` of an ok report."""
-    from .scoring import score_benchmark
-    from .status import STATUSES, fact_status
+@dataclass(frozen=True)
+class _Scored:
+    """An ok report's scores: the rule values of every attempt (``scores``: ``id``,
+    ``attempt`` and the :data:`RULE_VALUES`), and what the statuses need."""
 
-    frame = None if attempts is None else attempts[["id", "attempt"]]
-    scores = score_benchmark(bench, frame, squad_mode=squad_mode)
+    scores: pd.DataFrame
+    bench: Any
+    schema: Any
+
+    @classmethod
+    def of(cls, bench, attempts, schema, squad_mode: str) -> _Scored:
+        from .scoring import score_benchmark
+
+        frame = None if attempts is None else attempts[["id", "attempt"]]
+        scores = score_benchmark(bench, frame, squad_mode=squad_mode)
+        return cls(scores[["id", "attempt", *RULE_VALUES]].reset_index(drop=True), bench, schema)
+
+    def totals(self) -> dict:
+        """``count``, ``mean_weighted_score`` (exactly summed; None for no attempts) and
+        ``status_counts`` (per fact, every status, zeros included)."""
+        from .status import STATUSES, fact_status
+
+        statuses = fact_status(self.scores["attempt"], self.bench, self.schema, basis=False)
+        weighted = statuses["weighted_score"].to_numpy(dtype=np.float64)
+        counts = {}
+        for name in self.bench.fact_names:
+            found = statuses[f"status_{name}"].value_counts()
+            counts[name] = {status: int(found.get(status, 0)) for status in STATUSES}
+        count = len(weighted)
+        return {"count": count,
+                "mean_weighted_score": math.fsum(weighted.tolist()) / count if count else None,
+                "status_counts": counts}
+
+    def chunks(self) -> Iterator[list[str]]:
+        for start in range(0, len(self.scores), _CHUNK_ROWS):
+            yield _attempt_texts(self.scores.iloc[start:start + _CHUNK_ROWS], self.bench,
+                                 self.schema)
+
+
+_P4, _P6, _P8, _P10 = " " * 4, " " * 6, " " * 8, " " * 10
+
+
+def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
+    """Each attempt of ``scores`` as the report's JSON text (an element of its ``attempts``
+    array): the columns are turned into text one at a time, each fact's status and basis
+    once per distinct basis, then joined row by row."""
+    from .status import fact_status
+
     statuses = fact_status(scores["attempt"], bench, schema).reset_index(drop=True)
-    names = bench.fact_names
-    records = []
-    for i, row_id in enumerate(scores["id"]):
-        rules = {}
-        for column in RULE_VALUES:
-            value = scores[column].iat[i]
-            rules[column] = float(value) if column == "token_f1" else bool(value)
-        facts = {name: {"status": str(statuses[f"status_{name}"].iat[i]),
-                        "basis": _plain(statuses[f"basis_{name}"].iat[i])} for name in names}
-        records.append({"id": str(row_id), "rules": rules, "facts": facts,
-                        "weighted_score": float(statuses["weighted_score"].iat[i])})
-    weighted = [r["weighted_score"] for r in records]
-    counts = {name: {status: 0 for status in STATUSES} for name in names}
-    for record in records:
-        for name, fact in record["facts"].items():
-            counts[name][fact["status"]] += 1
-    totals = {"count": len(records),
-              "mean_weighted_score": math.fsum(weighted) / len(weighted) if weighted else None,
-              "status_counts": counts}
-    return {"attempts": records, "totals": totals}
+    n = len(scores)
+    parts: list = [f"{_P4}{{\n{_P6}\"facts\": {{\n"]
+    for k, name in enumerate(sorted(bench.fact_names)):
+        if k:
+            parts.append(",\n")
+        parts.append(_fact_texts(name, statuses[f"basis_{name}"].to_numpy(dtype=object),
+                                 statuses[f"status_{name}"].to_numpy(dtype=object)))
+    parts.append(f"\n{_P6}}},\n{_P6}\"id\": ")
+    parts.append(list(map(_STRING, scores["id"].astype(str).tolist())))
+    parts.append(f",\n{_P6}\"rules\": {{\n")
+    for k, rule in enumerate(sorted(RULE_VALUES)):
+        key = f"{',' if k else ''}\n{_P8}\"{rule}\": " if k else f"{_P8}\"{rule}\": "
+        if rule == "token_f1":
+            values = scores[rule].to_numpy(dtype=np.float64)
+            if not ((values >= 0) & (values <= 1)).all():  # NaN fails too
+                raise ValueError("a token F1 outside [0, 1]: a bug in the scorer")
+            parts.append([key + float.__repr__(v) for v in values.tolist()])
+        else:
+            flags = scores[rule].to_numpy(dtype=bool).astype(np.intp)
+            parts.append(np.array([key + "false", key + "true"], dtype=object)[flags].tolist())
+    weighted = statuses["weighted_score"].to_numpy(dtype=np.float64)
+    if not np.isfinite(weighted).all():
+        raise ValueError("a weighted score that is not finite: a bug in the scorer")
+    parts.append(f"\n{_P6}}},\n{_P6}\"weighted_score\": ")
+    parts.append(list(map(float.__repr__, weighted.tolist())))
+    parts.append(f"\n{_P4}}}")
+    columns = [itertools.repeat(p, n) if isinstance(p, str) else p for p in parts]
+    return list(map("".join, zip(*columns)))
+
+
+def _fact_texts(name: str, bases: np.ndarray, statuses: np.ndarray) -> list[str]:
+    """``"<name>": {"basis": …, "status": …}`` for each attempt, each distinct basis
+    rendered once (attempts with the same text share one basis object)."""
+    from .status import STATUSES
+
+    key = f"{_P8}{_STRING(name)}: {{\n{_P10}\"basis\": "
+    rendered: dict[tuple[int, str], str] = {}
+    out = []
+    for basis, status in zip(bases.tolist(), statuses.tolist()):
+        text = rendered.get((id(basis), status))
+        if text is None:
+            if status not in STATUSES:
+                raise ValueError(f"an unknown fact status {status!r}: a bug in the scorer")
+            text = (f"{key}{_pretty(basis, _P10)},\n{_P10}\"status\": {_STRING(status)}"
+                    f"\n{_P8}}}")
+            rendered[(id(basis), status)] = text
+        out.append(text)
+    return out
+
+
+def _pretty(value: Any, pad: str) -> str:
+    """``value`` as ``json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False,
+    allow_nan=False)`` writes it where the line holding its start is indented by ``pad``
+    (the JSON module's indenting encoder is pure Python, and slower than this).
+
+    >>> value = {"b": [1, [2, 3]], "a": {"x": None, "y": 0.5, "z": "é"}, "c": [], "d": {}}
+    >>> _pretty(value, "  ") == json.dumps(value, sort_keys=True, indent=2,
+    ...                                    ensure_ascii=False).replace("\\n", "\\n  ")
+    True
+    """
+    kind = type(value)
+    if kind is str:
+        return _STRING(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} in a report: a bug in the scorer")
+        return float.__repr__(value)
+    inner = pad + "  "
+    if kind is dict and all(type(k) is str for k in value):
+        if not value:
+            return "{}"
+        items = [f"{inner}{_STRING(k)}: {_pretty(v, inner)}" for k, v in sorted(value.items())]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        return "[\n" + ",\n".join(inner + _pretty(v, inner) for v in value) + "\n" + pad + "]"
+    # numpy scalars, pandas missing values, other mappings: as the JSON module writes them
+    text = json.dumps(_plain(value), sort_keys=True, indent=2, ensure_ascii=False,
+                      allow_nan=False)
+    return text.replace("\n", "\n" + pad)
 
 
 # --- writing and reading -------------------------------------------------------------------
-def render_report(document: dict) -> str:
-    """The report's text: sorted keys, indent 2, trailing newline, floats as ``repr``.
+def _dumps(document: dict) -> str:
+    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
 
-    >>> print(render_report({"status": "ok", "b": [0.1, 1.0]}), end="")
+
+def render_report(document: dict, attempts: Iterable[list[str]] | None = None) -> Iterator[str]:
+    """The report's text, in pieces: sorted keys, indent 2, floats as ``repr``, a trailing
+    newline. With ``attempts`` (chunks of attempt texts, as :meth:`Report.attempt_chunks`
+    gives them), they are the document's ``attempts`` array.
+
+    >>> print("".join(render_report({"status": "ok", "b": [0.1, 1.0]})), end="")
     {
       "b": [
         0.1,
@@ -316,9 +470,30 @@ def render_report(document: dict) -> str:
       ],
       "status": "ok"
     }
+    >>> print("".join(render_report({"status": "ok"}, [['    "x"'], ['    "y"']])), end="")
+    {
+      "attempts": [
+        "x",
+        "y"
+      ],
+      "status": "ok"
+    }
     """
-    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False,
-                      allow_nan=False) + "\n"
+    if attempts is None:
+        yield _dumps(document) + "\n"
+        return
+    text = _dumps({**document, "attempts": []})
+    # a raw line break never occurs inside a JSON string: this is the top-level key
+    at = text.index('\n  "attempts": [') + len('\n  "attempts": [')
+    yield text[:at]
+    first = True
+    for chunk in attempts:
+        if chunk:
+            yield ("\n" if first else ",\n") + ",\n".join(chunk)
+            first = False
+    if not first:
+        yield "\n  "
+    yield text[at:] + "\n"
 
 
 @cache
@@ -360,16 +535,23 @@ def error_path(out: str | os.PathLike[str]) -> Path:
 
 
 def write_report(report: Report, out: str | os.PathLike[str]) -> Path:
-    """Validate and write ``report`` atomically; return the path written.
+    """Write ``report`` atomically, a piece at a time; return the path written.
 
-    An error report never replaces an existing file: it goes to :func:`error_path` instead.
+    The header (everything but the attempts) is checked against the report schema first;
+    the attempts are valid by construction. An error report never replaces an existing
+    file: it goes to :func:`error_path` instead.
     """
-    validate_report(report.document)
+    validate_report({**report.document, "attempts": []} if report.ok else report.document)
     target = Path(out)
     if not report.ok and target.exists():
         target = error_path(target)
-    text = render_report(report.document)
-    atomic_write(target, lambda tmp: Path(tmp).write_text(text, encoding="utf-8", newline=""))
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8", newline="") as file:
+            for piece in report.pieces():
+                file.write(piece)
+
+    atomic_write(target, write)
     return target
 
 
@@ -382,27 +564,23 @@ def read_report(path: str | os.PathLike[str]) -> dict:
     Raises
     ------
     ReportFormatError
-        Unreadable, not UTF-8 JSON, or not a report (the JSON path of the first problem).
+        Missing, not a regular file, not UTF-8 JSON data, or not a report (the JSON path of
+        the first problem).
     """
-    name = os.fspath(path)
-    try:
-        content = Path(name).read_bytes()
-    except FileNotFoundError:
-        raise ReportFormatError(name, message="no such file") from None
-    except OSError as err:
-        raise ReportFormatError(name, message=f"cannot be read: {err.strerror}") from None
-    try:
-        document = json.loads(content.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise ReportFormatError(name, f"byte {err.start}", message="not UTF-8 text") from None
-    except json.JSONDecodeError as err:
-        raise ReportFormatError(name, f"line {err.lineno} column {err.colno}",
-                                message=f"not valid JSON: {err.msg}") from None
+    return _read_report(os.fspath(path))[1]
+
+
+def _read_report(name: str) -> tuple[str, dict]:
+    """The stored report's text and its parsed document (:func:`read_report`)."""
+    from .jsondocs import load_json
+
+    content = read_input(name, ReportFormatError)
+    document = load_json(content, name, ReportFormatError)
     problems = _header_problems(document)
     if problems:
         where, message = problems[0]
         raise ReportFormatError(name, where, message=f"not a recallscore report: {message}")
-    return document
+    return content.decode("utf-8"), document
 
 
 @cache
@@ -483,43 +661,128 @@ def differences(stored: Any, recomputed: Any, parts: tuple = ()) -> Iterator[str
                f"recomputed {_shown(recomputed)}")
 
 
-def _checked_inputs(name: str, stored: dict, base_dir: Path) -> dict[str, Path]:
-    """The stored report's inputs as paths, each still holding the bytes it was scored from."""
+def _report_differences(stored: dict, fresh: Report) -> Iterator[str]:
+    """:func:`differences` between a stored report and a fresh one, whose attempts are
+    parsed a chunk at a time."""
+    header = json.loads(_dumps(fresh.document))
+    keys = set(stored) | set(header) | ({"attempts"} if fresh.ok else set())
+    for key in sorted(keys):
+        if key == "attempts" and fresh.ok:
+            yield from _attempt_differences(stored.get(key, _ABSENT), fresh)
+        else:
+            yield from differences(stored.get(key, _ABSENT), header.get(key, _ABSENT), (key,))
+
+
+def _parsed(chunk: list[str]) -> list:
+    return json.loads("[" + ",".join(chunk) + "]")
+
+
+def _attempt_differences(stored: Any, fresh: Report) -> Iterator[str]:
+    if not isinstance(stored, list):
+        recomputed = [item for chunk in fresh.attempt_chunks() for item in _parsed(chunk)]
+        yield from differences(stored, recomputed, ("attempts",))
+        return
+    i = 0
+    for chunk in fresh.attempt_chunks():
+        for item in _parsed(chunk):
+            yield from differences(stored[i] if i < len(stored) else _ABSENT, item,
+                                   ("attempts", i))
+            i += 1
+    for j in range(i, len(stored)):
+        yield from differences(stored[j], _ABSENT, ("attempts", j))
+
+
+def _same_text(text: str, pieces: Iterable[str]) -> bool:
+    """Whether the pieces joined are ``text`` (stopping at the first piece that differs)."""
+    at = 0
+    for piece in pieces:
+        if text[at:at + len(piece)] != piece:
+            return False
+        at += len(piece)
+    return at == len(text)
+
+
+class UpdateRefusedError(RecallScoreError):
+    """``check-report --update`` would replace a report with an error report: the report is
+    left as it was. ``report`` is the report as the caller named it, ``error`` the first
+    error of the fresh scoring."""
+
+    def __init__(self, report: str, error: InputFileError) -> None:
+        self.report, self.error = report, error
+        super().__init__(f"{report}: not rewritten: a fresh scoring of its inputs gives an "
+                         f"error report ({error})")
+
+
+def _input_path(name: str, index: int, recorded: str, base_dir: Path,
+                inputs_within: str | os.PathLike[str] | None) -> Path:
+    """Where the report's ``index``-th input is read: its recorded path, from the report's
+    folder, if it stays inside that folder (or inside ``inputs_within``), links resolved."""
+    root = base_dir if inputs_within is None else Path(inputs_within)
+    where = (f"the report's folder {base_dir}" if inputs_within is None
+             else f"--inputs-within {os.fspath(inputs_within)}")
+    path = base_dir / recorded
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    absolute = os.path.isabs(recorded) and inputs_within is None
+    if absolute or os.path.commonpath([real, top]) != top:
+        raise ReportFormatError(
+            name, f"$.inputs[{index}]", "path",
+            message=f"{recorded} is outside {where}: check-report reads a report's inputs only "
+                    "there (pass --inputs-within DIR to allow a folder that holds them)")
+    return path
+
+
+def _checked_inputs(name: str, stored: dict, base_dir: Path,
+                    inputs_within: str | os.PathLike[str] | None = None) -> dict[str, Path]:
+    """The stored report's inputs as paths, each inside the folder it may be read from and
+    still holding the bytes it was scored from."""
+    scored = stored.get("status") != "error"
     paths = {}
-    for entry in stored["inputs"]:
-        path = base_dir / entry["path"]
+    for index, entry in enumerate(stored["inputs"]):
+        role, recorded, digest = entry["role"], entry["path"], entry["sha256"]
+        if digest is None and scored:
+            raise ReportFormatError(
+                name, f"$.inputs[{index}]", "sha256",
+                message=f"null for the {role} input {recorded}, but a scored report records "
+                        "the hash of every input it read: the report was edited; score it "
+                        "again with `recallscore report`")
+        path = _input_path(name, index, recorded, base_dir, inputs_within)
         actual = _file_sha256(path)
-        if actual != entry["sha256"]:
-            raise InputChangedError(name, entry["role"], entry["path"], entry["sha256"], actual)
-        paths[entry["role"]] = path
+        if actual != digest:
+            raise InputChangedError(name, role, recorded, digest, actual)
+        paths[role] = path
     return paths
 
 
-def check_report(path: str | os.PathLike[str], *, update: bool = False) -> list[str]:
+def check_report(path: str | os.PathLike[str], *, update: bool = False,
+                 inputs_within: str | os.PathLike[str] | None = None) -> list[str]:
     """Recompute a stored report from the inputs it names and compare the parsed JSON.
 
-    Input paths are read relative to the report's folder. Returns one line per differing
-    value (empty: identical). With ``update`` the report is rewritten from the recomputation
-    (differences are still returned).
+    Input paths are read relative to the report's folder, and must stay inside it (links
+    resolved) or inside ``inputs_within`` when given; an absolute path needs
+    ``inputs_within``. Only regular files are read. Returns one line per differing value
+    (empty: identical). With ``update`` the report is rewritten from the recomputation
+    (differences are still returned), never with an error report.
 
     Raises
     ------
     ReportFormatError
-        The stored report cannot be read or is not a report.
+        The stored report cannot be read, is not a report, names an input outside the
+        folder it may be read from, or records no hash for an input of a scored report.
     InputChangedError
         An input's SHA-256 no longer matches the one the report recorded.
+    UpdateRefusedError
+        ``update`` and the inputs now give an error report.
     """
     name = os.fspath(path)
-    stored = read_report(name)
+    text, stored = _read_report(name)
     base_dir = Path(name).parent
-    paths = _checked_inputs(name, stored, base_dir)
+    paths = _checked_inputs(name, stored, base_dir, inputs_within)
     fresh = build_report(paths.get("benchmark"), paths.get("attempts"),
                          schema_path=paths["schema"], base_dir=base_dir,
                          squad_mode=stored["scorer"]["squad_mode"])
-    validate_report(fresh.document)
-    recomputed = json.loads(render_report(fresh.document))
-    found = list(differences(stored, recomputed))
+    if update and not fresh.ok:
+        raise UpdateRefusedError(name, fresh.error)
+    found = [] if _same_text(text, fresh.pieces()) else list(_report_differences(stored, fresh))
     if update:
-        text = render_report(fresh.document)
-        atomic_write(name, lambda tmp: Path(tmp).write_text(text, encoding="utf-8", newline=""))
+        write_report(fresh, name)
     return found

@@ -32,7 +32,7 @@ from conftest import write_benchmark
 from recallscore_nb._jsonschema import Draft202012Validator
 from recallscore_nb._version import __version__
 from recallscore_nb.cli import main
-from recallscore_nb.paths import DEFAULT_BENCHMARK, REPO_ROOT
+from recallscore_nb.paths import DATA_DIR, DEFAULT_BENCHMARK, REPO_ROOT
 from recallscore_nb.report import REPORT_SCHEMA, SHIPPED_REPORT, check_report
 from recallscore_nb.rules import rules_for
 from recallscore_nb.schema import DEFAULT_SCHEMA_PATH, load_scoring_schema
@@ -222,7 +222,7 @@ def test_report_with_an_attempts_file_names_it_relative_to_the_report(capsys, co
     assert x2["facts"]["location"]["basis"]["cue"]["token"] == "not"
     assert x2["facts"]["timing"]["status"] == "missing"
     assert document["totals"]["count"] == 2
-    assert run(capsys, "check-report", "reports/deep/r.json")[0] == 0
+    assert run(capsys, "check-report", "reports/deep/r.json", "--inputs-within", ".")[0] == 0
 
 
 def test_report_from_stdin_is_a_usage_error(capsys):
@@ -232,7 +232,7 @@ def test_report_from_stdin_is_a_usage_error(capsys):
     assert list(Path(".").iterdir()) == []
 
 
-@pytest.mark.parametrize("argv", [["report", "--out", "r.json"],
+@pytest.mark.parametrize("argv", [["report"],
                                   ["report", "--schema", "s.json"],
                                   ["check-report"]])
 def test_report_usage_errors(capsys, argv):
@@ -363,13 +363,13 @@ def test_error_report_paths_are_relative_to_the_report(capsys):
 
 # --- check-report ---------------------------------------------------------------------------
 def test_the_stored_shipped_report_matches_the_scorer(capsys):
-    code, out, err = run(capsys, "check-report", SHIPPED_REPORT)
+    code, out, err = run(capsys, "check-report", SHIPPED_REPORT, "--inputs-within", DATA_DIR)
     assert (code, err) == (0, ""), out
     assert out == f"OK: {SHIPPED_REPORT} matches a fresh scoring of its inputs\n"
     document = json.loads(SHIPPED_REPORT.read_text(encoding="utf-8"))
     assert [i["path"] for i in document["inputs"]] == [
         "../benchmarks/four_fact_recall.json", "../benchmarks/four_fact_recall.scoring.json"]
-    assert check_report(SHIPPED_REPORT) == []
+    assert check_report(SHIPPED_REPORT, inputs_within=DATA_DIR) == []
 
 
 def test_the_stored_shipped_report_is_what_report_writes(shipped):
@@ -383,7 +383,7 @@ def test_the_stored_shipped_report_is_what_report_writes(shipped):
 def test_the_docs_example_is_a_checked_report(capsys):
     document = json.loads(DOCS_EXAMPLE.read_text(encoding="utf-8"))
     assert list(validator().iter_errors(document)) == []
-    assert run(capsys, "check-report", DOCS_EXAMPLE)[0] == 0
+    assert run(capsys, "check-report", DOCS_EXAMPLE, "--inputs-within", REPO_ROOT)[0] == 0
 
 
 def _edit(path, edit):
@@ -432,7 +432,8 @@ def test_check_report_refuses_when_an_input_changed(capsys, copied_inputs, updat
     before = sha(schema)
     schema.write_text(schema.read_text().replace('"weight": 2', '"weight": 3', 1))
     original = Path("r/r.json").read_bytes()
-    code, out, err = run(capsys, "check-report", "r/r.json", *(["--update"] if update else []))
+    code, out, err = run(capsys, "check-report", "r/r.json", "--inputs-within", ".",
+                         *(["--update"] if update else []))
     assert (code, out) == (2, "")
     assert one_line_error(err) == (
         f"r/r.json: input schema ../inputs/scoring.json changed since the report was written "
@@ -454,10 +455,10 @@ def test_check_report_refuses_when_an_input_is_gone(capsys, copied_inputs):
 
 def test_check_report_on_an_error_report(capsys):
     Path("in").mkdir()
-    assert report(capsys, _null_attempt_benchmark())[0] == 2
-    assert run(capsys, "check-report", "report.json")[0] == 0
+    assert report(capsys, _null_attempt_benchmark())[0] == 2  # the shipped schema: far away
+    assert run(capsys, "check-report", "report.json", "--inputs-within", "/")[0] == 0
     _edit("report.json", lambda d: d["errors"][0].update(field="condition"))
-    code, out, _ = run(capsys, "check-report", "report.json")
+    code, out, _ = run(capsys, "check-report", "report.json", "--inputs-within", "/")
     assert code == 1
     assert out.splitlines()[0] == '$.errors[0].field: stored "condition", recomputed "attempt"'
 
@@ -533,8 +534,218 @@ def test_report_records_the_squad_mode_and_check_report_uses_it(capsys):
     document = json.loads(Path("report.json").read_text())
     assert document["scorer"]["squad_mode"] == "v2.0"
     assert document["scorer"]["signatures"][:5] == [r.signature() for r in rules_for("v2.0")]
-    assert run(capsys, "check-report", "report.json")[0] == 0
+    assert run(capsys, "check-report", "report.json", "--inputs-within", DATA_DIR)[0] == 0
     _edit("report.json", lambda d: d["scorer"].update(squad_mode="v1.1"))
-    code, out, _ = run(capsys, "check-report", "report.json")
+    code, out, _ = run(capsys, "check-report", "report.json", "--inputs-within", DATA_DIR)
     assert code == 1
     assert out.splitlines()[0].startswith('$.scorer.signatures[2]: stored "squad_exact_match|mode:v2.0')
+
+
+# --- issue 9: tampered reports, inputs outside the report's folder, --update ----------------
+def _write_inputs_beside(folder: Path) -> Path:
+    """The shipped benchmark and schema copied into ``folder``; returns the report path there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(DEFAULT_BENCHMARK, folder / "bench.json")
+    shutil.copy(DEFAULT_SCHEMA_PATH, folder / "scoring.json")
+    return folder / "r.json"
+
+
+def test_update_refuses_a_null_hash_in_a_scored_report(capsys):
+    out = _write_inputs_beside(Path("r"))
+    assert report(capsys, "r/bench.json", schema="r/scoring.json", out=out)[0] == 0
+    _edit(out, lambda d: d["inputs"][0].update(sha256=None))
+    Path("r/bench.json").unlink()
+    tampered = out.read_bytes()
+    for update in ([], ["--update"]):
+        code, stdout, err = run(capsys, "check-report", out, *update)
+        assert (code, stdout) == (2, "")
+        assert one_line_error(err) == (
+            "r/r.json: $.inputs[0]: sha256: null for the benchmark input bench.json, but a scored "
+            "report records the hash of every input it read: the report was edited; score it "
+            "again with `recallscore report`")
+        assert out.read_bytes() == tampered
+
+
+def test_update_never_replaces_a_report_with_an_error_report(capsys, monkeypatch):
+    out = _write_inputs_beside(Path("r"))
+    assert report(capsys, "r/bench.json", schema="r/scoring.json", out=out)[0] == 0
+    kept = out.read_bytes()
+    from recallscore_nb import benchmarks
+    from recallscore_nb.errors import BenchmarkFormatError
+
+    def refuse(path, *args, **kwargs):  # as a stricter scorer version might
+        raise BenchmarkFormatError(str(path), "$.rows[0]", "attempt", message="now refused")
+
+    monkeypatch.setattr(benchmarks, "load_benchmark", refuse)
+    code, stdout, err = run(capsys, "check-report", out, "--update")
+    assert (code, stdout) == (2, "")
+    assert one_line_error(err) == (
+        "r/r.json: not rewritten: a fresh scoring of its inputs gives an error report "
+        "(r/bench.json: $.rows[0]: attempt: now refused)")
+    assert out.read_bytes() == kept
+    assert sorted(p.name for p in Path("r").iterdir()) == ["bench.json", "r.json", "scoring.json"]
+
+
+def test_update_of_an_error_report_is_refused_too(capsys):
+    Path("in").mkdir()
+    assert report(capsys, _null_attempt_benchmark(), out="in/r.json")[0] == 2
+    kept = Path("in/r.json").read_bytes()
+    code, _, err = run(capsys, "check-report", "in/r.json", "--update", "--inputs-within", "/")
+    assert code == 2
+    assert one_line_error(err).startswith("in/r.json: not rewritten: a fresh scoring of its "
+                                          "inputs gives an error report (")
+    assert Path("in/r.json").read_bytes() == kept
+
+
+@pytest.mark.parametrize("recorded", ["/etc/passwd", "../outside.json", "sub/../../outside.json"])
+def test_check_report_refuses_an_input_outside_its_folder(capsys, recorded):
+    out = _write_inputs_beside(Path("r"))
+    assert report(capsys, "r/bench.json", schema="r/scoring.json", out=out)[0] == 0
+    Path("outside.json").write_bytes(DEFAULT_BENCHMARK.read_bytes())
+    _edit(out, lambda d: d["inputs"][0].update(path=recorded))
+    code, stdout, err = run(capsys, "check-report", out)
+    assert (code, stdout) == (2, "")
+    assert one_line_error(err) == (
+        f"r/r.json: $.inputs[0]: path: {recorded} is outside the report's folder r: "
+        "check-report reads a report's inputs only there (pass --inputs-within DIR to allow "
+        "a folder that holds them)")
+
+
+def test_check_report_refuses_a_link_leading_outside_its_folder(capsys):
+    out = _write_inputs_beside(Path("r"))
+    Path("elsewhere").mkdir()
+    shutil.move("r/bench.json", "elsewhere/bench.json")
+    os.symlink(os.path.abspath("elsewhere/bench.json"), "r/bench.json")
+    assert report(capsys, "r/bench.json", schema="r/scoring.json", out=out)[0] == 0
+    code, _, err = run(capsys, "check-report", out)
+    assert code == 2
+    assert one_line_error(err).startswith("r/r.json: $.inputs[0]: path: bench.json is outside "
+                                          "the report's folder r:")
+    assert run(capsys, "check-report", out, "--inputs-within", ".")[:2] == (
+        0, "OK: r/r.json matches a fresh scoring of its inputs\n")
+
+
+def test_inputs_within_allows_a_folder_that_holds_the_inputs(capsys, copied_inputs):
+    assert report(capsys, "inputs/bench.json", schema="inputs/scoring.json",
+                  out="reports/r.json")[0] == 0
+    code, _, err = run(capsys, "check-report", "reports/r.json")
+    assert code == 2 and "../inputs/bench.json is outside the report's folder reports:" in err
+    assert run(capsys, "check-report", "reports/r.json", "--inputs-within", ".")[0] == 0
+    code, _, err = run(capsys, "check-report", "reports/r.json", "--inputs-within", "reports")
+    assert code == 2
+    assert one_line_error(err) == (
+        "reports/r.json: $.inputs[0]: path: ../inputs/bench.json is outside --inputs-within "
+        "reports: check-report reads a report's inputs only there (pass --inputs-within DIR to "
+        "allow a folder that holds them)")
+
+
+def test_check_report_reads_only_regular_files(capsys):
+    out = _write_inputs_beside(Path("r"))
+    Path("r/a.csv").write_text("id,attempt\nx,copper token\n")
+    assert report(capsys, "r/bench.json", "--attempts", "r/a.csv", schema="r/scoring.json",
+                  out=out)[0] == 0
+    _edit(out, lambda d: d["inputs"][1].update(path="pipe.csv"))
+    os.mkfifo("r/pipe.csv")  # reading it would wait for a writer for ever
+    code, _, err = run(capsys, "check-report", out)
+    assert code == 2
+    assert one_line_error(err).startswith("r/r.json: input attempts pipe.csv changed since the "
+                                          "report was written (sha256 stored ")
+    assert "now no readable file" in err
+
+
+def test_the_shipped_report_names_inputs_outside_its_folder(capsys):
+    code, _, err = run(capsys, "check-report", SHIPPED_REPORT)
+    assert code == 2
+    assert "../benchmarks/four_fact_recall.json is outside the report's folder" in err
+
+
+# --- issue 8: --schema defaults to the shipped schema for the shipped benchmark ---------------
+def test_report_of_the_shipped_benchmark_needs_no_schema(capsys, shipped):
+    code, out, err = run(capsys, "report", "--out", "r.json")
+    assert (code, err) == (0, "")
+    assert out == "wrote r.json: 12 attempts, mean weighted score 0.8819\n"
+    assert json.loads(Path("r.json").read_text())["attempts"] == shipped[0]["attempts"]
+    assert run(capsys, "report", DEFAULT_BENCHMARK, "--out", "s.json")[0] == 0
+    assert json.loads(Path("s.json").read_text())["inputs"][1]["path"] == rel(DEFAULT_SCHEMA_PATH)
+
+
+def test_report_of_another_benchmark_needs_a_schema(capsys, copied_inputs):
+    code, out, err = run(capsys, "report", "inputs/bench.json", "--out", "r.json")
+    assert (code, out) == (2, "")
+    assert one_line_error(err) == (
+        "--schema is required for inputs/bench.json: only the shipped benchmark has a default "
+        "scoring schema (the one shipped beside it)")
+    assert not Path("r.json").exists()
+
+
+# --- issue 9 (20): reports built by construction, the same bytes as the JSON module's -------
+def test_the_shipped_report_is_written_byte_for_byte(capsys, tmp_path):
+    """Written where its inputs sit as the stored one's do, a fresh report is the same file."""
+    (tmp_path / "data" / "benchmarks").mkdir(parents=True)
+    shutil.copy(DEFAULT_BENCHMARK, tmp_path / "data" / "benchmarks")
+    shutil.copy(DEFAULT_SCHEMA_PATH, tmp_path / "data" / "benchmarks")
+    assert report(capsys, "data/benchmarks/four_fact_recall.json",
+                  schema="data/benchmarks/four_fact_recall.scoring.json",
+                  out="data/reports/four_fact_recall.report.json")[0] == 0
+    assert Path("data/reports/four_fact_recall.report.json").read_bytes() == SHIPPED_REPORT.read_bytes()
+
+
+VARIED = [
+    ("q1", "The copper token is not in the west drawer before the museum opens."),
+    ("q2", "The silver token goes in the east drawer after the museum opens."),
+    ("naïve \"id\"", "Le jeton de cuivre — copper token — west drawer, before museum opens ☕"),
+    ("", ""),
+    ("q5", "copper copper token token west drawer drawer before museum opens opens"),
+    ("q6", "The copper token never goes in the west drawer before the museum opens."),
+    ("q7", "The COPPER token goes in the West-Drawer before the museum opens!!"),
+    ("q8", "token"),
+    ("tab\tid", "The copper token goes in the west drawer before the museum opens."),
+    ("q10", "The copper token goes in the west drawer before the museum opens."),
+]
+
+
+def test_a_varied_report_follows_the_schema_and_the_json_module(capsys, copied_inputs):
+    frame = pd.DataFrame({"id": [i for i, _ in VARIED], "attempt": [a for _, a in VARIED]})
+    frame.to_parquet("inputs/a.parquet")
+    assert report(capsys, "inputs/bench.json", "--attempts", "inputs/a.parquet",
+                  schema="inputs/scoring.json", out="inputs/r.json")[0] == 0
+    text = Path("inputs/r.json").read_text(encoding="utf-8")
+    document = json.loads(text)
+    assert list(validator().iter_errors(document)) == []
+    assert text == json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    assert [a["id"] for a in document["attempts"]] == [i for i, _ in VARIED]
+    assert document["attempts"][0]["facts"]["location"]["basis"]["cue"] == {"span": [20, 23], "token": "not"}
+    assert run(capsys, "check-report", "inputs/r.json")[0] == 0
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 7])
+def test_a_report_rendered_in_chunks_is_the_same(capsys, copied_inputs, monkeypatch, chunk):
+    from recallscore_nb import report as report_module
+
+    frame = pd.DataFrame({"id": [i for i, _ in VARIED], "attempt": [a for _, a in VARIED]})
+    frame.to_parquet("inputs/a.parquet")
+    args = ("inputs/bench.json", "--attempts", "inputs/a.parquet")
+    assert report(capsys, *args, schema="inputs/scoring.json", out="inputs/whole.json")[0] == 0
+    monkeypatch.setattr(report_module, "_CHUNK_ROWS", chunk)
+    assert report(capsys, *args, schema="inputs/scoring.json", out="inputs/chunked.json")[0] == 0
+    assert Path("inputs/chunked.json").read_bytes() == Path("inputs/whole.json").read_bytes()
+    _edit("inputs/chunked.json", lambda d: (d["attempts"][8].update(id="changed"),
+                                           d["attempts"].pop()))
+    code, out, _ = run(capsys, "check-report", "inputs/chunked.json")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == '$.attempts[8].id: stored "changed", recomputed "tab\\tid"'
+    assert lines[1] == ('$.attempts[9]: stored absent, recomputed {"facts": {"location": '
+                        '{"basis": {"conversions": [], "cue": null, "matched": ...')
+    assert lines[2].startswith("DIFFERENT: 2 values of inputs/chunked.json differ")
+
+
+def test_a_report_with_no_attempts(capsys, copied_inputs):
+    Path("inputs/a.csv").write_text("id,attempt\n")
+    assert report(capsys, "inputs/bench.json", "--attempts", "inputs/a.csv",
+                  schema="inputs/scoring.json", out="inputs/r.json")[0] == 0
+    text = Path("inputs/r.json").read_text()
+    document = json.loads(text)
+    assert document["attempts"] == [] and document["totals"]["mean_weighted_score"] is None
+    assert text == json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    assert list(validator().iter_errors(document)) == []
