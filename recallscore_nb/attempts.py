@@ -544,7 +544,8 @@ def _write_jsonl(frame: pd.DataFrame, tmp: str, path: str) -> None:
     # plain boolean columns (one per fact in a scored table) as one block: each cell is one
     # of its column's two texts, picked by the values
     flags = [j for j, t in enumerate(frame.dtypes) if isinstance(t, np.dtype) and t.kind == "b"]
-    others = [j for j in range(frame.shape[1]) if j not in set(flags)]
+    flagged = set(flags)
+    others = [j for j in range(frame.shape[1]) if j not in flagged]
     texts = np.array([[prefixes[j] + "false", prefixes[j] + "true"] for j in flags],
                      dtype=object).reshape(len(flags), 2)
     rows = max(1, _CHUNK_CELLS // max(1, frame.shape[1]))

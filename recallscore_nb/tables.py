@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from .files import atomic_write
 
@@ -37,6 +38,11 @@ def _per_value(dtype) -> bool:
     """
     if isinstance(dtype, np.dtype):
         return dtype.kind in "biufOUS"
+    if isinstance(dtype, pd.ArrowDtype):
+        kind = dtype.pyarrow_dtype
+        return (pa.types.is_string(kind) or pa.types.is_large_string(kind)
+                or pa.types.is_integer(kind) or pa.types.is_floating(kind)
+                or pa.types.is_boolean(kind))
     return isinstance(dtype, pd.StringDtype) or (
         pd.api.types.is_extension_array_dtype(dtype) and dtype.kind in "biuf"
         and not isinstance(dtype, (pd.SparseDtype, pd.ArrowDtype)))
@@ -52,11 +58,12 @@ def csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
     dtypes = list(frame.dtypes)
     plain = [i for i, t in enumerate(dtypes) if isinstance(t, np.dtype) and t.kind == "b"]
     parts: dict[int, object] = {}
+    skip = set(plain)
     if plain:
         cells = _TRUE_FALSE_EMPTY[frame.iloc[:, plain].to_numpy(dtype=bool).astype(np.intp)]
         block = pd.DataFrame(cells, columns=plain, index=frame.index, dtype=object)
     for i, dtype in enumerate(dtypes):
-        if i in plain:
+        if i in skip:
             continue
         column = frame.iloc[:, i]
         if pd.api.types.is_bool_dtype(dtype):  # nullable booleans: a missing one stays empty

@@ -124,6 +124,20 @@ def test_csv_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
     assert (tmp_path / "s.csv").read_bytes() == old_csv(frame)
 
 
+def test_csv_of_dates_is_not_cut_into_chunks(tmp_path, monkeypatch):
+    """pandas writes a column of datetimes as dates when every one is at midnight: decided
+    over the whole column, so such a table is written in one piece."""
+    from recallscore_nb import tables
+
+    monkeypatch.setattr(tables, "_CHUNK_CELLS", 4)
+    frame = pd.DataFrame({"id": ["a", "b", "c", "d"], "ok": [True, False, True, True],
+                          "at": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-03",
+                                                "2026-01-03 12:30"], format="ISO8601")})
+    write_table(frame, str(tmp_path / "s.csv"))
+    assert (tmp_path / "s.csv").read_bytes() == old_csv(frame)
+    assert b"2026-01-01 00:00:00" in old_csv(frame)
+
+
 def test_csv_of_a_frame_with_only_booleans(tmp_path):
     frame = pd.DataFrame({"a": [True, False], "b": [False, False]})
     assert csv_text(frame) == "a,b\ntrue,false\nfalse,false\n"
