@@ -749,3 +749,35 @@ def test_a_report_with_no_attempts(capsys, copied_inputs):
     assert document["attempts"] == [] and document["totals"]["mean_weighted_score"] is None
     assert text == json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
     assert list(validator().iter_errors(document)) == []
+
+
+def test_check_report_of_a_report_laid_out_otherwise(capsys, copied_inputs):
+    assert report(capsys, "inputs/bench.json", schema="inputs/scoring.json")[0] == 0
+    document = json.loads(Path("report.json").read_text())
+    Path("report.json").write_text(json.dumps(document, indent=4))
+    assert run(capsys, "check-report", "report.json")[:2] == (
+        0, "OK: report.json matches a fresh scoring of its inputs\n")
+    document["attempts"][2]["rules"]["token_f1"] = 0.5
+    Path("report.json").write_text(json.dumps(document))
+    code, out, _ = run(capsys, "check-report", "report.json")
+    assert code == 1 and out.splitlines()[0] == "$.attempts[2].rules.token_f1: stored 0.5, recomputed 1.0"
+
+
+def test_check_report_of_a_report_broken_inside_its_attempts(capsys, copied_inputs):
+    assert report(capsys, "inputs/bench.json", schema="inputs/scoring.json")[0] == 0
+    text = Path("report.json").read_text()
+    Path("report.json").write_text(text.replace('"id": "R03"', '"id": R03'))
+    code, out, err = run(capsys, "check-report", "report.json")
+    assert (code, out) == (2, "")
+    assert one_line_error(err).startswith("report.json: line ")
+    assert "not valid JSON" in err
+
+
+def test_the_report_schema_wants_every_hash_in_a_scored_report(shipped):
+    document = json.loads(shipped[1])
+    document["inputs"][0]["sha256"] = None
+    assert [e.message for e in validator().iter_errors(document)] != []
+    error = {k: v for k, v in document.items() if k not in ("attempts", "totals")}
+    error.update(status="error", errors=[{"file": "x", "location": "", "rowId": None,
+                                          "field": "", "message": "no such file"}])
+    assert list(validator().iter_errors(error)) == []
