@@ -24,6 +24,7 @@ import os
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -781,3 +782,23 @@ def test_the_report_schema_wants_every_hash_in_a_scored_report(shipped):
     error.update(status="error", errors=[{"file": "x", "location": "", "rowId": None,
                                           "field": "", "message": "no such file"}])
     assert list(validator().iter_errors(error)) == []
+
+
+_BASIS = {"status": "negated", "matched": "required", "terms": ["west", "drawer"],
+          "spans": [[24, 28], [29, 35]], "cue": {"token": "not", "span": [16, 19]},
+          "conversions": ["thousands separators: 1,000 = 1000"], "note": None}
+
+
+@pytest.mark.parametrize("change", [
+    {}, {"spans": []}, {"terms": [], "conversions": []}, {"matched": None, "note": "é \"q\""},
+    {"cue": None}, {"spans": [(1, 2)]}, {"spans": [[np.int64(1), 2]]}, {"terms": ["a", 3]},
+    {"spans": [[1, 2, 3]]}, {"status": np.str_("present")}, {"extra": True},
+    {"spans": [[True, 2]]}, {"conversions": ("x",)},
+])
+def test_a_basis_is_rendered_as_the_json_module_would(change):
+    from recallscore_nb.report import _basis_text, _plain
+
+    basis = {**_BASIS, **change}
+    pad = " " * 10
+    expected = json.dumps(_plain(basis), sort_keys=True, indent=2, ensure_ascii=False)
+    assert _basis_text(basis, pad) == expected.replace("\n", "\n" + pad)
