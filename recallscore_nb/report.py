@@ -135,13 +135,26 @@ def status_frame(attempts, benchmark, schema) -> pd.DataFrame:
     statuses = fact_status(attempts, benchmark, schema).reset_index(drop=True)
     columns: dict[str, Any] = {}
     for name in benchmark.fact_names:
-        columns[f"status_{name}"] = pd.array(
-            [str(s) for s in statuses[f"status_{name}"]], dtype=STRING)
+        columns[f"status_{name}"] = pd.array(statuses[f"status_{name}"].to_numpy(dtype=object),
+                                             dtype=STRING)
     columns["weighted_score"] = statuses["weighted_score"].astype("float64").to_numpy()
     for name in benchmark.fact_names:
         columns[f"basis_{name}"] = pd.array(
-            [_compact(b) for b in statuses[f"basis_{name}"]], dtype=STRING)
+            _compact_each(statuses[f"basis_{name}"].to_numpy(dtype=object)), dtype=STRING)
     return pd.DataFrame(columns, index=pd.RangeIndex(len(statuses)))
+
+
+def _compact_each(bases: np.ndarray) -> list[str]:
+    """:func:`_compact` of each basis, once per distinct basis object (attempts with the same
+    text share one)."""
+    texts: dict[int, str] = {}
+    out = []
+    for basis in bases.tolist():
+        text = texts.get(id(basis))
+        if text is None:
+            text = texts[id(basis)] = _compact(basis)
+        out.append(text)
+    return out
 
 
 def _compact(value) -> str:
