@@ -117,7 +117,7 @@ def read_strict_csv(data: bytes, name: str, *,
     width = _header_width(data, name, error)
     table = _parse_csv(data, width, name, error)
     names = [str(column[0]) for column in table.slice(0, 1).to_pydict().values()]
-    _refuse_repeats(names, name, "line 1", "column named twice in the header", error)
+    _refuse_repeats(names, name, "line 1", _TWICE, error)
     body = table.slice(1, table.num_rows - 2).rename_columns(names)
     return body.to_pandas(types_mapper={pa.string(): STRING}.get)
 
@@ -141,8 +141,12 @@ def _no_field_limit():
         csv.field_size_limit(old)
 
 
+_TWICE = "column named twice in the header"
+
+
 def _header_width(data: bytes, name: str, error) -> int:
-    """The number of fields of the header record (which may span lines inside quotes)."""
+    """The number of fields of the header record (which may span lines inside quotes); a
+    name given twice is refused here already, before Arrow parses the whole file."""
     if not data.removeprefix(_BOM):
         raise error(name, message="empty file: expected a header line with an 'attempt' column")
     text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", errors="replace", newline="")
@@ -151,6 +155,8 @@ def _header_width(data: bytes, name: str, error) -> int:
     if not header:
         raise error(name, "line 1", message="empty line: expected a header line with an "
                                             "'attempt' column")
+    if not any("\ufffd" in column for column in header):  # else Arrow finds the bad byte
+        _refuse_repeats(header, name, "line 1", _TWICE, error)
     return len(header)
 
 

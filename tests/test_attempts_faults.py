@@ -138,6 +138,11 @@ def test_wide_header_with_a_repeated_name_is_refused_quickly():
     assert str(err) == "a.csv: line 1: c7: column named twice in the header"
 
 
+def test_header_names_differing_only_in_bad_bytes_are_a_bad_byte_not_a_repeat():
+    err = read_error(write_bytes("a.csv", b"attempt,a\xff,a\xfe\nx,y,z\n"))
+    assert str(err) == "a.csv: line 1: not UTF-8 text (byte 9)"
+
+
 def test_wide_header_without_repeats_is_read():
     names = ["attempt"] + [f"c{i}" for i in range(50_000)]
     start = time.perf_counter()
