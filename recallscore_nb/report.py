@@ -42,6 +42,7 @@ value that differs, by JSON path. It reads a report's inputs only inside the rep
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -62,7 +63,7 @@ from ._jsonschema import Draft202012Validator
 from ._version import __version__
 from .engine import STRING
 from .errors import AttemptsFormatError, InputFileError, RecallScoreError, UsageError
-from .files import atomic_write, read_input
+from .files import atomic_write, read_input, require_regular_file
 from .paths import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 
 __all__ = [
@@ -385,7 +386,7 @@ def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
     parts.append(list(map(_STRING, scores["id"].astype(str).tolist())))
     parts.append(f",\n{_P6}\"rules\": {{\n")
     for k, rule in enumerate(sorted(RULE_VALUES)):
-        key = f"{',' if k else ''}\n{_P8}\"{rule}\": " if k else f"{_P8}\"{rule}\": "
+        key = (",\n" if k else "") + f"{_P8}{_STRING(rule)}: "
         if rule == "token_f1":
             values = scores[rule].to_numpy(dtype=np.float64)
             if not ((values >= 0) & (values <= 1)).all():  # NaN fails too
@@ -749,34 +750,64 @@ def _attempt_differences(stored: Any, fresh: Report) -> Iterator[str]:
         yield from differences(stored[j], _ABSENT, ("attempts", j))
 
 
-def _same_bytes(content: bytes, pieces: Iterable[str]) -> bool:
-    """Whether the pieces joined, in UTF-8, are ``content`` (stopping at the first piece that
-    differs)."""
-    view, at = memoryview(content), 0
+def _same_bytes(file, pieces: Iterable[str]) -> bool:
+    """Whether the pieces joined, in UTF-8, are the whole of the open binary ``file``, read
+    alongside them and no further than the first piece that differs."""
+    file.seek(0)
     for piece in pieces:
         data = piece.encode("utf-8")
-        if view[at:at + len(data)] != data:
+        if file.read(len(data)) != data:
             return False
-        at += len(data)
-    return at == len(content)
+    return file.read(1) == b""
+
+
+@contextlib.contextmanager
+def _opened(name: str):
+    """A regular file, open for reading in binary."""
+    require_regular_file(name, ReportFormatError)
+    try:
+        file = open(name, "rb")
+    except OSError as err:
+        raise ReportFormatError(name, message=f"cannot be read: {err.strerror or err}") from None
+    with file:
+        yield file
 
 
 _OPEN = b'{\n  "attempts": ['
+_CLOSE = b"\n  ],"
+_TAIL = 1 << 20
 
 
-def _laid_out_header(content: bytes, name: str) -> dict | None:
-    """The header of a report laid out as :func:`render_report` writes it (everything after
-    its ``attempts``, parsed without the attempts), or None when the text is laid out
-    otherwise or the header is not a report's. A raw line break never occurs inside a JSON
-    string, so in that layout the first line that is two spaces and ``]`` ends the attempts.
-    Only a text that then proves byte for byte equal to a fresh rendering is trusted.
+def _laid_out_header(file, name: str) -> dict | None:
+    """The header of a report laid out as :func:`render_report` writes it (all that follows
+    its ``attempts``), read from the end of the open ``file`` without the attempts, or None
+    when the text is laid out otherwise or that is not a report's header.
+
+    In that layout the attempts end at the line ``  ],`` followed by the ``inputs`` key (a
+    raw line break never occurs inside a JSON string). A text laid out otherwise either
+    yields no header here or fails the byte for byte comparison that follows, and is then
+    parsed whole.
     """
     from .jsondocs import load_json
 
-    if content.startswith(_OPEN + b"],"):
-        rest = content[len(_OPEN) + 2:]
-    elif content.startswith(_OPEN) and (end := content.find(b"\n  ],", len(_OPEN))) != -1:
-        rest = content[end + len(b"\n  ],"):]
+    file.seek(0)
+    start = file.read(len(_OPEN) + 2)
+    if start == _OPEN + b"],":
+        rest = file.read()  # no attempts: all that follows is the header
+    elif start[:len(_OPEN)] == _OPEN:
+        size = os.fstat(file.fileno()).st_size
+        block = _TAIL
+        while True:  # the header is at the end; read more of the end until it is found
+            begin = max(0, size - block)
+            file.seek(begin)
+            tail = file.read()
+            at = tail.rfind(_CLOSE + b'\n  "inputs": [')
+            if at != -1:
+                rest = tail[at + len(_CLOSE):]
+                break
+            if begin == 0:
+                return None
+            block *= 8
     else:
         return None
     try:
@@ -862,19 +893,19 @@ def check_report(path: str | os.PathLike[str], *, update: bool = False,
         ``update`` and the inputs now give an error report.
     """
     name = os.fspath(path)
-    content = read_input(name, ReportFormatError)
-    header = _laid_out_header(content, name)
-    if header is not None:
-        try:
-            fresh = _recomputed(name, header, inputs_within)
-        except RecallScoreError:  # said again, from the whole document, below
-            pass
-        else:
-            if update and not fresh.ok:
-                raise UpdateRefusedError(name, fresh.error)
-            if _same_bytes(content, fresh.pieces()):
-                return []
-    stored = _parsed_report(content, name)
+    with _opened(name) as file:  # read alongside the rendering: a report may be gigabytes
+        header = _laid_out_header(file, name)
+        if header is not None:
+            try:
+                fresh = _recomputed(name, header, inputs_within)
+            except RecallScoreError:  # said again, from the whole document, below
+                pass
+            else:
+                if update and not fresh.ok:
+                    raise UpdateRefusedError(name, fresh.error)
+                if _same_bytes(file, fresh.pieces()):
+                    return []
+    stored = read_report(name)
     fresh = _recomputed(name, stored, inputs_within)
     if update and not fresh.ok:
         raise UpdateRefusedError(name, fresh.error)

@@ -466,6 +466,7 @@ def test_check_report_on_an_error_report(capsys):
 
 @pytest.mark.parametrize("content, message", [
     (None, "r.json: no such file"),
+    ("", "r.json: line 1 column 1: not valid JSON: "),
     ("{", "r.json: line 1 column 2: not valid JSON: "),
     ("[]", "r.json: $: not a recallscore report: [] is not of type 'object'"),
     ('{"status": "ok"}', "r.json: $: not a recallscore report: 'scorer' is a required property"),
@@ -802,3 +803,18 @@ def test_a_basis_is_rendered_as_the_json_module_would(change):
     pad = " " * 10
     expected = json.dumps(_plain(basis), sort_keys=True, indent=2, ensure_ascii=False)
     assert _basis_text(basis, pad) == expected.replace("\n", "\n" + pad)
+
+
+def test_check_report_finds_the_header_however_far_it_reads_from_the_end(capsys, copied_inputs,
+                                                                        monkeypatch):
+    from recallscore_nb import report as report_module
+
+    monkeypatch.setattr(report_module, "_TAIL", 16)  # reads 16, 128, 1024 ... bytes from the end
+    assert report(capsys, "inputs/bench.json", schema="inputs/scoring.json")[0] == 0
+    assert run(capsys, "check-report", "report.json")[:2] == (
+        0, "OK: report.json matches a fresh scoring of its inputs\n")
+    text = Path("report.json").read_text()
+    Path("report.json").write_text(text.replace('"weighted_score": 0.5', '"weighted_score": 0.25', 1))
+    code, out, _ = run(capsys, "check-report", "report.json")
+    assert code == 1
+    assert out.splitlines()[0] == "$.attempts[9].weighted_score: stored 0.25, recomputed 0.5"
