@@ -8,7 +8,6 @@ command refuses an ``--out`` that is one of its own inputs, whatever the spellin
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from pathlib import Path
