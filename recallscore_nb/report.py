@@ -831,13 +831,18 @@ class UpdateRefusedError(RecallScoreError):
 def _input_path(name: str, index: int, recorded: str, base_dir: Path,
                 inputs_within: str | os.PathLike[str] | None) -> Path:
     """Where the report's ``index``-th input is read: its recorded path, from the report's
-    folder, if it stays inside that folder (or inside ``inputs_within``), links resolved."""
+    folder, if it stays inside that folder (or inside ``inputs_within``), links resolved. The
+    package's own data (the shipped benchmark and its scoring schema) may always be read: a
+    report of the shipped benchmark names it, and it is no file of the user's."""
     root = base_dir if inputs_within is None else Path(inputs_within)
     where = (f"the report's folder {base_dir}" if inputs_within is None
              else f"--inputs-within {os.fspath(inputs_within)}")
     path = base_dir / recorded
     real, top = os.path.realpath(path), os.path.realpath(root)
+    shipped = os.path.realpath(DATA_DIR)
     absolute = os.path.isabs(recorded) and inputs_within is None
+    if os.path.commonpath([real, shipped]) == shipped:
+        return path
     if absolute or os.path.commonpath([real, top]) != top:
         raise ReportFormatError(
             name, f"$.inputs[{index}]", "path",
