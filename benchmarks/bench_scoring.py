@@ -2,7 +2,7 @@
 
 Generates N attempts from the 12 attempts of the shipped benchmark, scores them with a plain
 Python loop over ``tests/reference_rules.score_row`` (the baseline) and with
-``recallscore_nb.scoring.score_all`` (the package), checks that both agree exactly on every
+``recallscore_nb.core.scoring.score_all`` (the package), checks that both agree exactly on every
 row and every column, and prints speed and memory. Unless ``--skip-cli``, it also runs
 ``python -m recallscore_nb score`` on a Parquet file of the same attempts.
 
@@ -445,8 +445,8 @@ def main(argv=None) -> int:
     import pandas as pd
     import pyarrow as pa
 
-    from recallscore_nb.rules import Fact
-    from recallscore_nb.scoring import score_all
+    from recallscore_nb.core.rules import Fact
+    from recallscore_nb.core.scoring import score_all
 
     tracker = PeakTracker()
     reference, facts, seeds = load_benchmark()

@@ -40,8 +40,8 @@ def run(args) -> int:
     import pandas as pd
 
     from recallscore_nb.items import Item, Items
-    from recallscore_nb.rules import Fact
-    from recallscore_nb.scoring import score_items
+    from recallscore_nb.core.rules import Fact
+    from recallscore_nb.core.scoring import score_items
 
     per_item = max(1, args.rows // args.items)
     items = make_items(args.items, args.seed)

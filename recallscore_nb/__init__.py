@@ -11,7 +11,7 @@ The public names are imported on first use, so the command line starts quickly.
 from importlib import import_module
 
 from ._version import __version__
-from .errors import BenchmarkFormatError, RecallScoreError
+from .core.errors import BenchmarkFormatError, RecallScoreError
 
 __all__ = [
     "__version__",
@@ -22,7 +22,7 @@ __all__ = [
     "score_benchmark",
 ]
 
-_LAZY = {"Benchmark": "benchmarks", "load_benchmark": "benchmarks", "score_benchmark": "scoring"}
+_LAZY = {"Benchmark": "benchmarks", "load_benchmark": "benchmarks", "score_benchmark": "core.scoring"}
 
 
 def __getattr__(name: str):

@@ -1,7 +1,7 @@
 """The normalization ablation: "normalization is the scorer", measured.
 
 Each step of the published ``seed`` pipeline is switched off in turn, and each optional step
-switched on, giving a named :class:`~recallscore_nb.normalize.Normalizer` per variant
+switched on, giving a named :class:`~recallscore_nb.core.normalize.Normalizer` per variant
 (:data:`ABLATIONS`). Under each pipeline every benchmark row gets two verdicts:
 
 - normalized match: the attempt and the reference are equal after that pipeline;
@@ -31,12 +31,12 @@ import pyarrow.compute as pc
 from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch, Rectangle
 
-from . import engine
+from .core import engine
 from ._version import __version__
-from .normalize import SEED, Normalizer, normalize_array
-from .errors import UsageError
-from .status import fact_status
-from .tokens import pad, terms_occur
+from .core.normalize import SEED, Normalizer, normalize_array
+from .core.errors import UsageError
+from .core.status import fact_status
+from .core.tokens import pad, terms_occur
 
 __all__ = [
     "ABLATIONS",
@@ -134,7 +134,7 @@ def normalized_verdicts(attempts, reference: str, normalizer: Normalizer) -> np.
 def facts_matrix(attempts, facts, normalizer: Normalizer) -> np.ndarray:
     """Rows × facts: whether every term of the fact occurs in the attempt under ``normalizer``.
 
-    >>> from recallscore_nb.rules import Fact
+    >>> from recallscore_nb.core.rules import Fact
     >>> facts = [Fact("place", ("west drawer",)), Fact("what", ("Token",))]
     >>> facts_matrix(["The token, west drawer."], facts, ABLATIONS["seed-nocase"]).tolist()
     [[True, False]]

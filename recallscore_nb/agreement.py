@@ -1,6 +1,6 @@
 """Agreement between the rules, and each rule against the fixtures' facts-complete label.
 
-Pure: takes the table :func:`~recallscore_nb.scoring.score_benchmark` returns (and, for the
+Pure: takes the table :func:`~recallscore_nb.core.scoring.score_benchmark` returns (and, for the
 explanations, the benchmark), returns DataFrames; opens no file, draws nothing.
 
 The binary rules are literal match, normalized match, SQuAD exact match and the checklist's
@@ -33,9 +33,9 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from .normalize import SEED
-from .rules import rules_for
-from .tokens import term_occurs
+from .core.normalize import SEED
+from .core.rules import rules_for
+from .core.tokens import term_occurs
 
 __all__ = [
     "BINARY_RULES",
@@ -209,7 +209,7 @@ def agreement_table(scores: pd.DataFrame, rules: dict[str, str] | None = None) -
     Parameters
     ----------
     scores : DataFrame
-        The rules' columns, as :func:`~recallscore_nb.scoring.score_benchmark` returns.
+        The rules' columns, as :func:`~recallscore_nb.core.scoring.score_benchmark` returns.
     rules : dict, optional
         Score column → rule name; :data:`BINARY_RULES` by default.
 

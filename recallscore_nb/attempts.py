@@ -33,8 +33,8 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
-from .engine import STRING
-from .errors import AttemptsFormatError, InputFileError, UsageError
+from .core.engine import STRING
+from .core.errors import AttemptsFormatError, InputFileError, UsageError
 from .files import atomic_write, read_input, require_regular_file
 from .jsondocs import load_json_line
 from .tables import write_csv_text
@@ -112,7 +112,7 @@ def read_strict_csv(data: bytes, name: str, *,
     >>> read_strict_csv(b'id,attempt\\n1,"oops\\n2,b\\n', "a.csv")
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.AttemptsFormatError: a.csv: line 2: unterminated quoted field: the quote opened here is never closed, so every later line would be part of this field
+    recallscore_nb.core.errors.AttemptsFormatError: a.csv: line 2: unterminated quoted field: the quote opened here is never closed, so every later line would be part of this field
     """
     width = _header_width(data, name, error)
     table = _parse_csv(data, width, name, error)
@@ -267,7 +267,7 @@ def read_jsonl_records(data: bytes, name: str, *,
     >>> read_jsonl_records(b'{"attempt": "a", "n": NaN}\\n', "a.jsonl")
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.AttemptsFormatError: a.jsonl: line 1: n: expected a finite number, got NaN
+    recallscore_nb.core.errors.AttemptsFormatError: a.jsonl: line 1: n: expected a finite number, got NaN
     """
     records, lines = [], []
     for number, raw in enumerate(data.split(b"\n"), start=1):

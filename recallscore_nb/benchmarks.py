@@ -1,7 +1,7 @@
 """Loading and validating benchmark files: the edge between a JSON file and the scorers.
 
 A benchmark file is checked in stages, and every problem found is reported, each as a
-:class:`~recallscore_nb.errors.BenchmarkFormatError` naming the file (as the caller gave it),
+:class:`~recallscore_nb.core.errors.BenchmarkFormatError` naming the file (as the caller gave it),
 the JSON path, the row id, the field, what was expected and what was found:
 
 1. the bytes: a regular file of UTF-8 JSON data holding an object (no repeated key, no
@@ -26,8 +26,8 @@ from typing import Any
 
 import pandas as pd
 
-from recallscore_nb.engine import STRING
-from recallscore_nb.errors import BenchmarkFormatError, InputFileError
+from recallscore_nb.core.engine import STRING
+from recallscore_nb.core.errors import BenchmarkFormatError, InputFileError
 from recallscore_nb.jsondocs import (
     JsonPath,
     parse_object,
@@ -37,10 +37,10 @@ from recallscore_nb.jsondocs import (
     validator,
     split_path,
 )
-from recallscore_nb.normalize import SEED
+from recallscore_nb.core.normalize import SEED
 from recallscore_nb.paths import DEFAULT_BENCHMARK
-from recallscore_nb.rules import Fact
-from recallscore_nb.tokens import term_occurs
+from recallscore_nb.core.rules import Fact
+from recallscore_nb.core.tokens import term_occurs
 
 __all__ = ["Benchmark", "Row", "LABELS", "STRING", "load_benchmark"]
 

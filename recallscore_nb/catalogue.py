@@ -38,7 +38,7 @@ from typing import Any
 import pandas as pd
 
 from ._version import __version__
-from .errors import InputFileError
+from .core.errors import InputFileError
 from .jsondocs import parse_object, read_document, render, schema_problems, split_path, validator
 from .paths import DATA_DIR
 

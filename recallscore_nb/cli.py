@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ._version import __version__
-from .errors import RecallScoreError, UsageError
+from .core.errors import RecallScoreError, UsageError
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID, EXIT_FAILED = 0, 1, 2, 3
 
@@ -27,7 +27,7 @@ def _benchmark_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def _squad_mode_arg(parser: argparse.ArgumentParser) -> None:
-    from .rules import SQUAD_MODES
+    from .core.rules import SQUAD_MODES
 
     parser.add_argument("--squad-mode", choices=SQUAD_MODES, default="v1.1",
                         help="which official SQuAD script exact match and token F1 follow "
@@ -256,7 +256,7 @@ def _check_report(args) -> int:
 
 
 def _signature(args) -> int:
-    from .rules import rules_for
+    from .core.rules import rules_for
 
     for rule in rules_for(args.squad_mode):
         print(rule.signature())

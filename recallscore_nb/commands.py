@@ -14,12 +14,12 @@ import pandas as pd
 from ._version import __version__
 from .attempts import read_attempts, write_table
 from .benchmarks import load_benchmark
-from .errors import AttemptsFormatError, UsageError
+from .core.errors import AttemptsFormatError, UsageError
 from .files import refuse_output_among_inputs
 from .reproduce import Reproduction, reproduce
-from .rules import rules_for
+from .core.rules import rules_for
 from .items import load_items
-from .scoring import output_columns, score_benchmark, score_items
+from .core.scoring import output_columns, score_benchmark, score_items
 from .tables import write_csv
 
 __all__ = ["score_command", "reproduce_command", "render_reproduction", "report_command",
@@ -49,7 +49,7 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
         schema = load_scoring_schema(schema_path, bench)
     outputs = output_columns(bench)
     if schema is not None:
-        from .status import status_columns
+        from .core.status import status_columns
 
         outputs += status_columns(bench)
     attempts = None

@@ -6,8 +6,8 @@ are grouped into about one partition per worker thread (scoring deduplicates (it
 pairs within a partition, so fewer partitions do less work), at most 1,000,000 rows each unless
 one file holds more. On the workers each file is read with the checks of
 :func:`recallscore_nb.attempts.read_attempts` and each partition scored with the same vectorized
-function as the pandas engine (:func:`~recallscore_nb.scoring.score_items` or
-:func:`~recallscore_nb.scoring.score_benchmark`), so the result equals the pandas engine's row for
+function as the pandas engine (:func:`~recallscore_nb.core.scoring.score_items` or
+:func:`~recallscore_nb.core.scoring.score_benchmark`), so the result equals the pandas engine's row for
 row, dtypes included. Without an ``id`` column the ids are the global row numbers across the
 files. :func:`read_attempt_files` reads the same dataset in one process, for the pandas engine.
 
@@ -34,8 +34,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .attempts import _checked, _read_parquet, _refuse_repeats
-from .engine import STRING
-from .errors import AttemptsFormatError, InputFileError, UsageError
+from .core.engine import STRING
+from .core.errors import AttemptsFormatError, InputFileError, UsageError
 from .files import require_regular_file
 
 __all__ = ["score_with_dask", "local_cluster", "attempt_files", "read_attempt_files",
@@ -194,7 +194,7 @@ def _score_part(frame: pd.DataFrame, scorer_input, *, squad_mode: str) -> pd.Dat
     """Score one partition as the pandas engine scores the whole: items mode when the scorer
     input is an :class:`~recallscore_nb.items.Items`, single-reference mode otherwise."""
     from .items import Items
-    from .scoring import score_benchmark, score_items
+    from .core.scoring import score_benchmark, score_items
 
     if isinstance(scorer_input, Items):
         return score_items(scorer_input, frame, squad_mode=squad_mode)
@@ -279,7 +279,7 @@ def _check_address(scheduler: str) -> None:
     >>> _check_address("garbage")
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.UsageError: --scheduler 'garbage': not a scheduler address (missing port number in address 'garbage'); give one such as tcp://host:8786
+    recallscore_nb.core.errors.UsageError: --scheduler 'garbage': not a scheduler address (missing port number in address 'garbage'); give one such as tcp://host:8786
     """
     from distributed.comm import get_address_host_port, parse_address
     from distributed.comm.registry import get_backend
@@ -374,9 +374,9 @@ def score_with_dask(scorer_input, attempts_glob: str, *, scheduler: str | None =
     ----------
     scorer_input : Items or Benchmark
         An :class:`~recallscore_nb.items.Items` scores each attempt against its own item (the
-        files need an ``item`` column, as :func:`~recallscore_nb.scoring.score_items`); a
+        files need an ``item`` column, as :func:`~recallscore_nb.core.scoring.score_items`); a
         :class:`~recallscore_nb.benchmarks.Benchmark` scores every attempt against its
-        reference and checklist (:func:`~recallscore_nb.scoring.score_benchmark`'s columns).
+        reference and checklist (:func:`~recallscore_nb.core.scoring.score_benchmark`'s columns).
         It is sent to every worker once.
     attempts_glob : str
         A glob pattern of Parquet files (``"dir/*.parquet"``) or a directory; the files are

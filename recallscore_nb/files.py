@@ -15,7 +15,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from .errors import InputFileError, UsageError
+from .core.errors import InputFileError, UsageError
 
 __all__ = ["atomic_write", "require_regular_file", "read_input", "refuse_output_among_inputs"]
 
@@ -26,7 +26,7 @@ def require_regular_file(path: str | os.PathLike[str], error: type[InputFileErro
     >>> require_regular_file("/dev/null")
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.InputFileError: /dev/null: not a regular file (a character device); give a file
+    recallscore_nb.core.errors.InputFileError: /dev/null: not a regular file (a character device); give a file
     """
     name = os.fspath(path)
     try:
@@ -54,7 +54,7 @@ def read_input(path: str | os.PathLike[str], error: type[InputFileError] = Input
     >>> read_input("no/such/file.json")
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.InputFileError: no/such/file.json: no such file
+    recallscore_nb.core.errors.InputFileError: no/such/file.json: no such file
     """
     require_regular_file(path, error)
     try:
@@ -79,7 +79,7 @@ def refuse_output_among_inputs(out: str | os.PathLike[str] | None,
     >>> refuse_output_among_inputs("a.json", {"benchmark": "./a.json"})
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.UsageError: --out a.json is the benchmark input ./a.json: writing it would overwrite the input; choose another file
+    recallscore_nb.core.errors.UsageError: --out a.json is the benchmark input ./a.json: writing it would overwrite the input; choose another file
     """
     if out is None or os.fspath(out) == "-":
         return
@@ -107,7 +107,7 @@ def atomic_write(path: str | os.PathLike[str], write) -> None:
     >>> atomic_write(target.parent, lambda tmp: None)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.UsageError: /...: not a regular file (a folder); give a file to write
+    recallscore_nb.core.errors.UsageError: /...: not a regular file (a folder); give a file to write
     """
     name = os.fspath(path)
     target = Path(os.path.realpath(name))  # through every link, to the file to replace

@@ -17,12 +17,12 @@ import os
 import re
 from dataclasses import dataclass
 
-from .errors import InputFileError
+from .core.errors import InputFileError
 from .files import read_input
 from .jsondocs import load_json_line, render
-from .normalize import SEED
-from .rules import Fact
-from .tokens import term_occurs
+from .core.normalize import SEED
+from .core.rules import Fact
+from .core.tokens import term_occurs
 
 __all__ = ["Item", "Items", "ItemsFormatError", "load_items"]
 

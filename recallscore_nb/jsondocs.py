@@ -19,7 +19,7 @@ Each caller raises its own error type.
 >>> load_json(b'{"weight": NaN}', "s.json", InputFileError)
 Traceback (most recent call last):
 ...
-recallscore_nb.errors.InputFileError: s.json: $: weight: expected a finite number, got NaN
+recallscore_nb.core.errors.InputFileError: s.json: $: weight: expected a finite number, got NaN
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InputFileError
+from .core.errors import InputFileError
 from .files import read_input
 from .paths import SCHEMAS_DIR
 
@@ -82,7 +82,7 @@ def load_json(content: bytes, name: str, error: type[InputFileError],
     >>> load_json(b'{"a": 1, "a": 2}', "x.json", InputFileError)
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.InputFileError: x.json: $: a: duplicate key
+    recallscore_nb.core.errors.InputFileError: x.json: $: a: duplicate key
     """
     try:
         text = content.decode("utf-8")
@@ -115,7 +115,7 @@ def load_json_line(line: bytes | str, name: str, error: type[InputFileError], nu
     ...                lambda data: data.get("item"))
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.InputFileError: i.jsonl: line 3 (id q1): n: expected a finite number, got Infinity
+    recallscore_nb.core.errors.InputFileError: i.jsonl: line 3 (id q1): n: expected a finite number, got Infinity
     """
     where = f"line {number}"
     if isinstance(line, bytes):
@@ -300,7 +300,7 @@ def check_json_text(content: bytes | str, name: str, error: type[InputFileError]
     >>> check_json_text(b'{"a": 1}\\n{"a": NaN}', "a.jsonl", InputFileError, lines=True)
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.InputFileError: a.jsonl: line 2 column 7: NaN: not a finite number
+    recallscore_nb.core.errors.InputFileError: a.jsonl: line 2 column 7: NaN: not a finite number
     """
     data = content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass")
     found: list[tuple[int, str]] = []  # (byte offset, message)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import UsageError
+from .core.errors import UsageError
 
 __all__ = [
     "DATA_DIR", "BENCHMARKS_DIR", "SCHEMAS_DIR", "DEFAULT_BENCHMARK",
@@ -88,7 +88,7 @@ def check_output_folder(path: Path, *, notebooks: Path, reports: Path, changed: 
     ...                     changed=False)
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.UsageError: --output-dir /: the filesystem root cannot be an output folder; choose a folder of its own
+    recallscore_nb.core.errors.UsageError: --output-dir /: the filesystem root cannot be an output folder; choose a folder of its own
     """
     resolved = Path(path).resolve()
     if resolved == Path(resolved.anchor):

@@ -55,11 +55,11 @@ from pathlib import Path
 from typing import Any
 
 from ._version import __version__
-from .errors import UsageError
+from .core.errors import UsageError
 from .files import atomic_write
-from .normalize import SEED, delete_ascii_punctuation
-from .rules import Fact
-from .tokens import term_occurs
+from .core.normalize import SEED, delete_ascii_punctuation
+from .core.rules import Fact
+from .core.tokens import term_occurs
 
 __all__ = [
     "Unavailable",
@@ -744,12 +744,12 @@ def perturb_benchmark(benchmark, *, seed: int = 0,
         A schema-version-1 benchmark: the reference, the checklist, one row per variant made
         (ids ``P01``, ``P02``, ...) with ``condition``, ``fixtureFactsComplete`` and the labels
         ``literalMatch``, ``normalizedMatch``, ``factsPresent`` and ``checklistFullMatch``
-        as :func:`recallscore_nb.scoring.score_all` computes them, the summary counts, and
+        as :func:`recallscore_nb.core.scoring.score_all` computes them, the summary counts, and
         ``generatedBy`` with the seed and what was skipped.
     skipped : list of (condition, reason)
         The variants that could not be made, in :data:`KINDS` order.
     """
-    from .scoring import score_all
+    from .core.scoring import score_all
 
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise UsageError(f"'seed' must be an integer (got {seed!r} that is a {type(seed)!r})")

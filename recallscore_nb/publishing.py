@@ -27,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ._version import __version__
-from .errors import RecallScoreError, UsageError
+from .core.errors import RecallScoreError, UsageError
 
 __all__ = ["OutputLock", "WorkFolder", "PublishError", "publish", "read_manifest",
            "recorded_defaults", "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED",
@@ -62,7 +62,7 @@ class OutputLock:
     """The lock of an output folder, held while a run or a notebook writes into it.
 
     Entering creates the folder when needed (a folder that cannot be created or written is a
-    :class:`~recallscore_nb.errors.UsageError` naming ``option``), then waits up to ``wait``
+    :class:`~recallscore_nb.core.errors.UsageError` naming ``option``), then waits up to ``wait``
     seconds for another holder; the holder's pid, host and command are written beside the
     lock so that a waiter can say who holds it. The operating system releases the lock of a
     process that dies. A folder the lock created is removed again on a failure that leaves it
@@ -205,7 +205,7 @@ def remove_stale_work(folder: str | Path) -> list[Path]:
 # --- the manifest ------------------------------------------------------------------------------
 def read_manifest(path: str | Path) -> dict:
     """An output folder's manifest (``{}`` when there is none); a corrupt one is a
-    :class:`~recallscore_nb.errors.UsageError` naming it and how to recover."""
+    :class:`~recallscore_nb.core.errors.UsageError` naming it and how to recover."""
     path = Path(path)
     if not path.is_file():
         return {}

@@ -15,7 +15,7 @@ A report is one JSON document, described by ``data/schemas/report.schema.json``:
     ``sha256`` is null for a file that could not be read.
 ``attempts`` (ok only)
     For each attempt, in input order: ``id``; ``rules``, the five rule values;
-    ``facts``, each fact's ``status`` and ``basis`` (see :func:`recallscore_nb.status.fact_status`);
+    ``facts``, each fact's ``status`` and ``basis`` (see :func:`recallscore_nb.core.status.fact_status`);
     ``weighted_score``.
 ``totals`` (ok only)
     ``count``, ``mean_weighted_score`` (null for no attempts) and ``status_counts``: per fact,
@@ -61,8 +61,8 @@ import pandas as pd
 
 from ._jsonschema import Draft202012Validator
 from ._version import __version__
-from .engine import STRING
-from .errors import AttemptsFormatError, InputFileError, RecallScoreError, UsageError
+from .core.engine import STRING
+from .core.errors import AttemptsFormatError, InputFileError, RecallScoreError, UsageError
 from .files import atomic_write, read_input, require_regular_file
 from .paths import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 
@@ -127,11 +127,11 @@ class InputChangedError(RecallScoreError):
 # --- the schema-aware columns of `recallscore score` ------------------------------------
 def status_frame(attempts, benchmark, schema) -> pd.DataFrame:
     """Each attempt's fact statuses and weighted score, as ``recallscore score --schema``
-    writes them: the columns of :func:`recallscore_nb.status.status_columns`, each basis as
+    writes them: the columns of :func:`recallscore_nb.core.status.status_columns`, each basis as
     compact JSON text. Aligned with ``attempts`` (a Series or sequence of strings), indexed
     from 0.
     """
-    from .status import fact_status
+    from .core.status import fact_status
 
     statuses = fact_status(attempts, benchmark, schema).reset_index(drop=True)
     columns: dict[str, Any] = {}
@@ -276,7 +276,7 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
         invalid input; ``Report.error`` holds it). Writes nothing; an ok report's rules,
         statuses and totals are computed here, its attempts' text when it is rendered.
     """
-    from .rules import rules_for
+    from .core.rules import rules_for
 
     if attempts_path is not None and os.fspath(attempts_path) == "-":
         raise UsageError("--attempts -: a report needs an attempts file it can name and hash")
@@ -337,7 +337,7 @@ class _Scored:
 
     @classmethod
     def of(cls, bench, attempts, schema, squad_mode: str) -> _Scored:
-        from .scoring import score_benchmark
+        from .core.scoring import score_benchmark
 
         frame = None if attempts is None else attempts[["id", "attempt"]]
         scores = score_benchmark(bench, frame, squad_mode=squad_mode)
@@ -346,7 +346,7 @@ class _Scored:
     def totals(self) -> dict:
         """``count``, ``mean_weighted_score`` (exactly summed; None for no attempts) and
         ``status_counts`` (per fact, every status, zeros included)."""
-        from .status import STATUSES, fact_status
+        from .core.status import STATUSES, fact_status
 
         statuses = fact_status(self.scores["attempt"], self.bench, self.schema, basis=False)
         weighted = statuses["weighted_score"].to_numpy(dtype=np.float64)
@@ -372,7 +372,7 @@ def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
     """Each attempt of ``scores`` as the report's JSON text (an element of its ``attempts``
     array): the columns are turned into text one at a time, each fact's status and basis
     once per distinct basis, then joined row by row."""
-    from .status import fact_status
+    from .core.status import fact_status
 
     statuses = fact_status(scores["attempt"], bench, schema).reset_index(drop=True)
     n = len(scores)
@@ -408,7 +408,7 @@ def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
 def _fact_texts(name: str, bases: np.ndarray, statuses: np.ndarray) -> list[str]:
     """``"<name>": {"basis": …, "status": …}`` for each attempt, each distinct basis
     rendered once (attempts with the same text share one basis object)."""
-    from .status import STATUSES
+    from .core.status import STATUSES
 
     key = f"{_P8}{_STRING(name)}: {{\n{_P10}\"basis\": "
     rendered: dict[tuple[int, str], str] = {}
@@ -429,7 +429,7 @@ _BASIS_KEYS = frozenset({"conversions", "cue", "matched", "note", "spans", "stat
 
 
 def _basis_text(basis: Any, pad: str) -> str:
-    """:func:`_pretty` for a basis as :func:`recallscore_nb.status.fact_status` builds it,
+    """:func:`_pretty` for a basis as :func:`recallscore_nb.core.status.fact_status` builds it,
     filled into its layout (several times quicker); any other value goes to :func:`_pretty`.
 
     >>> basis = {"status": "negated", "matched": "required", "terms": ["west", "drawer"],

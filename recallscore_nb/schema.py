@@ -3,7 +3,7 @@
 A scoring schema is a JSON file beside a benchmark. It says how much each fact weighs,
 which other term lists count as the fact (``equivalents``) or as a wrong value
 (``contradictions``), which cue tokens negate a fact, how heavily a wrong or negated fact
-is penalized, and how numbers compare. :func:`recallscore_nb.status.fact_status` applies it.
+is penalized, and how numbers compare. :func:`recallscore_nb.core.status.fact_status` applies it.
 
 The file is checked in stages and every problem is reported, each a
 :class:`SchemaFormatError` naming the file, the JSON path, the field, what was expected and
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._version import __version__
-from .errors import InputFileError, UsageError
+from .core.errors import InputFileError, UsageError
 from .jsondocs import (
     JsonPath,
     parse_object,
@@ -51,10 +51,10 @@ from .jsondocs import (
     validator,
     split_path,
 )
-from .normalize import SEED
-from .numeric import NumericPolicy
+from .core.normalize import SEED
+from .core.numeric import NumericPolicy
 from .paths import BENCHMARKS_DIR
-from .rules import Fact
+from .core.rules import Fact
 
 __all__ = [
     "SchemaFormatError",
@@ -155,7 +155,7 @@ def _facts_of(benchmark) -> tuple[Fact, ...]:
     facts = getattr(benchmark, "facts", None)
     if facts is not None and all(isinstance(f, Fact) for f in facts):
         return tuple(facts)
-    from .scoring import as_facts
+    from .core.scoring import as_facts
 
     return as_facts(benchmark)
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._version import __version__
-from .errors import InputFileError, UsageError
+from .core.errors import InputFileError, UsageError
 from .files import atomic_write, require_regular_file
 from .paths import (
     DEFAULT_BENCHMARK,
@@ -146,12 +146,12 @@ def check_parameters(namespace: dict, history: list[str] | None = None) -> dict[
     >>> check_parameters({"__annotations__": {"seed": int}, "seed": "3"})
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.UsageError: parameter 'seed' must be int (got '3' that is a str)
+    recallscore_nb.core.errors.UsageError: parameter 'seed' must be int (got '3' that is a str)
     >>> check_parameters({"__annotations__": {"seed": int}, "seed": 3},
     ...                  history=["seed: int = 3", "# Parameters\\nsed = 4\\n", "nb = start()"])
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.UsageError: unknown parameter 'sed'; this notebook declares: seed; did you mean 'seed'?
+    recallscore_nb.core.errors.UsageError: unknown parameter 'sed'; this notebook declares: seed; did you mean 'seed'?
     """
     declared = dict(namespace.get("__annotations__", {}))
     injected = _injected_cell(_input_history() if history is None else history)
@@ -175,7 +175,7 @@ def check_input_parameter(name: str, given: str, path: Path) -> None:
     >>> check_input_parameter("attempts_path", "x.csv", Path("/no/x.csv"))
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.UsageError: attempts_path: no such file: x.csv (/no/x.csv)
+    recallscore_nb.core.errors.UsageError: attempts_path: no such file: x.csv (/no/x.csv)
     """
     try:
         require_regular_file(path)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ._version import __version__
-from .errors import UsageError
+from .core.errors import UsageError
 
 __all__ = [
     "bootstrap_ci",
@@ -458,7 +458,7 @@ def system_table(scored: pd.DataFrame, *, by: str = "system", rules=None,
     Parameters
     ----------
     scored : DataFrame
-        What :func:`recallscore_nb.scoring.score_items` or ``score_benchmark`` returns (or
+        What :func:`recallscore_nb.core.scoring.score_items` or ``score_benchmark`` returns (or
         ``recallscore score`` wrote), with a ``by`` column.
     by : str
         The column naming the system of each attempt.

@@ -28,8 +28,8 @@ import pyarrow as pa
 import pyarrow.json as pa_json
 
 from .attempts import read_jsonl_records, read_parquet_table, read_strict_csv
-from .engine import STRING
-from .errors import InputFileError, UsageError
+from .core.engine import STRING
+from .core.errors import InputFileError, UsageError
 from .files import atomic_write, read_input, refuse_output_among_inputs
 from .stats import (
     DEFAULT_RESAMPLES,
@@ -72,7 +72,7 @@ def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
     ----------
     path : str or Path
         A CSV, JSONL or Parquet file written by ``recallscore score`` (or holding the
-        columns of :func:`recallscore_nb.scoring.score_items`).
+        columns of :func:`recallscore_nb.core.scoring.score_items`).
     by : str
         The column naming each attempt's system; every row needs a value.
     rules : sequence of str, optional
@@ -107,7 +107,7 @@ def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
     >>> read_scored(p, rules=["token_f1"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.InputFileError: ...s.csv: token_f1: missing column 'token_f1' (columns: ...)
+    recallscore_nb.core.errors.InputFileError: ...s.csv: token_f1: missing column 'token_f1' (columns: ...)
     """
     name = str(path)
     suffix = Path(name).suffix.lower()
@@ -425,7 +425,7 @@ def _check_resamples(resamples) -> None:
     >>> _check_resamples(10**9)
     Traceback (most recent call last):
     ...
-    recallscore_nb.errors.UsageError: 'resamples' must be at most 1,000,000 (got 1,000,000,000): each rule keeps every resample's mean in memory (8 GB per rule and system here), and the bounds stop moving long before the limit
+    recallscore_nb.core.errors.UsageError: 'resamples' must be at most 1,000,000 (got 1,000,000,000): each rule keeps every resample's mean in memory (8 GB per rule and system here), and the bounds stop moving long before the limit
     """
     if isinstance(resamples, int) and not isinstance(resamples, bool) \
             and resamples > MAX_RESAMPLES:

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import RecallScoreError, UsageError
+from .core.errors import RecallScoreError, UsageError
 from .files import atomic_write
 from .paths import (
     NOTEBOOKS_DIR,

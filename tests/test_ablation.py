@@ -45,8 +45,8 @@ from recallscore_nb.ablation import (
     verdict_matrix,
 )
 from recallscore_nb.figures import figure, style
-from recallscore_nb.normalize import SEED, Normalizer
-from recallscore_nb.rules import Fact
+from recallscore_nb.core.normalize import SEED, Normalizer
+from recallscore_nb.core.rules import Fact
 
 F = False
 

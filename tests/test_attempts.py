@@ -18,8 +18,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb.attempts import FORMATS, read_attempts, write_table
-from recallscore_nb.engine import STRING
-from recallscore_nb.errors import AttemptsFormatError, RecallScoreError, UsageError
+from recallscore_nb.core.engine import STRING
+from recallscore_nb.core.errors import AttemptsFormatError, RecallScoreError, UsageError
 from recallscore_nb.files import atomic_write
 
 # Text that is easy to lose on the way through a file: non-ASCII, tabs, quotes, commas,

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb.attempts import read_attempts
-from recallscore_nb.errors import AttemptsFormatError
+from recallscore_nb.core.errors import AttemptsFormatError
 
 BOM = b"\xef\xbb\xbf"
 

@@ -18,7 +18,7 @@ from recallscore_nb.catalogue import (
     load_catalogue,
     suites_frame,
 )
-from recallscore_nb.errors import InputFileError
+from recallscore_nb.core.errors import InputFileError
 
 # The curation, pinned: every suite's flags as (flag, other suite or None).
 CURATED = {

@@ -30,7 +30,7 @@ from conftest import DELETE, write_benchmark  # noqa: E402
 from recallscore_nb import __version__  # noqa: E402
 from recallscore_nb.catalogue import DEFAULT_CATALOGUE, CatalogueFormatError  # noqa: E402
 from recallscore_nb.chapters import reanalysis, suite_catalogue  # noqa: E402
-from recallscore_nb.errors import AttemptsFormatError, UsageError  # noqa: E402
+from recallscore_nb.core.errors import AttemptsFormatError, UsageError  # noqa: E402
 from recallscore_nb.session import Session  # noqa: E402
 from recallscore_nb.stats import bootstrap_ci  # noqa: E402
 

@@ -22,10 +22,10 @@ from conftest import write_benchmark  # noqa: E402
 from recallscore_nb import dask_engine  # noqa: E402
 from recallscore_nb.attempts import read_attempts  # noqa: E402
 from recallscore_nb.benchmarks import load_benchmark  # noqa: E402
-from recallscore_nb.errors import AttemptsFormatError, UsageError  # noqa: E402
+from recallscore_nb.core.errors import AttemptsFormatError, UsageError  # noqa: E402
 from recallscore_nb.items import Item, Items  # noqa: E402
-from recallscore_nb.rules import Fact  # noqa: E402
-from recallscore_nb.scoring import score_benchmark, score_items  # noqa: E402
+from recallscore_nb.core.rules import Fact  # noqa: E402
+from recallscore_nb.core.scoring import score_benchmark, score_items  # noqa: E402
 
 ROWS_PER_FILE = 2_000
 FILE_NAMES = ("part-b.parquet", "part-a.parquet", "part-c.parquet")  # written out of order

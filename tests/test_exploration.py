@@ -22,7 +22,7 @@ from test_runner_faults import fake_execute_all, leftovers, notebook
 from recallscore_nb import session as session_module
 from recallscore_nb import workbook
 from recallscore_nb.cli import main
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.session import check_parameters, start
 
 ROOT = Path(__file__).resolve().parents[1]

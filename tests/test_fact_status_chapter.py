@@ -28,12 +28,12 @@ import pytest
 
 from recallscore_nb import figures
 from recallscore_nb.chapters import fact_status as ch07
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.paths import DEFAULT_BENCHMARK
-from recallscore_nb.rules import rules_for
+from recallscore_nb.core.rules import rules_for
 from recallscore_nb.schema import DEFAULT_SCHEMA_PATH, SchemaFormatError, load_scoring_schema
 from recallscore_nb.session import Session, file_sha256, relative_to_repo
-from recallscore_nb.status import STATUSES
+from recallscore_nb.core.status import STATUSES
 
 PARAMETERS = {"output_dir": str, "benchmark_path": str, "schema_path": str}
 HERON = ["The heron waits at the pond at dawn.", "The heron waits at the lake at dawn.",

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.items import Item, Items, ItemsFormatError, load_items
-from recallscore_nb.rules import Fact
-from recallscore_nb.scoring import score_all, score_items
+from recallscore_nb.core.rules import Fact
+from recallscore_nb.core.scoring import score_all, score_items
 
 
 def write_items(tmp_path, lines, name="items.jsonl"):

@@ -17,7 +17,7 @@ import pytest
 from recallscore_nb.benchmarks import load_benchmark
 from recallscore_nb.catalogue import DEFAULT_CATALOGUE, load_catalogue
 from recallscore_nb.cli import main
-from recallscore_nb.errors import InputFileError
+from recallscore_nb.core.errors import InputFileError
 from recallscore_nb.items import load_items
 from recallscore_nb.jsondocs import MAX_DEPTH, check_json_text, load_json
 from recallscore_nb.paths import DEFAULT_BENCHMARK

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recallscore_nb.normalize import (
+from recallscore_nb.core.normalize import (
     NORMALIZERS,
     SEED,
     SQUAD,

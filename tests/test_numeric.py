@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from recallscore_nb.numeric import (
+from recallscore_nb.core.numeric import (
     FoundNumber,
     NumberTerm,
     NumericPolicy,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from recallscore_nb.cli import main
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.files import atomic_write
 from recallscore_nb.paths import DEFAULT_BENCHMARK
 from recallscore_nb.schema import DEFAULT_SCHEMA_PATH

@@ -14,7 +14,7 @@ import pytest
 from conftest import benchmark_data, write_benchmark
 
 from recallscore_nb.benchmarks import load_benchmark
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.paths import DEFAULT_BENCHMARK
 from recallscore_nb.perturb import (
     INTENDED_LABELS,
@@ -35,7 +35,7 @@ from recallscore_nb.perturb import (
     uppercase,
 )
 from recallscore_nb.reproduce import reproduce
-from recallscore_nb.rules import Fact
+from recallscore_nb.core.rules import Fact
 from recallscore_nb.schema import DEFAULT_SCHEMA_PATH
 
 LABELS = ["literalMatch", "normalizedMatch", "factsPresent", "checklistFullMatch",

@@ -35,7 +35,7 @@ from recallscore_nb._version import __version__
 from recallscore_nb.cli import main
 from recallscore_nb.paths import DATA_DIR, DEFAULT_BENCHMARK, REPO_ROOT
 from recallscore_nb.report import REPORT_SCHEMA, SHIPPED_REPORT, check_report
-from recallscore_nb.rules import rules_for
+from recallscore_nb.core.rules import rules_for
 from recallscore_nb.schema import DEFAULT_SCHEMA_PATH, load_scoring_schema
 
 V = __version__
@@ -583,7 +583,7 @@ def test_update_never_replaces_a_report_with_an_error_report(capsys, monkeypatch
     assert report(capsys, "r/bench.json", schema="r/scoring.json", out=out)[0] == 0
     kept = out.read_bytes()
     from recallscore_nb import benchmarks
-    from recallscore_nb.errors import BenchmarkFormatError
+    from recallscore_nb.core.errors import BenchmarkFormatError
 
     def refuse(path, *args, **kwargs):  # as a stricter scorer version might
         raise BenchmarkFormatError(str(path), "$.rows[0]", "attempt", message="now refused")

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from recallscore_nb import __version__
-from recallscore_nb.rules import (
+from recallscore_nb.core.rules import (
     RULES,
     SQUAD_MODES,
     Checklist,
@@ -18,7 +18,7 @@ from recallscore_nb.rules import (
     TokenF1,
     rules_for,
 )
-from recallscore_nb import scoring
+from recallscore_nb.core import scoring
 
 
 def test_version():

@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from recallscore_nb import load_benchmark
-from recallscore_nb.errors import InputFileError, UsageError
+from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.paths import BENCHMARKS_DIR, SCHEMAS_DIR
 from recallscore_nb.schema import (
     DEFAULT_SCHEMA_PATH,

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference_rules as rr  # noqa: E402
 
 from recallscore_nb import load_benchmark  # noqa: E402
-from recallscore_nb.rules import Fact  # noqa: E402
-from recallscore_nb.scoring import (  # noqa: E402
+from recallscore_nb.core.rules import Fact  # noqa: E402
+from recallscore_nb.core.scoring import (  # noqa: E402
     RULE_COLUMNS,
     as_facts,
     checklist,

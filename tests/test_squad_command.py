@@ -40,7 +40,7 @@ import numpy as np
 import pytest
 import squad_official_port as official
 
-from recallscore_nb.errors import InputFileError, UsageError
+from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.squad import (
     evaluate_squad,
     parse_predictions,

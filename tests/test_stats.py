@@ -16,7 +16,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from recallscore_nb import __version__
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.stats import (
     bootstrap_ci,
     bootstrap_means,

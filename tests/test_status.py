@@ -18,12 +18,12 @@ import pandas as pd
 import pytest
 
 from recallscore_nb import load_benchmark
-from recallscore_nb.engine import STRING
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.engine import STRING
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.schema import FactRule, NumericPolicy, ScoringSchema, load_scoring_schema
-from recallscore_nb.scoring import as_facts, score_benchmark
-from recallscore_nb.status import NO_SCHEMA_NOTE, STATUSES, fact_status, status_columns
-from recallscore_nb.status import status_signature
+from recallscore_nb.core.scoring import as_facts, score_benchmark
+from recallscore_nb.core.status import NO_SCHEMA_NOTE, STATUSES, fact_status, status_columns
+from recallscore_nb.core.status import status_signature
 
 FACTS = as_facts({"place": ["west", "drawer"], "time": ["before dawn"]})
 RULES = {
@@ -299,8 +299,8 @@ def test_statuses_and_signature():
      "...Hi!!! there...", "a - b", "1,000.5 km"],
 )
 def test_token_spans_cover_exactly_the_seed_tokens(text):
-    from recallscore_nb.normalize import SEED
-    from recallscore_nb.status import _token_spans
+    from recallscore_nb.core.normalize import SEED
+    from recallscore_nb.core.status import _token_spans
 
     spans = _token_spans(text)
     assert [SEED(text[s:e]) for s, e in spans] == SEED(text).split()

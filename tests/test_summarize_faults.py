@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb.cli import main
-from recallscore_nb.errors import InputFileError, UsageError
+from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.summarize import MAX_RESAMPLES, read_scored, summarize_command
 
 SCORED = [

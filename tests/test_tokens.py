@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recallscore_nb.normalize import SEED
-from recallscore_nb.tokens import pad, term_occurs, terms_occur
+from recallscore_nb.core.normalize import SEED
+from recallscore_nb.core.tokens import pad, term_occurs, terms_occur
 
 HYPOTHESIS = settings(max_examples=200, deadline=None)
 

@@ -13,7 +13,7 @@ import pytest
 
 from recallscore_nb import workbook
 from recallscore_nb.cli import main
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.errors import UsageError
 
 PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
 WRITES = """\

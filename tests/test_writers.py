@@ -20,8 +20,8 @@ import pyarrow as pa
 import pytest
 
 from recallscore_nb.attempts import write_table
-from recallscore_nb.engine import STRING
-from recallscore_nb.errors import UsageError
+from recallscore_nb.core.engine import STRING
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.tables import csv_text
 
 

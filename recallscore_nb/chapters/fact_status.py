@@ -19,14 +19,14 @@ from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch
 
 from ..ablation import FAIL_COLOR, PASS_COLOR
-from ..errors import UsageError
+from ..core.errors import UsageError
 from ..figures import FIGURE_WIDTH, figure
-from ..rules import rules_for
-from ..scoring import score_benchmark
+from ..core.rules import rules_for
+from ..core.scoring import score_benchmark
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start
-from ..status import STATUSES, fact_status
+from ..core.status import STATUSES, fact_status
 
 __all__ = ["STEM", "STATUS_COLORS", "start", "schema_table", "settings_table", "status_table",
            "status_figure", "counts_table", "explanations_table", "status_matrix",

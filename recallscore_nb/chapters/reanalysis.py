@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 from ..attempts import read_attempts
-from ..errors import AttemptsFormatError, RecallScoreError
+from ..core.errors import AttemptsFormatError, RecallScoreError
 from ..paths import DATA_DIR
-from ..rules import rules_for
-from ..scoring import score_benchmark
+from ..core.rules import rules_for
+from ..core.scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
 from ..stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap_ci, saturated

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..reproduce import reproduce
-from ..rules import rules_for
-from ..scoring import score_benchmark
+from ..core.rules import rules_for
+from ..core.scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
 

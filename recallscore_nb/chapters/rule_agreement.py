@@ -23,9 +23,9 @@ from ..agreement import (
     precision_recall_table,
     side_by_side,
 )
-from ..rules import rules_for
-from ..status import fact_status
-from ..scoring import score_benchmark
+from ..core.rules import rules_for
+from ..core.status import fact_status
+from ..core.scoring import score_benchmark
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start

@@ -17,8 +17,8 @@ from matplotlib.ticker import MaxNLocator
 from ..ablation import FAIL_COLOR, PASS_COLOR
 from ..agreement import NA_TEXT, facts_complete_labels, label_counts
 from ..figures import FIGURE_WIDTH, figure
-from ..rules import rules_for
-from ..scoring import score_benchmark
+from ..core.rules import rules_for
+from ..core.scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 from ..schema import DEFAULT_SCHEMA_PATH, default_schema, load_scoring_schema
 from ..session import Session
 

@@ -14,7 +14,7 @@ Pure computation, no file I/O. For each fact of the benchmark's checklist:
 
 Terms and cues match as the checklist's terms do: whole consecutive tokens of the seed
 normalization; the terms of one list may occur anywhere, in any order. A multi-token cue
-counts from its last token. A term that reads as a number (see :mod:`recallscore_nb.numeric`)
+counts from its last token. A term that reads as a number (see :mod:`recallscore_nb.core.numeric`)
 is compared as a number with the numbers found in the original attempt instead.
 
 ``weighted_score`` is ``(Σ weight present − falsePositivePenalty × Σ weight contradicted or
@@ -68,7 +68,7 @@ from .errors import UsageError
 from .normalize import SEED
 from .numeric import FoundNumber, NumberTerm, NumericPolicy, find_numbers, numbers_equal
 from .numeric import parse_number_term
-from .schema import ScoringSchema, _facts_of, check_schema_facts, default_schema
+from ..schema import ScoringSchema, _facts_of, check_schema_facts, default_schema
 
 __all__ = ["STATUSES", "fact_status", "status_columns", "status_signature"]
 
@@ -117,7 +117,7 @@ def fact_status(attempts, benchmark, schema: ScoringSchema | None = None, *,
         The attempts; the result is aligned with them (a Series keeps its index).
     benchmark : Benchmark
         Whose checklist gives the facts and their required terms (or facts in any form
-        :func:`recallscore_nb.scoring.as_facts` takes).
+        :func:`recallscore_nb.core.scoring.as_facts` takes).
     schema : ScoringSchema, optional
         What :func:`recallscore_nb.schema.load_scoring_schema` returns; None scores with no
         schema (present or missing only, every weight 1).

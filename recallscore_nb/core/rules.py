@@ -15,7 +15,7 @@ from typing import ClassVar
 import numpy as np
 
 from . import engine
-from ._version import __version__
+from .._version import __version__
 from .normalize import SEED
 
 __all__ = [

@@ -353,14 +353,14 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     Examples
     --------
     >>> from recallscore_nb.items import Item, Items
-    >>> from recallscore_nb.rules import Fact
+    >>> from recallscore_nb.core.rules import Fact
     >>> items = Items("demo", "", (Item("q1", ("The west drawer.",), (Fact("place", ("west",)),)),
     ...                            Item("q2", ("Paris", "Lutetia"), None)))
     >>> table = score_items(items, pd.DataFrame({"item": ["q1", "q2"], "attempt": ["east drawer", "lutetia"]}))
     >>> table[["normalized_match", "facts_present", "facts_missing"]].values.tolist()
     [[False, 0, 'place'], [True, <NA>, <NA>]]
     """
-    from .items import load_items
+    from ..items import load_items
 
     if not hasattr(items, "items"):
         items = load_items(items)
