@@ -39,7 +39,7 @@ def make_items(n_items: int, seed: int):
 def run(args) -> int:
     import pandas as pd
 
-    from recallscore_nb.items import Item, Items
+    from recallscore_nb.io.items import Item, Items
     from recallscore_nb.core.rules import Fact
     from recallscore_nb.core.scoring import score_items
 

@@ -22,7 +22,7 @@ __all__ = [
     "score_benchmark",
 ]
 
-_LAZY = {"Benchmark": "benchmarks", "load_benchmark": "benchmarks", "score_benchmark": "core.scoring"}
+_LAZY = {"Benchmark": "io.benchmarks", "load_benchmark": "io.benchmarks", "score_benchmark": "core.scoring"}
 
 
 def __getattr__(name: str):

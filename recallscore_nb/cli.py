@@ -184,7 +184,7 @@ def _accept_defaults_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def _validate(args) -> int:
-    from .benchmarks import load_benchmark
+    from .io.benchmarks import load_benchmark
 
     bench = load_benchmark(args.benchmark)
     print(f"{args.benchmark or 'shipped benchmark ' + Path(bench.path).name}: valid benchmark: {len(bench.rows)} rows, "

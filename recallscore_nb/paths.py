@@ -1,16 +1,11 @@
-"""Where things live: the package data (benchmarks, schemas, style) and the workbook; how a
-path a user gives is read.
-
-Every package path is found from the installed package itself, never from a checkout or the
-working directory, so it holds wherever the package is installed.
+"""Where the workbook lives (its notebooks, reports, stamps and scratch folder), and how a path
+a user gives is read.
 
 A relative path a user gives (``--output-dir``, a ``*_path`` parameter, a notebook's
 ``output_dir``) means one thing: relative to the folder the user started from
 (:func:`user_folder`), which is the shell's folder for ``recallscore`` and papermill, and the
 repository root for a notebook opened in JupyterLab, whatever folder its kernel runs in.
 
->>> DEFAULT_BENCHMARK.name
-'four_fact_recall.json'
 >>> resolve_user_path("my.csv", Path("/home/ada")).as_posix()
 '/home/ada/my.csv'
 >>> resolve_user_path("../x/./y", Path("/home/ada")).as_posix()
@@ -25,15 +20,9 @@ from pathlib import Path
 from .core.errors import UsageError
 
 __all__ = [
-    "DATA_DIR", "BENCHMARKS_DIR", "SCHEMAS_DIR", "DEFAULT_BENCHMARK",
     "REPO_ROOT", "NOTEBOOKS_DIR", "REPORTS_DIR", "STAMPS_DIR", "SCRATCH_DIR",
     "under_jupyter_server", "user_folder", "resolve_user_path", "inside", "check_output_folder",
 ]
-
-DATA_DIR = Path(__file__).resolve().parent / "data"
-BENCHMARKS_DIR = DATA_DIR / "benchmarks"
-SCHEMAS_DIR = DATA_DIR / "schemas"
-DEFAULT_BENCHMARK = BENCHMARKS_DIR / "four_fact_recall.json"
 
 # The repository around an editable install (the workbook's notebooks and reports live there).
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -56,7 +56,7 @@ from typing import Any
 
 from ._version import __version__
 from .core.errors import UsageError
-from .files import atomic_write
+from .io.files import atomic_write
 from .core.normalize import SEED, delete_ascii_punctuation
 from .core.rules import Fact
 from .core.tokens import term_occurs
@@ -855,9 +855,9 @@ def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> lis
     Returns the lines for stderr: ``skipped <condition>: <reason>``, one per kind skipped.
     ``out`` may be neither the benchmark nor the schema.
     """
-    from .benchmarks import load_benchmark
-    from .files import refuse_output_among_inputs
-    from .paths import DEFAULT_BENCHMARK
+    from .io.benchmarks import load_benchmark
+    from .io.files import refuse_output_among_inputs
+    from .io.data import DEFAULT_BENCHMARK
     from .reproduce import reproduce
 
     refuse_output_among_inputs(out, {
@@ -867,7 +867,7 @@ def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> lis
     bench = load_benchmark(benchmark_path)
     contradictions, schema = None, None
     if schema_path is not None:
-        from .schema import load_scoring_schema
+        from .io.scoring_schemas import load_scoring_schema
 
         schema = load_scoring_schema(schema_path, bench)
         contradictions = {name: [list(terms) for terms in rule.contradictions]

@@ -33,17 +33,9 @@ from pathlib import Path
 
 from ._version import __version__
 from .core.errors import InputFileError, UsageError
-from .files import atomic_write, require_regular_file
-from .paths import (
-    DEFAULT_BENCHMARK,
-    NOTEBOOKS_DIR,
-    REPO_ROOT,
-    REPORTS_DIR,
-    check_output_folder,
-    inside,
-    resolve_user_path,
-    user_folder,
-)
+from .io.files import atomic_write, require_regular_file
+from .paths import NOTEBOOKS_DIR, REPO_ROOT, REPORTS_DIR, check_output_folder, inside, resolve_user_path, user_folder
+from .io.data import DEFAULT_BENCHMARK
 
 __all__ = ["Session", "SavedFigure", "start", "check_parameters", "check_input_parameter",
            "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo", "file_sha256"]
@@ -294,7 +286,7 @@ class Session:
     def benchmark(self):
         """The benchmark named by ``benchmark_path`` (loaded once, recorded as an input)."""
         if not hasattr(self, "_benchmark"):
-            from .benchmarks import load_benchmark
+            from .io.benchmarks import load_benchmark
 
             self._benchmark = load_benchmark(str(self.read_input(self.benchmark_path)))
         return self._benchmark

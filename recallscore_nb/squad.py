@@ -59,8 +59,8 @@ import pyarrow.compute as pc
 
 from .core.engine import SQUAD_MODES
 from .core.errors import InputFileError, UsageError
-from .files import read_input
-from .jsondocs import JsonPath, json_path, load_json, render, split_path
+from .io.files import read_input
+from .io.jsondocs import JsonPath, json_path, load_json, render, split_path
 
 __all__ = [
     "SquadDataset",
@@ -141,7 +141,7 @@ def read_squad_dataset(path: str | os.PathLike) -> SquadDataset:
     ------
     InputFileError
         The file is missing, not a regular file, not UTF-8 JSON data (see
-        :func:`recallscore_nb.jsondocs.load_json`: a repeated key, a number that is not
+        :func:`recallscore_nb.io.jsondocs.load_json`: a repeated key, a number that is not
         finite, a lone surrogate, nesting too deep), or not a SQuAD dataset.
     """
     name = os.fspath(path)

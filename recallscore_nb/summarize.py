@@ -9,7 +9,7 @@ In a scored CSV every field is text: the rule columns are parsed here (``true``/
 any case; numbers), and an empty field is missing, which only the checklist columns may be
 (an item without a checklist). Without an ``item`` column the file is one benchmark's
 attempts, all on one item, so the intervals resample attempts. The files are read by the
-strict readers of :mod:`recallscore_nb.attempts`, as attempts files are.
+strict readers of :mod:`recallscore_nb.io.attempts`, as attempts files are.
 
 At most :data:`MAX_RESAMPLES` bootstrap resamples: every resample's mean is kept for the
 percentile bounds, eight bytes per rule, and the table's bounds, shown to three decimals, no
@@ -27,10 +27,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.json as pa_json
 
-from .attempts import read_jsonl_records, read_parquet_table, read_strict_csv
+from .io.attempts import read_jsonl_records, read_parquet_table, read_strict_csv
 from .core.engine import STRING
 from .core.errors import InputFileError, UsageError
-from .files import atomic_write, read_input, refuse_output_among_inputs
+from .io.files import atomic_write, read_input, refuse_output_among_inputs
 from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -93,7 +93,7 @@ def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
         a scored file (no rule column: run ``recallscore score`` first), a missing column, a
         value that is not true/false or not a number in range, or a missing value where only
         the checklist columns may be missing. The file itself is read by the strict readers
-        of :mod:`recallscore_nb.attempts` (a regular file; CSV all text, one header, no
+        of :mod:`recallscore_nb.io.attempts` (a regular file; CSV all text, one header, no
         unterminated quote; strict JSON lines; Parquet without a repeated column), whose
         errors name the line.
 
@@ -138,7 +138,7 @@ def _read_jsonl(name: str) -> pd.DataFrame:
     """Arrow reads plain JSON lines, fast; anything it refuses (a repeated key, a lone
     surrogate, a column of mixed types) or might mishandle (``NaN`` or ``Infinity``, which it
     takes for numbers; nesting deep enough to overflow its parser's stack) is read by the strict
-    line reader of :mod:`recallscore_nb.attempts`, which names the line at fault."""
+    line reader of :mod:`recallscore_nb.io.attempts`, which names the line at fault."""
     data = read_input(name, InputFileError)
     if not data.strip():
         raise InputFileError(name, message="empty file: no scored rows to summarize")

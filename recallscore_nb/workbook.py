@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .core.errors import RecallScoreError, UsageError
-from .files import atomic_write
+from .io.files import atomic_write
 from .paths import (
     NOTEBOOKS_DIR,
     REPO_ROOT,

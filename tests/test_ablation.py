@@ -153,7 +153,7 @@ def test_ablation_table_shape(shipped):
 def test_schema_verdicts_follow_the_pipeline_and_the_schema():
     from recallscore_nb import load_benchmark
     from recallscore_nb.ablation import schema_verdicts
-    from recallscore_nb.schema import load_scoring_schema
+    from recallscore_nb.io.scoring_schemas import load_scoring_schema
 
     bench, schema = load_benchmark(), load_scoring_schema()
     attempts = ["A COIN goes in the west drawer before the museum opens, copper.",

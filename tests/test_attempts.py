@@ -17,10 +17,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from recallscore_nb.attempts import FORMATS, read_attempts, write_table
+from recallscore_nb.io.attempts import FORMATS, read_attempts, write_table
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import AttemptsFormatError, RecallScoreError, UsageError
-from recallscore_nb.files import atomic_write
+from recallscore_nb.io.files import atomic_write
 
 # Text that is easy to lose on the way through a file: non-ASCII, tabs, quotes, commas,
 # line breaks inside a field, surrounding spaces, the empty attempt, and the words pandas

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from recallscore_nb.attempts import read_attempts
+from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.core.errors import AttemptsFormatError
 
 BOM = b"\xef\xbb\xbf"

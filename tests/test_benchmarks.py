@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 from jsonschema import Draft202012Validator
 
-from recallscore_nb.benchmarks import STRING, Benchmark, Row, load_benchmark
+from recallscore_nb.io.benchmarks import STRING, Benchmark, Row, load_benchmark
 from recallscore_nb.core.errors import BenchmarkFormatError
-from recallscore_nb.paths import BENCHMARKS_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
+from recallscore_nb.io.data import BENCHMARKS_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 from recallscore_nb.core.rules import Fact
 
 REFERENCE = "Ms. Ada Okafor leaves the blue umbrella at the north gate on Friday."

@@ -9,15 +9,8 @@ import json
 import pytest
 
 from recallscore_nb import __version__
-from recallscore_nb.catalogue import (
-    DEFAULT_CATALOGUE,
-    FLAGS,
-    CatalogueFormatError,
-    catalogue_signature,
-    flags_frame,
-    load_catalogue,
-    suites_frame,
-)
+from recallscore_nb.io.catalogue import FLAGS, CatalogueFormatError, catalogue_signature, flags_frame, load_catalogue, suites_frame
+from recallscore_nb.io.data import DEFAULT_CATALOGUE
 from recallscore_nb.core.errors import InputFileError
 
 # The curation, pinned: every suite's flags as (flag, other suite or None).

@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import DELETE, write_benchmark  # noqa: E402
 
 from recallscore_nb import __version__  # noqa: E402
-from recallscore_nb.catalogue import DEFAULT_CATALOGUE, CatalogueFormatError  # noqa: E402
+from recallscore_nb.io.catalogue import CatalogueFormatError
+from recallscore_nb.io.data import DEFAULT_CATALOGUE  # noqa: E402
 from recallscore_nb.chapters import reanalysis, suite_catalogue  # noqa: E402
 from recallscore_nb.core.errors import AttemptsFormatError, UsageError  # noqa: E402
 from recallscore_nb.session import Session  # noqa: E402

@@ -25,7 +25,7 @@ from conftest import BENCHMARK, REFERENCE, ROW_IDS, write_benchmark
 from recallscore_nb import cli
 from recallscore_nb._version import __version__
 from recallscore_nb.cli import main
-from recallscore_nb.paths import DEFAULT_BENCHMARK
+from recallscore_nb.io.data import DEFAULT_BENCHMARK
 
 V = __version__
 SIGNATURES = {

@@ -19,11 +19,11 @@ pytest.importorskip("dask.dataframe")
 
 from conftest import write_benchmark  # noqa: E402
 
-from recallscore_nb import dask_engine  # noqa: E402
-from recallscore_nb.attempts import read_attempts  # noqa: E402
-from recallscore_nb.benchmarks import load_benchmark  # noqa: E402
+from recallscore_nb.io import dask_engine  # noqa: E402
+from recallscore_nb.io.attempts import read_attempts  # noqa: E402
+from recallscore_nb.io.benchmarks import load_benchmark  # noqa: E402
 from recallscore_nb.core.errors import AttemptsFormatError, UsageError  # noqa: E402
-from recallscore_nb.items import Item, Items  # noqa: E402
+from recallscore_nb.io.items import Item, Items  # noqa: E402
 from recallscore_nb.core.rules import Fact  # noqa: E402
 from recallscore_nb.core.scoring import score_benchmark, score_items  # noqa: E402
 

@@ -29,9 +29,10 @@ import pytest
 from recallscore_nb import figures
 from recallscore_nb.chapters import fact_status as ch07
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.paths import DEFAULT_BENCHMARK
+from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from recallscore_nb.core.rules import rules_for
-from recallscore_nb.schema import DEFAULT_SCHEMA_PATH, SchemaFormatError, load_scoring_schema
+from recallscore_nb.io.scoring_schemas import SchemaFormatError, load_scoring_schema
+from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 from recallscore_nb.session import Session, file_sha256, relative_to_repo
 from recallscore_nb.core.status import STATUSES
 
@@ -107,7 +108,7 @@ def test_start_with_a_schema_of_our_own(tmp_path, heron):
 
 
 def _bench(path):
-    from recallscore_nb.benchmarks import load_benchmark
+    from recallscore_nb.io.benchmarks import load_benchmark
 
     return load_benchmark(path)
 

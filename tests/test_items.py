@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.items import Item, Items, ItemsFormatError, load_items
+from recallscore_nb.io.items import Item, Items, ItemsFormatError, load_items
 from recallscore_nb.core.rules import Fact
 from recallscore_nb.core.scoring import score_all, score_items
 

@@ -16,9 +16,9 @@ import pytest
 
 from recallscore_nb.cli import main
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.files import atomic_write
-from recallscore_nb.paths import DEFAULT_BENCHMARK
-from recallscore_nb.schema import DEFAULT_SCHEMA_PATH
+from recallscore_nb.io.files import atomic_write
+from recallscore_nb.io.data import DEFAULT_BENCHMARK
+from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 
 
 @pytest.fixture(autouse=True)

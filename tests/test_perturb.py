@@ -13,9 +13,9 @@ import random
 import pytest
 from conftest import benchmark_data, write_benchmark
 
-from recallscore_nb.benchmarks import load_benchmark
+from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.paths import DEFAULT_BENCHMARK
+from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from recallscore_nb.perturb import (
     INTENDED_LABELS,
     KINDS,
@@ -36,7 +36,7 @@ from recallscore_nb.perturb import (
 )
 from recallscore_nb.reproduce import reproduce
 from recallscore_nb.core.rules import Fact
-from recallscore_nb.schema import DEFAULT_SCHEMA_PATH
+from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 
 LABELS = ["literalMatch", "normalizedMatch", "factsPresent", "checklistFullMatch",
           "fixtureFactsComplete"]

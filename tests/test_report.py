@@ -30,13 +30,16 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import write_benchmark
 
-from recallscore_nb._jsonschema import Draft202012Validator
+from recallscore_nb.io._jsonschema import Draft202012Validator
 from recallscore_nb._version import __version__
 from recallscore_nb.cli import main
-from recallscore_nb.paths import DATA_DIR, DEFAULT_BENCHMARK, REPO_ROOT
-from recallscore_nb.report import REPORT_SCHEMA, SHIPPED_REPORT, check_report
+from recallscore_nb.paths import REPO_ROOT
+from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK
+from recallscore_nb.io.reports import REPORT_SCHEMA, check_report
+from recallscore_nb.io.data import SHIPPED_REPORT
 from recallscore_nb.core.rules import rules_for
-from recallscore_nb.schema import DEFAULT_SCHEMA_PATH, load_scoring_schema
+from recallscore_nb.io.scoring_schemas import load_scoring_schema
+from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 
 V = __version__
 FACTS = ["material", "object", "location", "timing"]
@@ -582,7 +585,7 @@ def test_update_never_replaces_a_report_with_an_error_report(capsys, monkeypatch
     out = _write_inputs_beside(Path("r"))
     assert report(capsys, "r/bench.json", schema="r/scoring.json", out=out)[0] == 0
     kept = out.read_bytes()
-    from recallscore_nb import benchmarks
+    from recallscore_nb.io import benchmarks
     from recallscore_nb.core.errors import BenchmarkFormatError
 
     def refuse(path, *args, **kwargs):  # as a stricter scorer version might
@@ -726,7 +729,7 @@ def test_a_varied_report_follows_the_schema_and_the_json_module(capsys, copied_i
 
 @pytest.mark.parametrize("chunk", [1, 3, 7])
 def test_a_report_rendered_in_chunks_is_the_same(capsys, copied_inputs, monkeypatch, chunk):
-    from recallscore_nb import report as report_module
+    from recallscore_nb.io import reports as report_module
 
     frame = pd.DataFrame({"id": [i for i, _ in VARIED], "attempt": [a for _, a in VARIED]})
     frame.to_parquet("inputs/a.parquet")
@@ -801,7 +804,7 @@ _BASIS = {"status": "negated", "matched": "required", "terms": ["west", "drawer"
     {"spans": [[True, 2]]}, {"conversions": ("x",)},
 ])
 def test_a_basis_is_rendered_as_the_json_module_would(change):
-    from recallscore_nb.report import _basis_text, _plain
+    from recallscore_nb.io.reports import _basis_text, _plain
 
     basis = {**_BASIS, **change}
     pad = " " * 10
@@ -811,7 +814,7 @@ def test_a_basis_is_rendered_as_the_json_module_would(change):
 
 def test_check_report_finds_the_header_however_far_it_reads_from_the_end(capsys, copied_inputs,
                                                                         monkeypatch):
-    from recallscore_nb import report as report_module
+    from recallscore_nb.io import reports as report_module
 
     monkeypatch.setattr(report_module, "_TAIL", 16)  # reads 16, 128, 1024 ... bytes from the end
     assert report(capsys, "inputs/bench.json", schema="inputs/scoring.json")[0] == 0

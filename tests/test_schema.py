@@ -16,17 +16,9 @@ from jsonschema import Draft202012Validator
 
 from recallscore_nb import load_benchmark
 from recallscore_nb.core.errors import InputFileError, UsageError
-from recallscore_nb.paths import BENCHMARKS_DIR, SCHEMAS_DIR
-from recallscore_nb.schema import (
-    DEFAULT_SCHEMA_PATH,
-    FactRule,
-    NumericPolicy,
-    SchemaFormatError,
-    ScoringSchema,
-    check_schema_facts,
-    default_schema,
-    load_scoring_schema,
-)
+from recallscore_nb.io.data import BENCHMARKS_DIR, SCHEMAS_DIR
+from recallscore_nb.io.scoring_schemas import FactRule, NumericPolicy, SchemaFormatError, ScoringSchema, check_schema_facts, default_schema, load_scoring_schema
+from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 from tests.conftest import write_benchmark
 
 NOTELESS = BENCHMARKS_DIR / "four_fact_recall.scoring.invalid_missing_note.json"

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from recallscore_nb import __version__, load_benchmark, score_benchmark
-from recallscore_nb.attempts import read_attempts, write_table
+from recallscore_nb.io.attempts import read_attempts, write_table
 from recallscore_nb.core.errors import InputFileError, UsageError
-from recallscore_nb.paths import DATA_DIR
+from recallscore_nb.io.data import DATA_DIR
 from recallscore_nb.stats import system_table
 from recallscore_nb.summarize import PAIRED_COLUMNS, read_scored, summarize_command
 
@@ -200,7 +200,7 @@ def test_no_rows_is_an_input_error(tmp_path):
 
 @pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
 def test_score_items_output_reads_back_with_its_empty_checklists(tmp_path, suffix):
-    from recallscore_nb.items import Item, Items
+    from recallscore_nb.io.items import Item, Items
     from recallscore_nb.core.rules import Fact
     from recallscore_nb.core.scoring import score_items
 

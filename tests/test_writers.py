@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from recallscore_nb.attempts import write_table
+from recallscore_nb.io.attempts import write_table
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.tables import csv_text
@@ -154,7 +154,7 @@ def test_jsonl_bytes_equal_the_old_writer(tmp_path, n):
 
 
 def test_jsonl_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
-    from recallscore_nb import attempts
+    from recallscore_nb.io import attempts
 
     monkeypatch.setattr(attempts, "_CHUNK_CELLS", 50)
     frame = varied_frame(31)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..attempts import read_attempts
+from ..io.attempts import read_attempts
 from ..core.errors import AttemptsFormatError, RecallScoreError
-from ..paths import DATA_DIR
+from ..io.data import DEFAULT_ATTEMPTS
 from ..core.rules import rules_for
 from ..core.scoring import score_benchmark
 from ..session import Session
@@ -26,10 +26,9 @@ from ..stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap
 
 __all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
            "intervals_table", "intervals_figure", "saturation_table", "plot_intervals",
-           "vacuous_passes", "VacuousControlError", "CONTROLS", "MEASURES", "DEFAULT_ATTEMPTS"]
+           "vacuous_passes", "VacuousControlError", "CONTROLS", "MEASURES"]
 
 STEM = "05_reanalysis"
-DEFAULT_ATTEMPTS = DATA_DIR / "attempts" / "four_fact_systems.csv"
 SQUAD_MODE = "v1.1"
 CONFIDENCE = 0.95
 _SATURATED_TITLE, _SATURATED_FACE = "C3", "#fbeaea"

@@ -2,7 +2,7 @@
 
 The flags are read from the catalogue file, each with the verbatim words of the suite's own
 caveat or method that support it (checked when the file loads, see
-:mod:`recallscore_nb.catalogue`); nothing is inferred from prose here.
+:mod:`recallscore_nb.io.catalogue`); nothing is inferred from prose here.
 """
 
 from __future__ import annotations
@@ -11,13 +11,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
-from ..catalogue import (
-    DEFAULT_CATALOGUE,
-    catalogue_signature,
-    flags_frame,
-    load_catalogue,
-    suites_frame,
-)
+from ..io.catalogue import catalogue_signature, flags_frame, load_catalogue, suites_frame
+from ..io.data import DEFAULT_CATALOGUE
 from ..session import Session, relative_to_repo
 from ..session import start as _start
 

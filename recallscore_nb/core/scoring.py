@@ -338,7 +338,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     Parameters
     ----------
     items : Items or path
-        What :func:`recallscore_nb.items.load_items` returns, or an items file to load.
+        What :func:`recallscore_nb.io.items.load_items` returns, or an items file to load.
     attempts : DataFrame
         Columns ``item`` and ``attempt``, optional ``id`` (default: the row number), and any
         others, which are carried through.
@@ -352,7 +352,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
 
     Examples
     --------
-    >>> from recallscore_nb.items import Item, Items
+    >>> from recallscore_nb.io.items import Item, Items
     >>> from recallscore_nb.core.rules import Fact
     >>> items = Items("demo", "", (Item("q1", ("The west drawer.",), (Fact("place", ("west",)),)),
     ...                            Item("q2", ("Paris", "Lutetia"), None)))
@@ -360,7 +360,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     >>> table[["normalized_match", "facts_present", "facts_missing"]].values.tolist()
     [[False, 0, 'place'], [True, <NA>, <NA>]]
     """
-    from ..items import load_items
+    from ..io.items import load_items
 
     if not hasattr(items, "items"):
         items = load_items(items)

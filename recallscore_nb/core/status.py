@@ -40,7 +40,7 @@ over the distinct attempts. Numbers, character spans and basis dicts are built i
 loop over distinct attempts (numbers only when some term is a number).
 
 >>> from recallscore_nb import load_benchmark
->>> from recallscore_nb.schema import load_scoring_schema
+>>> from recallscore_nb.io.scoring_schemas import load_scoring_schema
 >>> bench = load_benchmark()
 >>> table = fact_status(["The copper token is not in the west drawer before the museum opens."],
 ...                     bench, load_scoring_schema())
@@ -68,7 +68,7 @@ from .errors import UsageError
 from .normalize import SEED
 from .numeric import FoundNumber, NumberTerm, NumericPolicy, find_numbers, numbers_equal
 from .numeric import parse_number_term
-from ..schema import ScoringSchema, _facts_of, check_schema_facts, default_schema
+from ..io.scoring_schemas import ScoringSchema, _facts_of, check_schema_facts, default_schema
 
 __all__ = ["STATUSES", "fact_status", "status_columns", "status_signature"]
 
@@ -119,7 +119,7 @@ def fact_status(attempts, benchmark, schema: ScoringSchema | None = None, *,
         Whose checklist gives the facts and their required terms (or facts in any form
         :func:`recallscore_nb.core.scoring.as_facts` takes).
     schema : ScoringSchema, optional
-        What :func:`recallscore_nb.schema.load_scoring_schema` returns; None scores with no
+        What :func:`recallscore_nb.io.scoring_schemas.load_scoring_schema` returns; None scores with no
         schema (present or missing only, every weight 1).
     normalizer : Normalizer, keyword-only
         The normalization terms, cues and attempts are matched under: the published ``seed``

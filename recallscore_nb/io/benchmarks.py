@@ -5,8 +5,8 @@ A benchmark file is checked in stages, and every problem found is reported, each
 the JSON path, the row id, the field, what was expected and what was found:
 
 1. the bytes: a regular file of UTF-8 JSON data holding an object (no repeated key, no
-   nesting past :data:`~recallscore_nb.jsondocs.MAX_DEPTH`, every number finite and every
-   string Unicode: see :mod:`recallscore_nb.jsondocs`); problems here stop the validation;
+   nesting past :data:`~recallscore_nb.io.jsondocs.MAX_DEPTH`, every number finite and every
+   string Unicode: see :mod:`recallscore_nb.io.jsondocs`); problems here stop the validation;
 2. the JSON Schema ``data/schemas/benchmark.schema.json`` (draft 2020-12);
 3. what a schema cannot say: unique row ids, fact names unique ignoring case, terms that keep
    some text under the seed normalization, a reference answer that passes its own checklist,
@@ -28,7 +28,7 @@ import pandas as pd
 
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import BenchmarkFormatError, InputFileError
-from recallscore_nb.jsondocs import (
+from recallscore_nb.io.jsondocs import (
     JsonPath,
     parse_object,
     read_document,
@@ -38,7 +38,7 @@ from recallscore_nb.jsondocs import (
     split_path,
 )
 from recallscore_nb.core.normalize import SEED
-from recallscore_nb.paths import DEFAULT_BENCHMARK
+from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from recallscore_nb.core.rules import Fact
 from recallscore_nb.core.tokens import term_occurs
 

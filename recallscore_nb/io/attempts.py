@@ -33,11 +33,11 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
-from .core.engine import STRING
-from .core.errors import AttemptsFormatError, InputFileError, UsageError
+from ..core.engine import STRING
+from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from .files import atomic_write, read_input, require_regular_file
 from .jsondocs import load_json_line
-from .tables import write_csv_text
+from ..tables import write_csv_text
 
 __all__ = ["read_attempts", "write_table", "FORMATS", "read_strict_csv", "read_jsonl_records",
            "read_parquet_table"]
@@ -254,7 +254,7 @@ def read_jsonl_records(data: bytes, name: str, *,
                        error: type[InputFileError] = AttemptsFormatError) -> pd.DataFrame:
     """One JSON object per line (blank lines skipped), as a DataFrame of their keys.
 
-    Each line is read by :func:`recallscore_nb.jsondocs.load_json_line`, the package's one
+    Each line is read by :func:`recallscore_nb.io.jsondocs.load_json_line`, the package's one
     policy for JSON data: a fault is named by its line (counted from 1) and the field within
     it, as ``error`` (not UTF-8, not valid JSON, nested past the limit, a key repeated in one
     object, ``NaN`` or ``Infinity``, an integer outside 64 bits, a lone surrogate escape such

@@ -10,7 +10,7 @@ The file is checked in stages and every problem is reported, each a
 what was found:
 
 1. the bytes: a regular file of UTF-8 JSON data holding an object (no repeated key, every
-   number finite, every string Unicode: see :mod:`recallscore_nb.jsondocs`); problems here
+   number finite, every string Unicode: see :mod:`recallscore_nb.io.jsondocs`); problems here
    stop the validation;
 2. the JSON Schema ``data/schemas/scoring.schema.json`` (draft 2020-12): unknown fields,
    weights that are not positive, a missing or blank ``disagreementNote`` are refused there;
@@ -40,8 +40,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._version import __version__
-from .core.errors import InputFileError, UsageError
+from .._version import __version__
+from ..core.errors import InputFileError, UsageError
 from .jsondocs import (
     JsonPath,
     parse_object,
@@ -51,10 +51,10 @@ from .jsondocs import (
     validator,
     split_path,
 )
-from .core.normalize import SEED
-from .core.numeric import NumericPolicy
-from .paths import BENCHMARKS_DIR
-from .core.rules import Fact
+from ..core.normalize import SEED
+from ..core.numeric import NumericPolicy
+from .data import DEFAULT_SCHEMA_PATH
+from ..core.rules import Fact
 
 __all__ = [
     "SchemaFormatError",
@@ -63,15 +63,11 @@ __all__ = [
     "ScoringSchema",
     "load_scoring_schema",
     "default_schema",
-    "DEFAULT_SCHEMA_PATH",
     "DEFAULT_NEGATION_CUES",
     "DEFAULT_NEGATION_WINDOW",
     "DEFAULT_FALSE_POSITIVE_PENALTY",
     "check_schema_facts",
 ]
-
-DEFAULT_SCHEMA_PATH = BENCHMARKS_DIR / "four_fact_recall.scoring.json"
-"""The scoring schema shipped for the shipped four-fact benchmark."""
 
 DEFAULT_NEGATION_CUES = ("not", "no", "never", "without")
 DEFAULT_NEGATION_WINDOW = 3
@@ -155,7 +151,7 @@ def _facts_of(benchmark) -> tuple[Fact, ...]:
     facts = getattr(benchmark, "facts", None)
     if facts is not None and all(isinstance(f, Fact) for f in facts):
         return tuple(facts)
-    from .core.scoring import as_facts
+    from ..core.scoring import as_facts
 
     return as_facts(benchmark)
 

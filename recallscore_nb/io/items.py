@@ -6,7 +6,7 @@ SQuAD has several gold answers); ``factChecklist`` may then be omitted, and the 
 columns are empty for that item. Lines are validated like benchmark files: every problem is
 collected and named by file, line, item id and field; a line that is not JSON data (a key
 repeated, a number not finite, a lone surrogate, nesting too deep: see
-:mod:`recallscore_nb.jsondocs`) and a repeated item id are refused. A line with other problems
+:mod:`recallscore_nb.io.jsondocs`) and a repeated item id are refused. A line with other problems
 still claims its item id, so a later line repeating it is named too.
 """
 
@@ -17,12 +17,12 @@ import os
 import re
 from dataclasses import dataclass
 
-from .core.errors import InputFileError
+from ..core.errors import InputFileError
 from .files import read_input
 from .jsondocs import load_json_line, render
-from .core.normalize import SEED
-from .core.rules import Fact
-from .core.tokens import term_occurs
+from ..core.normalize import SEED
+from ..core.rules import Fact
+from ..core.tokens import term_occurs
 
 __all__ = ["Item", "Items", "ItemsFormatError", "load_items"]
 

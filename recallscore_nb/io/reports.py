@@ -60,11 +60,11 @@ import numpy as np
 import pandas as pd
 
 from ._jsonschema import Draft202012Validator
-from ._version import __version__
-from .core.engine import STRING
-from .core.errors import AttemptsFormatError, InputFileError, RecallScoreError, UsageError
+from .._version import __version__
+from ..core.engine import STRING
+from ..core.errors import AttemptsFormatError, InputFileError, RecallScoreError, UsageError
 from .files import atomic_write, read_input, require_regular_file
-from .paths import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
+from .data import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 
 __all__ = [
     "Report",
@@ -73,7 +73,6 @@ __all__ = [
     "UpdateRefusedError",
     "ROLES",
     "RULE_VALUES",
-    "SHIPPED_REPORT",
     "REPORT_SCHEMA",
     "status_frame",
     "build_report",
@@ -91,8 +90,6 @@ RULE_VALUES = ("literal_match", "normalized_match", "squad_exact_match", "token_
                "checklist_full_match")
 """The value each of the five rules gives an attempt, as the report's ``rules`` keys them."""
 REPORT_SCHEMA = SCHEMAS_DIR / "report.schema.json"
-SHIPPED_REPORT = DATA_DIR / "reports" / "four_fact_recall.report.json"
-"""The stored scored report of the shipped benchmark under the shipped scoring schema."""
 
 _ABSENT = object()
 _RENDER_LIMIT = 80
@@ -131,7 +128,7 @@ def status_frame(attempts, benchmark, schema) -> pd.DataFrame:
     compact JSON text. Aligned with ``attempts`` (a Series or sequence of strings), indexed
     from 0.
     """
-    from .core.status import fact_status
+    from ..core.status import fact_status
 
     statuses = fact_status(attempts, benchmark, schema).reset_index(drop=True)
     columns: dict[str, Any] = {}
@@ -276,7 +273,7 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
         invalid input; ``Report.error`` holds it). Writes nothing; an ok report's rules,
         statuses and totals are computed here, its attempts' text when it is rendered.
     """
-    from .core.rules import rules_for
+    from ..core.rules import rules_for
 
     if attempts_path is not None and os.fspath(attempts_path) == "-":
         raise UsageError("--attempts -: a report needs an attempts file it can name and hash")
@@ -305,7 +302,7 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
 def _load(paths: dict[str, str | None]):
     """Load every input that can be checked; collect the errors of all of them."""
     from .benchmarks import load_benchmark
-    from .schema import load_scoring_schema
+    from .scoring_schemas import load_scoring_schema
 
     errors: list[InputFileError] = []
     bench = attempts = schema = None
@@ -337,7 +334,7 @@ class _Scored:
 
     @classmethod
     def of(cls, bench, attempts, schema, squad_mode: str) -> _Scored:
-        from .core.scoring import score_benchmark
+        from ..core.scoring import score_benchmark
 
         frame = None if attempts is None else attempts[["id", "attempt"]]
         scores = score_benchmark(bench, frame, squad_mode=squad_mode)
@@ -346,7 +343,7 @@ class _Scored:
     def totals(self) -> dict:
         """``count``, ``mean_weighted_score`` (exactly summed; None for no attempts) and
         ``status_counts`` (per fact, every status, zeros included)."""
-        from .core.status import STATUSES, fact_status
+        from ..core.status import STATUSES, fact_status
 
         statuses = fact_status(self.scores["attempt"], self.bench, self.schema, basis=False)
         weighted = statuses["weighted_score"].to_numpy(dtype=np.float64)
@@ -372,7 +369,7 @@ def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
     """Each attempt of ``scores`` as the report's JSON text (an element of its ``attempts``
     array): the columns are turned into text one at a time, each fact's status and basis
     once per distinct basis, then joined row by row."""
-    from .core.status import fact_status
+    from ..core.status import fact_status
 
     statuses = fact_status(scores["attempt"], bench, schema).reset_index(drop=True)
     n = len(scores)
@@ -408,7 +405,7 @@ def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
 def _fact_texts(name: str, bases: np.ndarray, statuses: np.ndarray) -> list[str]:
     """``"<name>": {"basis": …, "status": …}`` for each attempt, each distinct basis
     rendered once (attempts with the same text share one basis object)."""
-    from .core.status import STATUSES
+    from ..core.status import STATUSES
 
     key = f"{_P8}{_STRING(name)}: {{\n{_P10}\"basis\": "
     rendered: dict[tuple[int, str], str] = {}

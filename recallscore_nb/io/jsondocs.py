@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from .core.errors import InputFileError
+from ..core.errors import InputFileError
 from .files import read_input
-from .paths import SCHEMAS_DIR
+from .data import SCHEMAS_DIR
 
 __all__ = ["JsonPath", "MAX_DEPTH", "read_document", "load_json", "load_json_line",
            "parse_object", "check_json_text", "json_path", "split_path", "render", "printable",

@@ -15,7 +15,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from .core.errors import InputFileError, UsageError
+from ..core.errors import InputFileError, UsageError
 
 __all__ = ["atomic_write", "require_regular_file", "read_input", "refuse_output_among_inputs"]
 

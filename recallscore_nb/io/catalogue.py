@@ -37,14 +37,13 @@ from typing import Any
 
 import pandas as pd
 
-from ._version import __version__
-from .core.errors import InputFileError
+from .._version import __version__
+from ..core.errors import InputFileError
 from .jsondocs import parse_object, read_document, render, schema_problems, split_path, validator
-from .paths import DATA_DIR
+from .data import DEFAULT_CATALOGUE
 
 __all__ = [
     "FLAGS",
-    "DEFAULT_CATALOGUE",
     "CatalogueFormatError",
     "Flag",
     "Suite",
@@ -64,7 +63,6 @@ FLAGS: dict[str, str] = {
 """The allowed flags and what each means (see the module docstring)."""
 NAMES_A_SUITE = ("paired", "superseded")
 """The flags that name another suite in ``suite``; the others must not."""
-DEFAULT_CATALOGUE = DATA_DIR / "catalogue" / "suites.json"
 _EVIDENCE_FIELDS = ("caveat", "method")
 
 
@@ -136,7 +134,7 @@ def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
     CatalogueFormatError
         The first problem found (``errors`` holds all of them), naming the file, the JSON
         path, the suite id and the field. A problem with the bytes (not UTF-8 JSON data, see
-        :mod:`recallscore_nb.jsondocs`) stops the checks; the others are all collected.
+        :mod:`recallscore_nb.io.jsondocs`) stops the checks; the others are all collected.
 
     Examples
     --------

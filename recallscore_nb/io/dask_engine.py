@@ -5,7 +5,7 @@ from their footers alone (one schema, a string ``attempt`` column, row counts); 
 are grouped into about one partition per worker thread (scoring deduplicates (item, attempt)
 pairs within a partition, so fewer partitions do less work), at most 1,000,000 rows each unless
 one file holds more. On the workers each file is read with the checks of
-:func:`recallscore_nb.attempts.read_attempts` and each partition scored with the same vectorized
+:func:`recallscore_nb.io.attempts.read_attempts` and each partition scored with the same vectorized
 function as the pandas engine (:func:`~recallscore_nb.core.scoring.score_items` or
 :func:`~recallscore_nb.core.scoring.score_benchmark`), so the result equals the pandas engine's row for
 row, dtypes included. Without an ``id`` column the ids are the global row numbers across the
@@ -34,8 +34,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .attempts import _checked, _read_parquet, _refuse_repeats
-from .core.engine import STRING
-from .core.errors import AttemptsFormatError, InputFileError, UsageError
+from ..core.engine import STRING
+from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from .files import require_regular_file
 
 __all__ = ["score_with_dask", "local_cluster", "attempt_files", "read_attempt_files",
@@ -192,9 +192,9 @@ def _empty_part(files: AttemptFiles) -> pd.DataFrame:
 
 def _score_part(frame: pd.DataFrame, scorer_input, *, squad_mode: str) -> pd.DataFrame:
     """Score one partition as the pandas engine scores the whole: items mode when the scorer
-    input is an :class:`~recallscore_nb.items.Items`, single-reference mode otherwise."""
+    input is an :class:`~recallscore_nb.io.items.Items`, single-reference mode otherwise."""
     from .items import Items
-    from .core.scoring import score_benchmark, score_items
+    from ..core.scoring import score_benchmark, score_items
 
     if isinstance(scorer_input, Items):
         return score_items(scorer_input, frame, squad_mode=squad_mode)
@@ -373,9 +373,9 @@ def score_with_dask(scorer_input, attempts_glob: str, *, scheduler: str | None =
     Parameters
     ----------
     scorer_input : Items or Benchmark
-        An :class:`~recallscore_nb.items.Items` scores each attempt against its own item (the
+        An :class:`~recallscore_nb.io.items.Items` scores each attempt against its own item (the
         files need an ``item`` column, as :func:`~recallscore_nb.core.scoring.score_items`); a
-        :class:`~recallscore_nb.benchmarks.Benchmark` scores every attempt against its
+        :class:`~recallscore_nb.io.benchmarks.Benchmark` scores every attempt against its
         reference and checklist (:func:`~recallscore_nb.core.scoring.score_benchmark`'s columns).
         It is sent to every worker once.
     attempts_glob : str

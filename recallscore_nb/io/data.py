@@ -1,0 +1,32 @@
+"""Where the package data lives: the shipped benchmark, its scoring schema, the catalogue, the
+example attempts, the stored report and the JSON Schemas.
+
+Every path is found from the installed package itself, never from a checkout or the working
+directory, so it holds wherever the package is installed.
+
+>>> DEFAULT_BENCHMARK.name
+'four_fact_recall.json'
+>>> DEFAULT_SCHEMA_PATH.parent == DEFAULT_BENCHMARK.parent
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["DATA_DIR", "BENCHMARKS_DIR", "SCHEMAS_DIR", "DEFAULT_BENCHMARK", "DEFAULT_SCHEMA_PATH",
+           "DEFAULT_CATALOGUE", "DEFAULT_ATTEMPTS", "SHIPPED_REPORT"]
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+BENCHMARKS_DIR = DATA_DIR / "benchmarks"
+SCHEMAS_DIR = DATA_DIR / "schemas"
+DEFAULT_BENCHMARK = BENCHMARKS_DIR / "four_fact_recall.json"
+"""The shipped four-fact benchmark: what every command reads without a ``BENCHMARK``."""
+DEFAULT_SCHEMA_PATH = BENCHMARKS_DIR / "four_fact_recall.scoring.json"
+"""The scoring schema shipped for the shipped four-fact benchmark."""
+DEFAULT_CATALOGUE = DATA_DIR / "catalogue" / "suites.json"
+"""The shipped suite catalogue (notebook 06)."""
+DEFAULT_ATTEMPTS = DATA_DIR / "attempts" / "four_fact_systems.csv"
+"""The shipped example of several systems' attempts (notebook 05)."""
+SHIPPED_REPORT = DATA_DIR / "reports" / "four_fact_recall.report.json"
+"""The stored scored report of the shipped benchmark under the shipped scoring schema."""
