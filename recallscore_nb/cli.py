@@ -272,7 +272,7 @@ def _reproduce(args) -> int:
 
 
 def _perturb(args) -> int:
-    from .perturb import perturb_command
+    from .analysis.perturb import perturb_command
 
     for line in perturb_command(args.benchmark, args.out, args.seed, args.schema):
         print(line, file=sys.stderr)
@@ -280,7 +280,7 @@ def _perturb(args) -> int:
 
 
 def _squad(args) -> int:
-    from .squad import squad_command
+    from .analysis.squad_eval import squad_command
 
     json_text, messages = squad_command(args.dataset, args.predictions, args.mode)
     for line in messages:
@@ -290,7 +290,7 @@ def _squad(args) -> int:
 
 
 def _summarize(args) -> int:
-    from .summarize import summarize_command
+    from .analysis.summary import summarize_command
 
     print("\n".join(summarize_command(args.scored, by=args.by, rules=args.rule,
                                       paired=args.paired, out=args.out, seed=args.seed,

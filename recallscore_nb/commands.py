@@ -16,11 +16,11 @@ from .io.attempts import read_attempts, write_table
 from .io.benchmarks import load_benchmark
 from .core.errors import AttemptsFormatError, UsageError
 from .io.files import refuse_output_among_inputs
-from .reproduce import Reproduction, reproduce
+from .analysis.reproduce import Reproduction, reproduce
 from .core.rules import rules_for
 from .io.items import load_items
 from .core.scoring import output_columns, score_benchmark, score_items
-from .tables import write_csv
+from .render.tables import write_csv
 
 __all__ = ["score_command", "reproduce_command", "render_reproduction", "report_command",
            "check_report_command"]

@@ -305,7 +305,7 @@ class Session:
 
     def table(self, what: str, frame, *, float_format: str = ".3f"):
         """Write ``tables/<stem>__<what>.{csv,md,tex}``; return the frame for display."""
-        from .tables import write_table
+        from .render.tables import write_table
 
         self.outputs += write_table(frame, self.work_dir / "tables", f"{self.stem}__{what}",
                                     footer=self.footer(), float_format=float_format)
@@ -313,7 +313,7 @@ class Session:
 
     def figure(self, what: str, fig) -> SavedFigure:
         """Write ``figures/<stem>__<what>.{png,pdf,svg}``; return them, shown as the PNG."""
-        from .figures import save_figure
+        from .render.figures import save_figure
 
         paths = save_figure(fig, self.work_dir / "figures", f"{self.stem}__{what}",
                             description="; ".join(self.footer()))

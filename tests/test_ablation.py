@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 
 from recallscore_nb import __version__, load_benchmark
-from recallscore_nb.ablation import (
+from recallscore_nb.analysis.ablation import (
     ABLATIONS,
     BASELINE,
     CHANGES,
@@ -44,7 +44,7 @@ from recallscore_nb.ablation import (
     plot_ablation,
     verdict_matrix,
 )
-from recallscore_nb.figures import figure, style
+from recallscore_nb.render.figures import figure, style
 from recallscore_nb.core.normalize import SEED, Normalizer
 from recallscore_nb.core.rules import Fact
 
@@ -152,7 +152,7 @@ def test_ablation_table_shape(shipped):
 
 def test_schema_verdicts_follow_the_pipeline_and_the_schema():
     from recallscore_nb import load_benchmark
-    from recallscore_nb.ablation import schema_verdicts
+    from recallscore_nb.analysis.ablation import schema_verdicts
     from recallscore_nb.io.scoring_schemas import load_scoring_schema
 
     bench, schema = load_benchmark(), load_scoring_schema()

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from recallscore_nb import load_benchmark, score_benchmark
-from recallscore_nb.agreement import (
+from recallscore_nb.analysis.agreement import (
     BINARY_RULES,
     NA_TEXT,
     agreement_table,

@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from recallscore_nb import figures
-from recallscore_nb.ablation import ABLATIONS, pipeline_signature
+from recallscore_nb.render import figures
+from recallscore_nb.analysis.ablation import ABLATIONS, pipeline_signature
 from recallscore_nb.chapters import normalization_ablation as ch03
 from recallscore_nb.chapters import rule_agreement as ch04
 from recallscore_nb.chapters import rule_figures as ch02

@@ -26,7 +26,7 @@ import json
 
 import pytest
 
-from recallscore_nb import figures
+from recallscore_nb.render import figures
 from recallscore_nb.chapters import fact_status as ch07
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.data import DEFAULT_BENCHMARK

@@ -1,7 +1,7 @@
 """Every figure of the workbook, drawn from the shipped data by its chapter's step (no
-papermill), holds to the paper's page: at most :data:`~recallscore_nb.figures.TEXT_WIDTH`
+papermill), holds to the paper's page: at most :data:`~recallscore_nb.render.figures.TEXT_WIDTH`
 wide (or its text still large enough once scaled down to it), no text under
-:data:`~recallscore_nb.figures.MIN_POINTS` points there, no two texts on top of each other,
+:data:`~recallscore_nb.render.figures.MIN_POINTS` points there, no two texts on top of each other,
 no bars on a log axis, and legends naming only what is drawn.
 """
 
@@ -14,13 +14,13 @@ import pandas as pd
 import pytest
 from matplotlib.container import BarContainer
 
-from recallscore_nb import figures
+from recallscore_nb.render import figures
 from recallscore_nb.chapters import fact_status as ch07
 from recallscore_nb.chapters import normalization_ablation as ch03
 from recallscore_nb.chapters import reanalysis as ch05
 from recallscore_nb.chapters import rule_figures as ch02
 from recallscore_nb.chapters import suite_catalogue as ch06
-from recallscore_nb.figures import MIN_POINTS, TEXT_WIDTH, figure, measure
+from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure
 from recallscore_nb.session import Session
 
 PAGE_HEIGHT = 9.0  # inches of text height on a letter or A4 page

@@ -16,7 +16,7 @@ from conftest import benchmark_data, write_benchmark
 from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from recallscore_nb.perturb import (
+from recallscore_nb.analysis.perturb import (
     INTENDED_LABELS,
     KINDS,
     Unavailable,
@@ -34,7 +34,7 @@ from recallscore_nb.perturb import (
     telegraphic,
     uppercase,
 )
-from recallscore_nb.reproduce import reproduce
+from recallscore_nb.analysis.reproduce import reproduce
 from recallscore_nb.core.rules import Fact
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 

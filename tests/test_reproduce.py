@@ -18,7 +18,7 @@ from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.cli import main
 from recallscore_nb.commands import render_reproduction
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from recallscore_nb.reproduce import ROW_LABELS, SUMMARY_FIELDS, Difference, reproduce
+from recallscore_nb.analysis.reproduce import ROW_LABELS, SUMMARY_FIELDS, Difference, reproduce
 
 LABELS = list(ROW_LABELS)  # literalMatch, normalizedMatch, factsPresent, checklistFullMatch
 

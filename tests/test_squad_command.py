@@ -41,7 +41,7 @@ import pytest
 import squad_official_port as official
 
 from recallscore_nb.core.errors import InputFileError, UsageError
-from recallscore_nb.squad import (
+from recallscore_nb.analysis.squad_eval import (
     evaluate_squad,
     parse_predictions,
     parse_squad_dataset,

@@ -17,7 +17,7 @@ from scipy import stats as scipy_stats
 
 from recallscore_nb import __version__
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.stats import (
+from recallscore_nb.analysis.stats import (
     bootstrap_ci,
     bootstrap_means,
     bootstrap_signature,

@@ -17,9 +17,10 @@ import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
-from recallscore_nb import __version__, stats
+from recallscore_nb import __version__
+from recallscore_nb.analysis import stats
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.stats import (
+from recallscore_nb.analysis.stats import (
     SUMMARY_RULES,
     bootstrap_ci,
     bootstrap_means,

@@ -12,8 +12,8 @@ from recallscore_nb import __version__, load_benchmark, score_benchmark
 from recallscore_nb.io.attempts import read_attempts, write_table
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.data import DATA_DIR
-from recallscore_nb.stats import system_table
-from recallscore_nb.summarize import PAIRED_COLUMNS, read_scored, summarize_command
+from recallscore_nb.analysis.stats import system_table
+from recallscore_nb.analysis.summary import PAIRED_COLUMNS, read_scored, summarize_command
 
 V = __version__
 SYSTEMS = DATA_DIR / "attempts" / "four_fact_systems.csv"

@@ -13,7 +13,7 @@ import pytest
 
 from recallscore_nb.cli import main
 from recallscore_nb.core.errors import InputFileError, UsageError
-from recallscore_nb.summarize import MAX_RESAMPLES, read_scored, summarize_command
+from recallscore_nb.analysis.summary import MAX_RESAMPLES, read_scored, summarize_command
 
 SCORED = [
     "system,id,literal_match,token_f1",

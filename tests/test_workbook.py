@@ -18,7 +18,7 @@ from recallscore_nb.core.errors import UsageError
 PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
 WRITES = """\
 import pandas as pd
-from recallscore_nb.figures import figure
+from recallscore_nb.render.figures import figure
 from recallscore_nb.session import start
 nb = start("{stem}", globals())
 nb.table("values", pd.DataFrame({{"label": [label, "x_y"], "value": [1.5, 2.0]}}))

@@ -22,7 +22,7 @@ import pytest
 from recallscore_nb.io.attempts import write_table
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.tables import csv_text
+from recallscore_nb.render.tables import csv_text
 
 
 # --- the writers as they were ---------------------------------------------------------------
@@ -116,7 +116,7 @@ def test_csv_on_stdout_equals_the_file(tmp_path, capsys):
 
 
 def test_csv_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
-    from recallscore_nb import tables
+    from recallscore_nb.render import tables
 
     monkeypatch.setattr(tables, "_CHUNK_CELLS", 50)  # a few rows per chunk
     frame = varied_frame(31)
@@ -127,7 +127,7 @@ def test_csv_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
 def test_csv_of_dates_is_not_cut_into_chunks(tmp_path, monkeypatch):
     """pandas writes a column of datetimes as dates when every one is at midnight: decided
     over the whole column, so such a table is written in one piece."""
-    from recallscore_nb import tables
+    from recallscore_nb.render import tables
 
     monkeypatch.setattr(tables, "_CHUNK_CELLS", 4)
     frame = pd.DataFrame({"id": ["a", "b", "c", "d"], "ok": [True, False, True, True],

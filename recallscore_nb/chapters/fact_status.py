@@ -18,9 +18,9 @@ import pandas as pd
 from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch
 
-from ..ablation import FAIL_COLOR, PASS_COLOR
+from ..analysis.ablation import FAIL_COLOR, PASS_COLOR
 from ..core.errors import UsageError
-from ..figures import FIGURE_WIDTH, figure
+from ..render.figures import FIGURE_WIDTH, figure
 from ..core.rules import rules_for
 from ..core.scoring import score_benchmark
 from ..session import Session

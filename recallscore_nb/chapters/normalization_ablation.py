@@ -1,6 +1,6 @@
 """Notebook 03: normalization is the scorer — each step of the seed pipeline switched in turn.
 
-Every pipeline of :data:`~recallscore_nb.ablation.ABLATIONS` gives each benchmark row a
+Every pipeline of :data:`~recallscore_nb.analysis.ablation.ABLATIONS` gives each benchmark row a
 normalized-match verdict and a checklist full match (terms normalized the same way); the
 rows whose verdicts differ from the published ``seed`` result are the flips.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..ablation import (
+from ..analysis.ablation import (
     ABLATIONS,
     BASELINE,
     CHANGES,
@@ -23,7 +23,7 @@ from ..ablation import (
     pipeline_signature,
     plot_ablation,
 )
-from ..figures import FIGURE_WIDTH, figure
+from ..render.figures import FIGURE_WIDTH, figure
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start

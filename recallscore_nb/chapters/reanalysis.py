@@ -1,7 +1,7 @@
 """Notebook 05: several systems' attempts reanalysed, with bootstrap intervals per rule.
 
 Every attempt is scored by every rule; each system's mean score gets a percentile bootstrap
-interval (resampling its attempts, see :mod:`recallscore_nb.stats`); a rule is *saturated*
+interval (resampling its attempts, see :mod:`recallscore_nb.analysis.stats`); a rule is *saturated*
 when its two best systems both reach 0.95 and their intervals overlap. Two negative
 controls are scored beside the systems: ``control:empty`` (the empty attempt) and
 ``control:idk`` ("I don't know"), each repeated as many times as the smallest real system
@@ -22,7 +22,7 @@ from ..core.rules import rules_for
 from ..core.scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
-from ..stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap_ci, saturated
+from ..analysis.stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap_ci, saturated
 
 __all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
            "intervals_table", "intervals_figure", "saturation_table", "plot_intervals",
@@ -236,7 +236,7 @@ def intervals_figure(nb: Session):
     their titles red; a legend below the panels says what the markers and the shading mean."""
     from matplotlib.patches import Patch
 
-    from ..figures import FIGURE_WIDTH, figure
+    from ..render.figures import FIGURE_WIDTH, figure
 
     table, verdicts = _intervals(nb), _saturation(nb).set_index("rule")["saturated"]
     fig, axes = figure(2, 3, figsize=(FIGURE_WIDTH, 5.2), sharex=True, sharey=True,

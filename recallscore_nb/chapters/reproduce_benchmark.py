@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..reproduce import reproduce
+from ..analysis.reproduce import reproduce
 from ..core.rules import rules_for
 from ..core.scoring import score_benchmark
 from ..session import Session

@@ -3,7 +3,7 @@
 The scores side by side; pairwise percent agreement and Cohen's kappa of the binary rules;
 each binary rule's precision and recall against ``fixtureFactsComplete`` with the graded
 scores' means beside them; and the rows where the rules disagree, with the reason.
-Undefined values (see :mod:`recallscore_nb.agreement`) read ``n/a``.
+Undefined values (see :mod:`recallscore_nb.analysis.agreement`) read ``n/a``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..agreement import (
+from ..analysis.agreement import (
     BINARY_RULES,
     NA_TEXT,
     agreement_table,

@@ -14,9 +14,9 @@ from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from ..ablation import FAIL_COLOR, PASS_COLOR
-from ..agreement import NA_TEXT, facts_complete_labels, label_counts
-from ..figures import FIGURE_WIDTH, figure
+from ..analysis.ablation import FAIL_COLOR, PASS_COLOR
+from ..analysis.agreement import NA_TEXT, facts_complete_labels, label_counts
+from ..render.figures import FIGURE_WIDTH, figure
 from ..core.rules import rules_for
 from ..core.scoring import score_benchmark
 from ..session import Session
@@ -143,7 +143,7 @@ def matrix_figure(nb: Session):
 def plot_label_bars(ax, counts: pd.DataFrame) -> list:
     """Grouped bars: per rule, the facts-complete and facts-incomplete fixtures it passes.
 
-    ``counts`` is :func:`~recallscore_nb.agreement.label_counts`'s table. Each bar reads
+    ``counts`` is :func:`~recallscore_nb.analysis.agreement.label_counts`'s table. Each bar reads
     ``passing/total``; with no labelled row the axes say so instead. The legend, below the
     axes (outside them under a constrained layout), names only the groups with a bar drawn;
     a group that no rule passes (all its bars of height zero) is said so in a line under

@@ -132,7 +132,7 @@ def suites_figure(nb: Session):
     flags named in a column right of the runs."""
     from matplotlib.patches import Patch
 
-    from ..figures import FIGURE_WIDTH, figure
+    from ..render.figures import FIGURE_WIDTH, figure
 
     catalogue, table = _catalogue(nb), _suites(nb)
     fig, (left, right) = figure(1, 2, figsize=(FIGURE_WIDTH, 1.3 + 0.22 * len(table)),

@@ -37,7 +37,7 @@ from ..core.engine import STRING
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from .files import atomic_write, read_input, require_regular_file
 from .jsondocs import load_json_line
-from ..tables import write_csv_text
+from ..render.tables import write_csv_text
 
 __all__ = ["read_attempts", "write_table", "FORMATS", "read_strict_csv", "read_jsonl_records",
            "read_parquet_table"]

@@ -21,8 +21,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .io.files import atomic_write  # noqa: E402
-from .io.data import DATA_DIR  # noqa: E402
+from ..io.files import atomic_write  # noqa: E402
+from ..io.data import DATA_DIR  # noqa: E402
 
 __all__ = ["style", "use_style", "figure", "save_figure", "measure", "DrawnText",
            "Measurement", "FIGURE_FORMATS", "STYLE_FILE", "TEXT_WIDTH", "FIGURE_WIDTH",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .core.scoring import score_benchmark
+from ..core.scoring import score_benchmark
 
 __all__ = ["Difference", "Reproduction", "reproduce", "ROW_LABELS", "SUMMARY_FIELDS"]
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .io.files import atomic_write
+from ..io.files import atomic_write
 
 __all__ = ["csv_ready", "csv_text", "write_csv_text", "write_csv", "write_table", "markdown_text", "latex_text", "latex_escape", "TABLE_FORMATS"]
 

@@ -54,12 +54,12 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
-from ._version import __version__
-from .core.errors import UsageError
-from .io.files import atomic_write
-from .core.normalize import SEED, delete_ascii_punctuation
-from .core.rules import Fact
-from .core.tokens import term_occurs
+from .._version import __version__
+from ..core.errors import UsageError
+from ..io.files import atomic_write
+from ..core.normalize import SEED, delete_ascii_punctuation
+from ..core.rules import Fact
+from ..core.tokens import term_occurs
 
 __all__ = [
     "Unavailable",
@@ -749,7 +749,7 @@ def perturb_benchmark(benchmark, *, seed: int = 0,
     skipped : list of (condition, reason)
         The variants that could not be made, in :data:`KINDS` order.
     """
-    from .core.scoring import score_all
+    from ..core.scoring import score_all
 
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise UsageError(f"'seed' must be an integer (got {seed!r} that is a {type(seed)!r})")
@@ -855,9 +855,9 @@ def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> lis
     Returns the lines for stderr: ``skipped <condition>: <reason>``, one per kind skipped.
     ``out`` may be neither the benchmark nor the schema.
     """
-    from .io.benchmarks import load_benchmark
-    from .io.files import refuse_output_among_inputs
-    from .io.data import DEFAULT_BENCHMARK
+    from ..io.benchmarks import load_benchmark
+    from ..io.files import refuse_output_among_inputs
+    from ..io.data import DEFAULT_BENCHMARK
     from .reproduce import reproduce
 
     refuse_output_among_inputs(out, {
@@ -867,7 +867,7 @@ def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> lis
     bench = load_benchmark(benchmark_path)
     contradictions, schema = None, None
     if schema_path is not None:
-        from .io.scoring_schemas import load_scoring_schema
+        from ..io.scoring_schemas import load_scoring_schema
 
         schema = load_scoring_schema(schema_path, bench)
         contradictions = {name: [list(terms) for terms in rule.contradictions]

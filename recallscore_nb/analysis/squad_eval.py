@@ -57,10 +57,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .core.engine import SQUAD_MODES
-from .core.errors import InputFileError, UsageError
-from .io.files import read_input
-from .io.jsondocs import JsonPath, json_path, load_json, render, split_path
+from ..core.engine import SQUAD_MODES
+from ..core.errors import InputFileError, UsageError
+from ..io.files import read_input
+from ..io.jsondocs import JsonPath, json_path, load_json, render, split_path
 
 __all__ = [
     "SquadDataset",
@@ -307,7 +307,7 @@ def evaluate_squad(
      ('HasAns_f1', 66.6667), ('HasAns_total', 1), ('NoAns_exact', 100.0), ('NoAns_f1', 100.0),
      ('NoAns_total', 1)]
     """
-    from .core.scoring import squad_exact_match, token_f1
+    from ..core.scoring import squad_exact_match, token_f1
 
     _check_mode(mode)
     answered = np.fromiter((qid in predictions for qid in dataset.qids), dtype=bool,
@@ -365,7 +365,7 @@ def _v11_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray, 
 
 def _v20_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray,
                 f1: np.ndarray) -> dict:
-    from .core.normalize import SQUAD, normalize_array
+    from ..core.normalize import SQUAD, normalize_array
 
     has_answer = np.fromiter((bool(a) for a in dataset.answers), dtype=bool, count=len(dataset))
     # Questions scored against "" (no gold answer that normalizes to something).

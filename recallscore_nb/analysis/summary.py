@@ -1,6 +1,6 @@
 """``recallscore summarize``: a scored file in, each system's mean per rule with its interval out.
 
-The edge around :mod:`recallscore_nb.stats`: :func:`read_scored` reads what ``recallscore
+The edge around :mod:`recallscore_nb.analysis.stats`: :func:`read_scored` reads what ``recallscore
 score`` wrote (CSV, JSONL or Parquet) and checks it where it stands (file, row, id, column);
 :func:`summary_tables` builds the tables (pure); :func:`summarize_command` writes them as CSV,
 Markdown or LaTeX by the extension of ``out``, or returns Markdown lines to print.
@@ -27,10 +27,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.json as pa_json
 
-from .io.attempts import read_jsonl_records, read_parquet_table, read_strict_csv
-from .core.engine import STRING
-from .core.errors import InputFileError, UsageError
-from .io.files import atomic_write, read_input, refuse_output_among_inputs
+from ..io.attempts import read_jsonl_records, read_parquet_table, read_strict_csv
+from ..core.engine import STRING
+from ..core.errors import InputFileError, UsageError
+from ..io.files import atomic_write, read_input, refuse_output_among_inputs
 from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -41,7 +41,7 @@ from .stats import (
     saturation,
     system_table,
 )
-from .tables import csv_text, latex_text, markdown_text
+from ..render.tables import csv_text, latex_text, markdown_text
 
 __all__ = ["read_scored", "summary_tables", "summarize_command", "SCORED_FORMATS",
            "OUT_FORMATS", "PAIRED_COLUMNS", "MAX_RESAMPLES"]
@@ -76,7 +76,7 @@ def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
     by : str
         The column naming each attempt's system; every row needs a value.
     rules : sequence of str, optional
-        Names from :data:`recallscore_nb.stats.SUMMARY_RULES`; default all. Their columns
+        Names from :data:`recallscore_nb.analysis.stats.SUMMARY_RULES`; default all. Their columns
         must be present.
 
     Returns
@@ -284,7 +284,7 @@ def _parse_numbers(raw: pd.Series):
 def summary_tables(scored: pd.DataFrame, *, by: str = "system", rules=None, paired=None,
                    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                    confidence: float = 0.95):
-    """(system table, saturation table, paired table or None); see :mod:`recallscore_nb.stats`.
+    """(system table, saturation table, paired table or None); see :mod:`recallscore_nb.analysis.stats`.
 
     The paired table has one row per rule, columns :data:`PAIRED_COLUMNS` plus
     ``items_only_a, items_only_b, mcnemar_note``; its ``attrs["signatures"]`` lists the
@@ -363,8 +363,8 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     ``read_csv`` reads it back), the paired table beside it as ``<stem>.paired<ext>``; the
     lines say what was written and give the signatures.
 
-    ``seed`` and ``resamples`` default to :data:`~recallscore_nb.stats.DEFAULT_SEED` and
-    :data:`~recallscore_nb.stats.DEFAULT_RESAMPLES`.
+    ``seed`` and ``resamples`` default to :data:`~recallscore_nb.analysis.stats.DEFAULT_SEED` and
+    :data:`~recallscore_nb.analysis.stats.DEFAULT_RESAMPLES`.
     """
     seed = DEFAULT_SEED if seed is None else seed
     resamples = DEFAULT_RESAMPLES if resamples is None else resamples

@@ -31,12 +31,12 @@ import pyarrow.compute as pc
 from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch, Rectangle
 
-from .core import engine
-from ._version import __version__
-from .core.normalize import SEED, Normalizer, normalize_array
-from .core.errors import UsageError
-from .core.status import fact_status
-from .core.tokens import pad, terms_occur
+from ..core import engine
+from .._version import __version__
+from ..core.normalize import SEED, Normalizer, normalize_array
+from ..core.errors import UsageError
+from ..core.status import fact_status
+from ..core.tokens import pad, terms_occur
 
 __all__ = [
     "ABLATIONS",

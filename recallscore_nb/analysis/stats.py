@@ -30,8 +30,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ._version import __version__
-from .core.errors import UsageError
+from .._version import __version__
+from ..core.errors import UsageError
 
 __all__ = [
     "bootstrap_ci",

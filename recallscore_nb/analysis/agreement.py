@@ -33,9 +33,9 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from .core.normalize import SEED
-from .core.rules import rules_for
-from .core.tokens import term_occurs
+from ..core.normalize import SEED
+from ..core.rules import rules_for
+from ..core.tokens import term_occurs
 
 __all__ = [
     "BINARY_RULES",
