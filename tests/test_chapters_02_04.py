@@ -13,10 +13,10 @@ import pytest
 
 from recallscore_nb.render import figures
 from recallscore_nb.analysis.ablation import ABLATIONS, pipeline_signature
-from recallscore_nb.chapters import normalization_ablation as ch03
-from recallscore_nb.chapters import rule_agreement as ch04
-from recallscore_nb.chapters import rule_figures as ch02
-from recallscore_nb.session import Session
+from recallscore_nb.workbook.chapters import normalization_ablation as ch03
+from recallscore_nb.workbook.chapters import rule_agreement as ch04
+from recallscore_nb.workbook.chapters import rule_figures as ch02
+from recallscore_nb.workbook.session import Session
 
 
 def session(chapter, tmp_path, benchmark_path="", **extra) -> Session:

@@ -30,9 +30,9 @@ from conftest import DELETE, write_benchmark  # noqa: E402
 from recallscore_nb import __version__  # noqa: E402
 from recallscore_nb.io.catalogue import CatalogueFormatError
 from recallscore_nb.io.data import DEFAULT_CATALOGUE  # noqa: E402
-from recallscore_nb.chapters import reanalysis, suite_catalogue  # noqa: E402
+from recallscore_nb.workbook.chapters import reanalysis, suite_catalogue  # noqa: E402
 from recallscore_nb.core.errors import AttemptsFormatError, UsageError  # noqa: E402
-from recallscore_nb.session import Session  # noqa: E402
+from recallscore_nb.workbook.session import Session  # noqa: E402
 from recallscore_nb.analysis.stats import bootstrap_ci  # noqa: E402
 
 RESAMPLES, SEED = 200, 20260916

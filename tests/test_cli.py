@@ -22,9 +22,9 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import BENCHMARK, REFERENCE, ROW_IDS, write_benchmark
 
-from recallscore_nb import cli
+from recallscore_nb.cli import main as cli
 from recallscore_nb._version import __version__
-from recallscore_nb.cli import main
+from recallscore_nb.cli.main import main
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
 
 V = __version__

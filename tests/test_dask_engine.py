@@ -232,7 +232,7 @@ def test_without_the_extra_the_error_says_how_to_install_it(tmp_path, monkeypatc
 
 def test_the_command_line_engines_write_the_same_file(tmp_path, monkeypatch):
     """`score ITEMS --attempts 'dir/*.parquet'` with --engine dask and with the pandas engine."""
-    from recallscore_nb.cli import main
+    from recallscore_nb.cli.main import main
 
     pattern, _ = write_dataset(tmp_path)
     items_path = tmp_path / "items.jsonl"
@@ -274,7 +274,7 @@ def test_an_unreachable_scheduler_fails_after_a_short_timeout(tmp_path):
 
 
 def test_a_bad_scheduler_on_the_command_line_is_one_line(tmp_path, capsys):
-    from recallscore_nb.cli import main
+    from recallscore_nb.cli.main import main
 
     pattern, _ = write_dataset(tmp_path, items_column=False)
     code = main(["score", "--engine", "dask", "--attempts", pattern, "--scheduler", "garbage"])

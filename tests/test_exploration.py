@@ -19,11 +19,11 @@ import pytest
 from nbclient import NotebookClient
 from test_runner_faults import fake_execute_all, leftovers, notebook
 
-from recallscore_nb import session as session_module
-from recallscore_nb import workbook
-from recallscore_nb.cli import main
+from recallscore_nb.workbook import session as session_module
+from recallscore_nb.workbook import runner as workbook
+from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.session import check_parameters, start
+from recallscore_nb.workbook.session import check_parameters, start
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
@@ -33,7 +33,7 @@ PARAMETERS = ('output_dir: str = ""  # empty: reports/\n'
 DEFAULTS = {"output_dir": "", "resamples": 2000, "label": "a&b"}
 CHECK = """\
 from pathlib import Path
-import recallscore_nb.session as s
+import recallscore_nb.workbook.session as s
 s.REPO_ROOT = Path({repo!r}); s.REPORTS_DIR = s.REPO_ROOT / "reports"; s.NOTEBOOKS_DIR = s.REPO_ROOT / "notebooks"
 nb = s.start("05_fake", globals())"""
 WRITE = """\

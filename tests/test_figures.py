@@ -15,13 +15,13 @@ import pytest
 from matplotlib.container import BarContainer
 
 from recallscore_nb.render import figures
-from recallscore_nb.chapters import fact_status as ch07
-from recallscore_nb.chapters import normalization_ablation as ch03
-from recallscore_nb.chapters import reanalysis as ch05
-from recallscore_nb.chapters import rule_figures as ch02
-from recallscore_nb.chapters import suite_catalogue as ch06
+from recallscore_nb.workbook.chapters import fact_status as ch07
+from recallscore_nb.workbook.chapters import normalization_ablation as ch03
+from recallscore_nb.workbook.chapters import reanalysis as ch05
+from recallscore_nb.workbook.chapters import rule_figures as ch02
+from recallscore_nb.workbook.chapters import suite_catalogue as ch06
 from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure
-from recallscore_nb.session import Session
+from recallscore_nb.workbook.session import Session
 
 PAGE_HEIGHT = 9.0  # inches of text height on a letter or A4 page
 

@@ -156,7 +156,7 @@ def test_each_distinct_item_attempt_pair_is_scored_once_and_spread_back():
 
 
 def test_cli_scores_an_items_file_and_names_unknown_items(tmp_path, monkeypatch, capsys):
-    from recallscore_nb.cli import main
+    from recallscore_nb.cli.main import main
 
     monkeypatch.chdir(tmp_path)
     write_items(tmp_path, [KITE, CAPITAL])

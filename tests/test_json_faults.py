@@ -17,7 +17,7 @@ import pytest
 from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.io.catalogue import load_catalogue
 from recallscore_nb.io.data import DEFAULT_CATALOGUE
-from recallscore_nb.cli import main
+from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import InputFileError
 from recallscore_nb.io.items import load_items
 from recallscore_nb.io.jsondocs import MAX_DEPTH, check_json_text, load_json

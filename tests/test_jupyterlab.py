@@ -83,7 +83,7 @@ def test_jupyter_lab_lists_the_notebooks_and_the_python3_kernel(tmp_path):
                        {"path": f"notebooks/{name}", "name": name, "type": "notebook",
                         "kernel": {"name": "python3"}})
         connection = tmp_path / "runtime" / f"kernel-{session['kernel']['id']}.json"
-        printed = _in_kernel(connection, "import os\nfrom recallscore_nb.paths import user_folder\n"
+        printed = _in_kernel(connection, "import os\nfrom recallscore_nb.workbook.paths import user_folder\n"
                                          "print(os.environ['JPY_SESSION_NAME'], os.getcwd(), "
                                          "user_folder(), sep='\\n')")
         variable, cwd, folder = printed.splitlines()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from recallscore_nb.cli import main
+from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.files import atomic_write
 from recallscore_nb.io.data import DEFAULT_BENCHMARK

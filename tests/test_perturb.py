@@ -368,7 +368,7 @@ def test_default_benchmark_is_the_shipped_one(tmp_path):
 
 
 def test_cli(tmp_path, capsys):
-    from recallscore_nb.cli import build_parser, main
+    from recallscore_nb.cli.main import build_parser, main
 
     if "perturb" not in build_parser()._subparsers._group_actions[0].choices:
         pytest.skip("the perturb command is not wired into cli.py yet")

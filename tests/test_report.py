@@ -32,8 +32,8 @@ from conftest import write_benchmark
 
 from recallscore_nb.io._jsonschema import Draft202012Validator
 from recallscore_nb._version import __version__
-from recallscore_nb.cli import main
-from recallscore_nb.paths import REPO_ROOT
+from recallscore_nb.cli.main import main
+from recallscore_nb.workbook.paths import REPO_ROOT
 from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK
 from recallscore_nb.io.reports import REPORT_SCHEMA, check_report
 from recallscore_nb.io.data import SHIPPED_REPORT

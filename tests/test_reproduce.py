@@ -15,8 +15,8 @@ import pytest
 from conftest import BENCHMARK, DELETE, ROW_IDS, benchmark_data, write_benchmark
 
 from recallscore_nb.io.benchmarks import load_benchmark
-from recallscore_nb.cli import main
-from recallscore_nb.commands import render_reproduction
+from recallscore_nb.cli.main import main
+from recallscore_nb.cli.handlers import render_reproduction
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from recallscore_nb.analysis.reproduce import ROW_LABELS, SUMMARY_FIELDS, Difference, reproduce
 

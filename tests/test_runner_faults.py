@@ -26,9 +26,9 @@ import pandas as pd
 import psutil
 import pytest
 
-from recallscore_nb import publishing, workbook
-from recallscore_nb.cli import main
-from recallscore_nb.session import Session
+from recallscore_nb.workbook import publishing, runner as workbook
+from recallscore_nb.cli.main import main
+from recallscore_nb.workbook.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
@@ -259,7 +259,7 @@ def test_a_notebook_that_fails_before_its_first_cell_reads_well():
 
 
 # --- workers die with their parent (9.16) -------------------------------------------------------
-SLEEPER = 'from recallscore_nb.session import start\nnb = start("01_sleeper", globals())'
+SLEEPER = 'from recallscore_nb.workbook.session import start\nnb = start("01_sleeper", globals())'
 
 
 def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_up(tmp_path, monkeypatch):

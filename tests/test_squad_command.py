@@ -426,7 +426,7 @@ def test_unknown_mode_is_a_usage_error():
 
 # --- the command line (once cli.py wires the command) ------------------------------------
 def test_cli_squad(tmp_path):
-    from recallscore_nb import cli
+    from recallscore_nb.cli import main as cli
 
     commands = next(a for a in cli.build_parser()._actions if a.dest == "command")
     if "squad" not in commands.choices:

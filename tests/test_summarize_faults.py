@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from recallscore_nb.cli import main
+from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.analysis.summary import MAX_RESAMPLES, read_scored, summarize_command
 

@@ -11,15 +11,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from recallscore_nb import workbook
-from recallscore_nb.cli import main
+from recallscore_nb.workbook import runner as workbook
+from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import UsageError
 
 PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
 WRITES = """\
 import pandas as pd
 from recallscore_nb.render.figures import figure
-from recallscore_nb.session import start
+from recallscore_nb.workbook.session import start
 nb = start("{stem}", globals())
 nb.table("values", pd.DataFrame({{"label": [label, "x_y"], "value": [1.5, 2.0]}}))
 fig, ax = figure()

@@ -244,7 +244,7 @@ def test_jsonl_refuses_bytes_in_one_line(tmp_path):
 def test_score_carried_timestamp_column_to_jsonl(tmp_path, monkeypatch, capsys):
     import pyarrow.parquet as pq
 
-    from recallscore_nb.cli import main
+    from recallscore_nb.cli.main import main
 
     monkeypatch.chdir(tmp_path)
     pq.write_table(pa.table({"attempt": ["copper token", "west drawer"],

@@ -18,15 +18,15 @@ import pandas as pd
 from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch
 
-from ..analysis.ablation import FAIL_COLOR, PASS_COLOR
-from ..core.errors import UsageError
-from ..render.figures import FIGURE_WIDTH, figure
-from ..core.rules import rules_for
-from ..core.scoring import score_benchmark
+from ...analysis.ablation import FAIL_COLOR, PASS_COLOR
+from ...core.errors import UsageError
+from ...render.figures import FIGURE_WIDTH, figure
+from ...core.rules import rules_for
+from ...core.scoring import score_benchmark
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start
-from ..core.status import STATUSES, fact_status
+from ...core.status import STATUSES, fact_status
 
 __all__ = ["STEM", "STATUS_COLORS", "start", "schema_table", "settings_table", "status_table",
            "status_figure", "counts_table", "explanations_table", "status_matrix",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..analysis.ablation import (
+from ...analysis.ablation import (
     ABLATIONS,
     BASELINE,
     CHANGES,
@@ -23,7 +23,7 @@ from ..analysis.ablation import (
     pipeline_signature,
     plot_ablation,
 )
-from ..render.figures import FIGURE_WIDTH, figure
+from ...render.figures import FIGURE_WIDTH, figure
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start

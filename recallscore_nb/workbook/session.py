@@ -10,7 +10,7 @@ unknown name, with the closest declared one; code that is not an assignment). A 
 wrong type is an error too (papermill itself only warns).
 
 Relative paths (``output_dir``, ``*_path``) are read against the folder the user started
-from (:func:`~recallscore_nb.paths.user_folder`). An ``output_dir`` inside ``reports/`` is
+from (:func:`~recallscore_nb.workbook.paths.user_folder`). An ``output_dir`` inside ``reports/`` is
 refused when the parameters differ from the paper's defaults recorded in
 ``reports/manifest.json``. Tables and figures are written through :meth:`Session.table` and
 :meth:`Session.figure`, named ``<stem>__<what>.<ext>``, each carrying the scorer signatures
@@ -31,11 +31,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._version import __version__
-from .core.errors import InputFileError, UsageError
-from .io.files import atomic_write, require_regular_file
+from .._version import __version__
+from ..core.errors import InputFileError, UsageError
+from ..io.files import atomic_write, require_regular_file
 from .paths import NOTEBOOKS_DIR, REPO_ROOT, REPORTS_DIR, check_output_folder, inside, resolve_user_path, user_folder
-from .io.data import DEFAULT_BENCHMARK
+from ..io.data import DEFAULT_BENCHMARK
 
 __all__ = ["Session", "SavedFigure", "start", "check_parameters", "check_input_parameter",
            "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo", "file_sha256"]
@@ -187,7 +187,7 @@ def _paper_defaults(stem: str) -> tuple[dict | None, Path]:
         return recorded, manifest_path
     notebook = NOTEBOOKS_DIR / f"{stem}.ipynb"
     if notebook.is_file():
-        from .workbook import declared_defaults
+        from .runner import declared_defaults
 
         return declared_defaults(notebook), notebook
     return None, manifest_path
@@ -286,7 +286,7 @@ class Session:
     def benchmark(self):
         """The benchmark named by ``benchmark_path`` (loaded once, recorded as an input)."""
         if not hasattr(self, "_benchmark"):
-            from .io.benchmarks import load_benchmark
+            from ..io.benchmarks import load_benchmark
 
             self._benchmark = load_benchmark(str(self.read_input(self.benchmark_path)))
         return self._benchmark
@@ -305,7 +305,7 @@ class Session:
 
     def table(self, what: str, frame, *, float_format: str = ".3f"):
         """Write ``tables/<stem>__<what>.{csv,md,tex}``; return the frame for display."""
-        from .render.tables import write_table
+        from ..render.tables import write_table
 
         self.outputs += write_table(frame, self.work_dir / "tables", f"{self.stem}__{what}",
                                     footer=self.footer(), float_format=float_format)
@@ -313,7 +313,7 @@ class Session:
 
     def figure(self, what: str, fig) -> SavedFigure:
         """Write ``figures/<stem>__<what>.{png,pdf,svg}``; return them, shown as the PNG."""
-        from .render.figures import save_figure
+        from ..render.figures import save_figure
 
         paths = save_figure(fig, self.work_dir / "figures", f"{self.stem}__{what}",
                             description="; ".join(self.footer()))
@@ -375,7 +375,7 @@ def _declared_or_given(stem: str, given: dict) -> dict:
     committed copy declares, else the values it ran with."""
     notebook = NOTEBOOKS_DIR / f"{stem}.ipynb"
     if notebook.is_file():
-        from .workbook import declared_defaults
+        from .runner import declared_defaults
 
         return declared_defaults(notebook)
     return {"output_dir": "", **{k: v for k, v in given.items() if k != "output_dir"}}
@@ -400,7 +400,7 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
     """Validate a notebook's parameters and open its session.
 
     ``output_dir`` empty means the repository's ``reports/``; relative paths are read against
-    :func:`~recallscore_nb.paths.user_folder`. Running a notebook again in the same kernel
+    :func:`~recallscore_nb.workbook.paths.user_folder`. Running a notebook again in the same kernel
     discards what the unfinished earlier run wrote.
     """
     given = check_parameters(namespace, history)

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
-from ..io.catalogue import catalogue_signature, flags_frame, load_catalogue, suites_frame
-from ..io.data import DEFAULT_CATALOGUE
+from ...io.catalogue import catalogue_signature, flags_frame, load_catalogue, suites_frame
+from ...io.data import DEFAULT_CATALOGUE
 from ..session import Session, relative_to_repo
 from ..session import start as _start
 
@@ -132,7 +132,7 @@ def suites_figure(nb: Session):
     flags named in a column right of the runs."""
     from matplotlib.patches import Patch
 
-    from ..render.figures import FIGURE_WIDTH, figure
+    from ...render.figures import FIGURE_WIDTH, figure
 
     catalogue, table = _catalogue(nb), _suites(nb)
     fig, (left, right) = figure(1, 2, figsize=(FIGURE_WIDTH, 1.3 + 0.22 * len(table)),

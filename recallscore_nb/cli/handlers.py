@@ -1,6 +1,6 @@
 """What each command of the command line does, as one call: load, compute, write, report.
 
-These functions read and write files and return the lines to print; :mod:`recallscore_nb.cli`
+These functions read and write files and return the lines to print; :mod:`recallscore_nb.cli.main`
 only parses arguments and prints.
 """
 
@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._version import __version__
-from .io.attempts import read_attempts, write_table
-from .io.benchmarks import load_benchmark
-from .core.errors import AttemptsFormatError, UsageError
-from .io.files import refuse_output_among_inputs
-from .analysis.reproduce import Reproduction, reproduce
-from .core.rules import rules_for
-from .io.items import load_items
-from .core.scoring import output_columns, score_benchmark, score_items
-from .render.tables import write_csv
+from .._version import __version__
+from ..io.attempts import read_attempts, write_table
+from ..io.benchmarks import load_benchmark
+from ..core.errors import AttemptsFormatError, UsageError
+from ..io.files import refuse_output_among_inputs
+from ..analysis.reproduce import Reproduction, reproduce
+from ..core.rules import rules_for
+from ..io.items import load_items
+from ..core.scoring import output_columns, score_benchmark, score_items
+from ..render.tables import write_csv
 
 __all__ = ["score_command", "reproduce_command", "render_reproduction", "report_command",
            "check_report_command"]
@@ -44,12 +44,12 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
     bench = load_benchmark(benchmark_path)
     schema = None
     if schema_path is not None:
-        from .io.scoring_schemas import load_scoring_schema
+        from ..io.scoring_schemas import load_scoring_schema
 
         schema = load_scoring_schema(schema_path, bench)
     outputs = output_columns(bench)
     if schema is not None:
-        from .core.status import status_columns
+        from ..core.status import status_columns
 
         outputs += status_columns(bench)
     attempts = None
@@ -66,7 +66,7 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
     metadata = {"version": __version__, "signatures": signatures,
                 "benchmark_sha256": bench.sha256}
     if schema is not None:
-        from .io.reports import status_frame
+        from ..io.reports import status_frame
 
         scores = pd.concat([scores, status_frame(scores["attempt"], bench, schema)], axis=1)
         signatures.append(schema.signature())
@@ -84,8 +84,8 @@ def report_command(benchmark_path, attempts_path, schema_path, out, *,
     other benchmark needs its own). An error report goes beside ``out`` as
     ``<stem>.error.json`` when ``out`` exists. ``out`` may not be one of the inputs.
     """
-    from .io.data import DEFAULT_BENCHMARK
-    from .io.reports import build_report, write_report
+    from ..io.data import DEFAULT_BENCHMARK
+    from ..io.reports import build_report, write_report
 
     suffix = Path(out).suffix.lower()
     if suffix != ".json":
@@ -104,8 +104,8 @@ def report_command(benchmark_path, attempts_path, schema_path, out, *,
 def _default_schema(benchmark_path):
     """The shipped scoring schema when ``benchmark_path`` is the shipped benchmark (None, or
     that same file by any name); otherwise a :class:`UsageError` asking for ``--schema``."""
-    from .io.data import DEFAULT_BENCHMARK
-    from .io.data import DEFAULT_SCHEMA_PATH
+    from ..io.data import DEFAULT_BENCHMARK
+    from ..io.data import DEFAULT_SCHEMA_PATH
 
     if benchmark_path is not None:
         try:
@@ -133,7 +133,7 @@ def check_report_command(report_path, *, update: bool = False,
     """Recompute a stored report; return the lines to print and whether it matched.
 
     The report's inputs are read only inside its folder, or inside ``inputs_within``."""
-    from .io.reports import check_report
+    from ..io.reports import check_report
 
     found = check_report(report_path, update=update, inputs_within=inputs_within)
     n = len(found)
@@ -170,7 +170,7 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
 def score_dask_command(scorer_path, attempts_glob, out, *, squad_mode="v1.1", scheduler=None,
                        progress=True) -> list[str]:
     """Score a partitioned Parquet dataset with Dask; write one table; return the signatures."""
-    from .io.dask_engine import score_with_dask
+    from ..io.dask_engine import score_with_dask
 
     if attempts_glob is None:
         raise UsageError("--engine dask needs --attempts: Parquet files, e.g. 'dir/*.parquet'")
@@ -190,7 +190,7 @@ def _read_attempts_or_dataset(path):
     """An attempts file, or a partitioned Parquet dataset (a folder or a glob) read in sorted
     file order with global row numbers as default ids, as the Dask engine reads it."""
     if path != "-" and (os.path.isdir(path) or any(ch in str(path) for ch in "*?[")):
-        from .io.dask_engine import attempt_files, read_attempt_files
+        from ..io.dask_engine import attempt_files, read_attempt_files
 
         return read_attempt_files(attempt_files(path))
     return read_attempts(path)

@@ -14,11 +14,11 @@ from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from ..analysis.ablation import FAIL_COLOR, PASS_COLOR
-from ..analysis.agreement import NA_TEXT, facts_complete_labels, label_counts
-from ..render.figures import FIGURE_WIDTH, figure
-from ..core.rules import rules_for
-from ..core.scoring import score_benchmark
+from ...analysis.ablation import FAIL_COLOR, PASS_COLOR
+from ...analysis.agreement import NA_TEXT, facts_complete_labels, label_counts
+from ...render.figures import FIGURE_WIDTH, figure
+from ...core.rules import rules_for
+from ...core.scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
 

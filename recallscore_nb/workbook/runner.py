@@ -5,7 +5,7 @@ check their parameters (relative paths against the caller's folder, files that m
 refuse output folders that would overwrite the workbook or the paper, lock the output
 folder, skip notebooks whose stamp and manifest say nothing changed, execute the rest in
 worker processes (which die with the run) into a work folder inside the output folder, and
-only when all succeeded publish their outputs (see :mod:`recallscore_nb.publishing`). Heavy
+only when all succeeded publish their outputs (see :mod:`recallscore_nb.workbook.publishing`). Heavy
 libraries (papermill, pandas, matplotlib) are imported only when a notebook actually has to
 run, so a run with nothing to do is quick.
 """
@@ -26,8 +26,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from .core.errors import RecallScoreError, UsageError
-from .io.files import atomic_write
+from ..core.errors import RecallScoreError, UsageError
+from ..io.files import atomic_write
 from .paths import (
     NOTEBOOKS_DIR,
     REPO_ROOT,
@@ -168,7 +168,7 @@ def _sha256(path: Path) -> str:
 def _code_fingerprint() -> str:
     """The helper package's code and data, the pinned versions and the Python version."""
     digest = hashlib.sha256(sys.version.encode())
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     for path in sorted(package.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(path.relative_to(package).as_posix().encode())

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..analysis.reproduce import reproduce
-from ..core.rules import rules_for
-from ..core.scoring import score_benchmark
+from ...analysis.reproduce import reproduce
+from ...core.rules import rules_for
+from ...core.scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
 

@@ -15,8 +15,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._version import __version__
-from .core.errors import RecallScoreError, UsageError
+from .._version import __version__
+from ..core.errors import RecallScoreError, UsageError
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID, EXIT_FAILED = 0, 1, 2, 3
 
@@ -27,7 +27,7 @@ def _benchmark_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def _squad_mode_arg(parser: argparse.ArgumentParser) -> None:
-    from .core.rules import SQUAD_MODES
+    from ..core.rules import SQUAD_MODES
 
     parser.add_argument("--squad-mode", choices=SQUAD_MODES, default="v1.1",
                         help="which official SQuAD script exact match and token F1 follow "
@@ -184,7 +184,7 @@ def _accept_defaults_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def _validate(args) -> int:
-    from .io.benchmarks import load_benchmark
+    from ..io.benchmarks import load_benchmark
 
     bench = load_benchmark(args.benchmark)
     print(f"{args.benchmark or 'shipped benchmark ' + Path(bench.path).name}: valid benchmark: {len(bench.rows)} rows, "
@@ -194,7 +194,7 @@ def _validate(args) -> int:
 
 def _score(args) -> int:
     if args.engine == "dask":
-        from .commands import score_dask_command
+        from .handlers import score_dask_command
 
         if args.schema is not None:
             raise UsageError("--schema is not supported with --engine dask; score with the "
@@ -204,7 +204,7 @@ def _score(args) -> int:
                                        progress=not args.quiet and sys.stderr.isatty()):
             print(line, file=sys.stderr)
         return EXIT_OK
-    from .commands import score_command
+    from .handlers import score_command
 
     with _progress_bar(enabled=not args.quiet) as progress:
         lines = score_command(args.benchmark, args.attempts, args.out, squad_mode=args.squad_mode,
@@ -236,7 +236,7 @@ def _progress_bar(*, enabled: bool):
 
 
 def _report(args) -> int:
-    from .commands import report_command
+    from .handlers import report_command
 
     lines, error = report_command(args.benchmark, args.attempts, args.schema, args.out,
                                   squad_mode=args.squad_mode)
@@ -247,7 +247,7 @@ def _report(args) -> int:
 
 
 def _check_report(args) -> int:
-    from .commands import check_report_command
+    from .handlers import check_report_command
 
     lines, same = check_report_command(args.report, update=args.update,
                                        inputs_within=args.inputs_within)
@@ -256,7 +256,7 @@ def _check_report(args) -> int:
 
 
 def _signature(args) -> int:
-    from .core.rules import rules_for
+    from ..core.rules import rules_for
 
     for rule in rules_for(args.squad_mode):
         print(rule.signature())
@@ -264,7 +264,7 @@ def _signature(args) -> int:
 
 
 def _reproduce(args) -> int:
-    from .commands import reproduce_command
+    from .handlers import reproduce_command
 
     lines, agrees = reproduce_command(args.benchmark, out_dir=args.out_dir)
     print("\n".join(lines))
@@ -272,7 +272,7 @@ def _reproduce(args) -> int:
 
 
 def _perturb(args) -> int:
-    from .analysis.perturb import perturb_command
+    from ..analysis.perturb import perturb_command
 
     for line in perturb_command(args.benchmark, args.out, args.seed, args.schema):
         print(line, file=sys.stderr)
@@ -280,7 +280,7 @@ def _perturb(args) -> int:
 
 
 def _squad(args) -> int:
-    from .analysis.squad_eval import squad_command
+    from ..analysis.squad_eval import squad_command
 
     json_text, messages = squad_command(args.dataset, args.predictions, args.mode)
     for line in messages:
@@ -290,7 +290,7 @@ def _squad(args) -> int:
 
 
 def _summarize(args) -> int:
-    from .analysis.summary import summarize_command
+    from ..analysis.summary import summarize_command
 
     print("\n".join(summarize_command(args.scored, by=args.by, rules=args.rule,
                                       paired=args.paired, out=args.out, seed=args.seed,
@@ -299,7 +299,7 @@ def _summarize(args) -> int:
 
 
 def _run(args) -> int:
-    from .workbook import run_workbook
+    from ..workbook.runner import run_workbook
 
     result = run_workbook(args.notebooks, [tuple(p) for p in args.parameter],
                           output_dir=args.output_dir, jobs=args.jobs, force=args.force,
@@ -310,7 +310,7 @@ def _run(args) -> int:
 
 
 def _check(args) -> int:
-    from .workbook import check_workbook
+    from ..workbook.runner import check_workbook
 
     problems = check_workbook(update=args.update, jobs=args.jobs, progress=sys.stderr.isatty(),
                               accept_defaults=args.accept_defaults)
@@ -324,7 +324,7 @@ def _check(args) -> int:
 
 
 def _explore(args) -> int:
-    from . import workbook
+    from ..workbook import runner as workbook
 
     done = workbook.explore_notebook(args.notebook, force=args.force)
     root = workbook.REPO_ROOT

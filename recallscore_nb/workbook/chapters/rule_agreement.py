@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..analysis.agreement import (
+from ...analysis.agreement import (
     BINARY_RULES,
     NA_TEXT,
     agreement_table,
@@ -23,9 +23,9 @@ from ..analysis.agreement import (
     precision_recall_table,
     side_by_side,
 )
-from ..core.rules import rules_for
-from ..core.status import fact_status
-from ..core.scoring import score_benchmark
+from ...core.rules import rules_for
+from ...core.status import fact_status
+from ...core.scoring import score_benchmark
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start

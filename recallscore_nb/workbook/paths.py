@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .core.errors import UsageError
+from ..core.errors import UsageError
 
 __all__ = [
     "REPO_ROOT", "NOTEBOOKS_DIR", "REPORTS_DIR", "STAMPS_DIR", "SCRATCH_DIR",
@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 # The repository around an editable install (the workbook's notebooks and reports live there).
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
 REPORTS_DIR = REPO_ROOT / "reports"
 STAMPS_DIR = REPO_ROOT / ".stamps"

@@ -26,8 +26,8 @@ from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
-from ._version import __version__
-from .core.errors import RecallScoreError, UsageError
+from .._version import __version__
+from ..core.errors import RecallScoreError, UsageError
 
 __all__ = ["OutputLock", "WorkFolder", "PublishError", "publish", "read_manifest",
            "recorded_defaults", "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED",

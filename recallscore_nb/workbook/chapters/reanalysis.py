@@ -15,14 +15,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..io.attempts import read_attempts
-from ..core.errors import AttemptsFormatError, RecallScoreError
-from ..io.data import DEFAULT_ATTEMPTS
-from ..core.rules import rules_for
-from ..core.scoring import score_benchmark
+from ...io.attempts import read_attempts
+from ...core.errors import AttemptsFormatError, RecallScoreError
+from ...io.data import DEFAULT_ATTEMPTS
+from ...core.rules import rules_for
+from ...core.scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
-from ..analysis.stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap_ci, saturated
+from ...analysis.stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap_ci, saturated
 
 __all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
            "intervals_table", "intervals_figure", "saturation_table", "plot_intervals",
@@ -236,7 +236,7 @@ def intervals_figure(nb: Session):
     their titles red; a legend below the panels says what the markers and the shading mean."""
     from matplotlib.patches import Patch
 
-    from ..render.figures import FIGURE_WIDTH, figure
+    from ...render.figures import FIGURE_WIDTH, figure
 
     table, verdicts = _intervals(nb), _saturation(nb).set_index("rule")["saturated"]
     fig, axes = figure(2, 3, figsize=(FIGURE_WIDTH, 5.2), sharex=True, sharey=True,
