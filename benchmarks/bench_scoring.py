@@ -445,7 +445,7 @@ def main(argv=None) -> int:
     import pandas as pd
     import pyarrow as pa
 
-    from recallscore_nb.core.rules import Fact
+    from recallscore_nb.core.facts import Fact
     from recallscore_nb.core.scoring import score_all
 
     tracker = PeakTracker()

@@ -39,8 +39,8 @@ def make_items(n_items: int, seed: int):
 def run(args) -> int:
     import pandas as pd
 
-    from recallscore_nb.io.items import Item, Items
-    from recallscore_nb.core.rules import Fact
+    from recallscore_nb.core.items import Item, Items
+    from recallscore_nb.core.facts import Fact
     from recallscore_nb.core.scoring import score_items
 
     per_item = max(1, args.rows // args.items)

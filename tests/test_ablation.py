@@ -46,7 +46,7 @@ from recallscore_nb.analysis.ablation import (
 )
 from recallscore_nb.render.figures import figure, style
 from recallscore_nb.core.normalize import SEED, Normalizer
-from recallscore_nb.core.rules import Fact
+from recallscore_nb.core.facts import Fact
 
 F = False
 

@@ -23,8 +23,8 @@ from recallscore_nb.io import dask_engine  # noqa: E402
 from recallscore_nb.io.attempts import read_attempts  # noqa: E402
 from recallscore_nb.io.benchmarks import load_benchmark  # noqa: E402
 from recallscore_nb.core.errors import AttemptsFormatError, UsageError  # noqa: E402
-from recallscore_nb.io.items import Item, Items  # noqa: E402
-from recallscore_nb.core.rules import Fact  # noqa: E402
+from recallscore_nb.core.items import Item, Items  # noqa: E402
+from recallscore_nb.core.facts import Fact  # noqa: E402
 from recallscore_nb.core.scoring import score_benchmark, score_items  # noqa: E402
 
 ROWS_PER_FILE = 2_000

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.io.items import Item, Items, ItemsFormatError, load_items
-from recallscore_nb.core.rules import Fact
+from recallscore_nb.io.items import ItemsFormatError, load_items
+from recallscore_nb.core.items import Item, Items
+from recallscore_nb.core.facts import Fact
 from recallscore_nb.core.scoring import score_all, score_items
 
 
@@ -90,6 +91,16 @@ def test_score_items_columns_and_values_by_hand(tmp_path):
     assert table["facts_missing"].tolist()[:2] == ["", "bird"]
     assert table["facts_total"].isna().tolist() == [False, False, True, True]
     assert table["checklist_full_match"].tolist()[:2] == [True, False]
+
+
+def test_score_items_scores_values_and_reads_no_file(tmp_path):
+    """The core scores an Items value; reading the file is the caller's (io.items.load_items)."""
+    path = write_items(tmp_path, [KITE])
+    attempts = pd.DataFrame({"item": ["kite"], "attempt": ["a red kite by the river"]})
+    with pytest.raises(UsageError, match=r"'items' must be an Items \(got a PosixPath\); read an "
+                                         r"items file with recallscore_nb.io.items.load_items"):
+        score_items(path, attempts)
+    assert score_items(load_items(path), attempts)["checklist_full_match"].tolist() == [True]
 
 
 def test_unknown_items_are_listed(tmp_path):

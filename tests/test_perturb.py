@@ -35,7 +35,7 @@ from recallscore_nb.analysis.perturb import (
     uppercase,
 )
 from recallscore_nb.analysis.reproduce import reproduce
-from recallscore_nb.core.rules import Fact
+from recallscore_nb.core.facts import Fact
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 
 LABELS = ["literalMatch", "normalizedMatch", "factsPresent", "checklistFullMatch",

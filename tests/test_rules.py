@@ -7,17 +7,8 @@ import dataclasses
 import pytest
 
 from recallscore_nb import __version__
-from recallscore_nb.core.rules import (
-    RULES,
-    SQUAD_MODES,
-    Checklist,
-    Fact,
-    LiteralMatch,
-    NormalizedMatch,
-    SquadExactMatch,
-    TokenF1,
-    rules_for,
-)
+from recallscore_nb.core.rules import RULES, SQUAD_MODES, Checklist, LiteralMatch, NormalizedMatch, SquadExactMatch, TokenF1, rules_for
+from recallscore_nb.core.facts import Fact
 from recallscore_nb.core import scoring
 
 

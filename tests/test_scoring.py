@@ -25,18 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference_rules as rr  # noqa: E402
 
 from recallscore_nb import load_benchmark  # noqa: E402
-from recallscore_nb.core.rules import Fact  # noqa: E402
-from recallscore_nb.core.scoring import (  # noqa: E402
-    RULE_COLUMNS,
-    as_facts,
-    checklist,
-    literal_match,
-    normalized_match,
-    score_all,
-    score_benchmark,
-    squad_exact_match,
-    token_f1,
-)
+from recallscore_nb.core.facts import Fact  # noqa: E402
+from recallscore_nb.core.scoring import RULE_COLUMNS, checklist, literal_match, normalized_match, score_all, score_benchmark, squad_exact_match, token_f1
+from recallscore_nb.core.facts import as_facts
 
 # Each example below is one vectorized call over a list of up to 12 rows (about 10 ms of
 # fixed cost), so these properties take 100 examples to keep the file near 20 s.

@@ -200,8 +200,8 @@ def test_no_rows_is_an_input_error(tmp_path):
 
 @pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
 def test_score_items_output_reads_back_with_its_empty_checklists(tmp_path, suffix):
-    from recallscore_nb.io.items import Item, Items
-    from recallscore_nb.core.rules import Fact
+    from recallscore_nb.core.items import Item, Items
+    from recallscore_nb.core.facts import Fact
     from recallscore_nb.core.scoring import score_items
 
     items = Items("demo", "", (Item("q1", ("The west drawer.",), (Fact("place", ("west",)),)),

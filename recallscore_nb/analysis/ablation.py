@@ -134,7 +134,7 @@ def normalized_verdicts(attempts, reference: str, normalizer: Normalizer) -> np.
 def facts_matrix(attempts, facts, normalizer: Normalizer) -> np.ndarray:
     """Rows × facts: whether every term of the fact occurs in the attempt under ``normalizer``.
 
-    >>> from recallscore_nb.core.rules import Fact
+    >>> from recallscore_nb.core.facts import Fact
     >>> facts = [Fact("place", ("west drawer",)), Fact("what", ("Token",))]
     >>> facts_matrix(["The token, west drawer."], facts, ABLATIONS["seed-nocase"]).tolist()
     [[True, False]]

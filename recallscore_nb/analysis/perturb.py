@@ -58,7 +58,7 @@ from .._version import __version__
 from ..core.errors import UsageError
 from ..io.files import atomic_write
 from ..core.normalize import SEED, delete_ascii_punctuation
-from ..core.rules import Fact
+from ..core.facts import Fact
 from ..core.tokens import term_occurs
 
 __all__ = [

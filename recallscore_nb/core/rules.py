@@ -19,7 +19,6 @@ from .._version import __version__
 from .normalize import SEED
 
 __all__ = [
-    "Fact",
     "Rule",
     "LiteralMatch",
     "NormalizedMatch",
@@ -32,23 +31,6 @@ __all__ = [
 ]
 
 SQUAD_MODES = engine.SQUAD_MODES
-
-
-@dataclass(frozen=True)
-class Fact:
-    """One checklist fact: a name and the terms that must all occur as whole tokens.
-
-    >>> Fact("location", ("west", "drawer")).normalized_terms
-    ('west', 'drawer')
-    """
-
-    name: str
-    terms: tuple[str, ...]
-
-    @property
-    def normalized_terms(self) -> tuple[str, ...]:
-        """The terms under the checklist's normalization (the seed pipeline)."""
-        return tuple(SEED(t) for t in self.terms)
 
 
 def _check_mode(mode: str) -> str:

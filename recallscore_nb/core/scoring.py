@@ -14,7 +14,7 @@ whose items are a string or a list of alternative strings. Every function return
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -23,9 +23,10 @@ import pyarrow.compute as pc
 
 from . import engine
 from .errors import UsageError
+from .facts import Fact, as_facts
+from .items import Items
 from .rules import (
     Checklist,
-    Fact,
     LiteralMatch,
     NormalizedMatch,
     Rule,
@@ -44,7 +45,6 @@ __all__ = [
     "score_benchmark",
     "output_columns",
     "score_items",
-    "as_facts",
     "RULE_COLUMNS",
 ]
 
@@ -108,33 +108,6 @@ def token_f1(attempts, references, *, mode: str = "v1.1") -> pd.Series:
     [1.0]
     """
     return _pair_rule(TokenF1(mode=mode), attempts, references)
-
-
-def as_facts(facts) -> tuple[Fact, ...]:
-    """Facts from :class:`Fact` objects, ``{"fact", "requiredTerms"}`` dicts, ``(name, terms)``
-    pairs or a mapping of names to terms (a single string is one term).
-
-    >>> as_facts({"place": ["west drawer"], "time": "dawn"})
-    (Fact(name='place', terms=('west drawer',)), Fact(name='time', terms=('dawn',)))
-    """
-    if isinstance(facts, Mapping):
-        facts = list(facts.items())
-    out = []
-    for f in facts:
-        if isinstance(f, Fact):
-            out.append(f)
-            continue
-        name, terms = (f["fact"], f["requiredTerms"]) if isinstance(f, Mapping) else f
-        out.append(Fact(str(name), (terms,) if isinstance(terms, str) else tuple(terms)))
-    if not out:
-        raise UsageError("'facts' must hold at least one fact (an empty checklist passes vacuously)")
-    names = [f.name for f in out]
-    if len(set(names)) != len(names):
-        raise UsageError(f"fact names must be unique (got {names})")
-    for f in out:
-        if not f.terms or any(t == "" for t in f.normalized_terms):
-            raise UsageError(f"fact {f.name!r}: every term must normalize to at least one token")
-    return tuple(out)
 
 
 def _checklist_frame(matrix: np.ndarray, facts: Sequence[Fact], index) -> pd.DataFrame:
@@ -337,8 +310,8 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
 
     Parameters
     ----------
-    items : Items or path
-        What :func:`recallscore_nb.io.items.load_items` returns, or an items file to load.
+    items : Items
+        What :func:`recallscore_nb.io.items.load_items` returns.
     attempts : DataFrame
         Columns ``item`` and ``attempt``, optional ``id`` (default: the row number), and any
         others, which are carried through.
@@ -352,18 +325,17 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
 
     Examples
     --------
-    >>> from recallscore_nb.io.items import Item, Items
-    >>> from recallscore_nb.core.rules import Fact
+    >>> from recallscore_nb.core.items import Item, Items
+    >>> from recallscore_nb.core.facts import Fact
     >>> items = Items("demo", "", (Item("q1", ("The west drawer.",), (Fact("place", ("west",)),)),
     ...                            Item("q2", ("Paris", "Lutetia"), None)))
     >>> table = score_items(items, pd.DataFrame({"item": ["q1", "q2"], "attempt": ["east drawer", "lutetia"]}))
     >>> table[["normalized_match", "facts_present", "facts_missing"]].values.tolist()
     [[False, 0, 'place'], [True, <NA>, <NA>]]
     """
-    from ..io.items import load_items
-
-    if not hasattr(items, "items"):
-        items = load_items(items)
+    if not isinstance(items, Items):
+        raise UsageError(f"'items' must be an Items (got a {type(items).__name__}); read an "
+                         "items file with recallscore_nb.io.items.load_items")
     for column in ("item", "attempt"):
         if column not in attempts.columns:
             raise UsageError(f"'attempts' must have an {column!r} column")

@@ -68,7 +68,8 @@ from .errors import UsageError
 from .normalize import SEED
 from .numeric import FoundNumber, NumberTerm, NumericPolicy, find_numbers, numbers_equal
 from .numeric import parse_number_term
-from ..io.scoring_schemas import ScoringSchema, _facts_of, check_schema_facts, default_schema
+from .facts import facts_of
+from .schema import ScoringSchema, check_schema_facts, default_schema
 
 __all__ = ["STATUSES", "fact_status", "status_columns", "status_signature"]
 
@@ -102,7 +103,7 @@ def status_columns(benchmark) -> list[str]:
     ['status_material', 'status_object', 'status_location', 'status_timing',
      'weighted_score', 'basis_material', 'basis_object', 'basis_location', 'basis_timing']
     """
-    names = [f.name for f in _facts_of(benchmark)]
+    names = [f.name for f in facts_of(benchmark)]
     return ([f"status_{n}" for n in names] + ["weighted_score"]
             + [f"basis_{n}" for n in names])
 
@@ -117,7 +118,7 @@ def fact_status(attempts, benchmark, schema: ScoringSchema | None = None, *,
         The attempts; the result is aligned with them (a Series keeps its index).
     benchmark : Benchmark
         Whose checklist gives the facts and their required terms (or facts in any form
-        :func:`recallscore_nb.core.scoring.as_facts` takes).
+        :func:`recallscore_nb.core.facts.as_facts` takes).
     schema : ScoringSchema, optional
         What :func:`recallscore_nb.io.scoring_schemas.load_scoring_schema` returns; None scores with no
         schema (present or missing only, every weight 1).
@@ -140,7 +141,7 @@ def fact_status(attempts, benchmark, schema: ScoringSchema | None = None, *,
     >>> table.filter(like="status_").iloc[0].tolist(), float(table["weighted_score"].iloc[0])
     (['present', 'present', 'present', 'missing'], 0.75)
     """
-    facts = _facts_of(benchmark)
+    facts = facts_of(benchmark)
     no_schema = schema is None
     schema = default_schema(facts) if no_schema else schema
     check_schema_facts(schema, facts)

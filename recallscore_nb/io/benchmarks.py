@@ -21,95 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
+from ..core.benchmark import LABELS, Benchmark, Row
+from ..core.errors import BenchmarkFormatError, InputFileError
+from ..core.facts import Fact
+from ..core.normalize import SEED
+from ..core.tokens import term_occurs
+from .data import DEFAULT_BENCHMARK
+from .jsondocs import JsonPath, parse_object, read_document, render, schema_problems, split_path, validator
 
-from recallscore_nb.core.engine import STRING
-from recallscore_nb.core.errors import BenchmarkFormatError, InputFileError
-from recallscore_nb.io.jsondocs import (
-    JsonPath,
-    parse_object,
-    read_document,
-    render,
-    schema_problems,
-    validator,
-    split_path,
-)
-from recallscore_nb.core.normalize import SEED
-from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from recallscore_nb.core.rules import Fact
-from recallscore_nb.core.tokens import term_occurs
-
-__all__ = ["Benchmark", "Row", "LABELS", "STRING", "load_benchmark"]
-
-LABELS = (
-    "literalMatch",
-    "normalizedMatch",
-    "factsPresent",
-    "checklistFullMatch",
-    "fixtureFactsComplete",
-)
-"""The published labels a row may carry, named as in the file."""
-
+__all__ = ["load_benchmark"]
 
 _ROW_FIELDS = {"id", "attempt", "condition", *LABELS}
-
-
-@dataclass(frozen=True)
-class Row:
-    """One attempt to score, with the labels the benchmark publishes for it.
-
-    ``expected`` holds the published labels present on the row, keyed as in the file
-    (see :data:`LABELS`); ``extra`` holds every other field, kept as read.
-    """
-
-    id: str
-    attempt: str
-    condition: str | None = None
-    expected: dict[str, bool | int] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Benchmark:
-    """A validated benchmark: its reference answer, fact checklist and rows.
-
-    ``path`` is the file as the caller named it and ``sha256`` the hash of its bytes;
-    ``summary`` is the published summary (empty when the file has none) and ``raw`` the whole
-    parsed file, unknown fields included.
-    """
-
-    path: str
-    sha256: str
-    title: str | None
-    reference: str
-    facts: tuple[Fact, ...]
-    rows: tuple[Row, ...]
-    summary: dict[str, Any]
-    limitations: tuple[str, ...]
-    version_history: tuple[dict[str, Any], ...]
-    raw: dict[str, Any] = field(repr=False)
-
-    @property
-    def fact_names(self) -> tuple[str, ...]:
-        """The checklist's fact names, in file order."""
-        return tuple(fact.name for fact in self.facts)
-
-    def rows_frame(self) -> pd.DataFrame:
-        """The rows as a DataFrame: ``id``, ``attempt`` and ``condition`` (null when absent).
-
-        >>> frame = load_benchmark().rows_frame()
-        >>> frame.columns.tolist(), frame["attempt"].dtype == STRING
-        (['id', 'attempt', 'condition'], True)
-        """
-        columns = {
-            "id": [row.id for row in self.rows],
-            "attempt": [row.attempt for row in self.rows],
-            "condition": [row.condition for row in self.rows],
-        }
-        return pd.DataFrame({key: pd.array(col, dtype=STRING) for key, col in columns.items()})
 
 
 def load_benchmark(path: str | os.PathLike[str] | None = None) -> Benchmark:

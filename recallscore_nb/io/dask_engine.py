@@ -192,8 +192,8 @@ def _empty_part(files: AttemptFiles) -> pd.DataFrame:
 
 def _score_part(frame: pd.DataFrame, scorer_input, *, squad_mode: str) -> pd.DataFrame:
     """Score one partition as the pandas engine scores the whole: items mode when the scorer
-    input is an :class:`~recallscore_nb.io.items.Items`, single-reference mode otherwise."""
-    from .items import Items
+    input is an :class:`~recallscore_nb.core.items.Items`, single-reference mode otherwise."""
+    from ..core.items import Items
     from ..core.scoring import score_benchmark, score_items
 
     if isinstance(scorer_input, Items):
@@ -204,7 +204,7 @@ def _score_part(frame: pd.DataFrame, scorer_input, *, squad_mode: str) -> pd.Dat
 def _sample(scorer_input):
     """The scorer input cut to its first item: the same output columns and dtypes, built
     without preparing every item's references (what Dask's ``meta`` needs)."""
-    from .items import Items
+    from ..core.items import Items
 
     if isinstance(scorer_input, Items):
         return replace(scorer_input, items=scorer_input.items[:1])
@@ -212,8 +212,8 @@ def _sample(scorer_input):
 
 
 def _check_input(scorer_input) -> None:
-    from .benchmarks import Benchmark
-    from .items import Items
+    from ..core.benchmark import Benchmark
+    from ..core.items import Items
 
     if not isinstance(scorer_input, (Items, Benchmark)):
         raise UsageError(f"'scorer_input' must be an Items or a Benchmark "
@@ -373,9 +373,9 @@ def score_with_dask(scorer_input, attempts_glob: str, *, scheduler: str | None =
     Parameters
     ----------
     scorer_input : Items or Benchmark
-        An :class:`~recallscore_nb.io.items.Items` scores each attempt against its own item (the
+        An :class:`~recallscore_nb.core.items.Items` scores each attempt against its own item (the
         files need an ``item`` column, as :func:`~recallscore_nb.core.scoring.score_items`); a
-        :class:`~recallscore_nb.io.benchmarks.Benchmark` scores every attempt against its
+        :class:`~recallscore_nb.core.benchmark.Benchmark` scores every attempt against its
         reference and checklist (:func:`~recallscore_nb.core.scoring.score_benchmark`'s columns).
         It is sent to every worker once.
     attempts_glob : str

@@ -15,47 +15,22 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass
 
 from ..core.errors import InputFileError
 from .files import read_input
 from .jsondocs import load_json_line, render
 from ..core.normalize import SEED
-from ..core.rules import Fact
+from ..core.facts import Fact
+from ..core.items import Item, Items
 from ..core.tokens import term_occurs
 
-__all__ = ["Item", "Items", "ItemsFormatError", "load_items"]
+__all__ = ["ItemsFormatError", "load_items"]
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
 
 class ItemsFormatError(InputFileError):
     """An items file that is not valid (a line, a field, or a repeated item id)."""
-
-
-@dataclass(frozen=True)
-class Item:
-    """One question: its id, its alternative references, and its checklist (None: no checklist)."""
-
-    id: str
-    references: tuple[str, ...]
-    facts: tuple[Fact, ...] | None
-
-
-@dataclass(frozen=True)
-class Items:
-    """The items of a file, in file order, with the file's name and SHA-256."""
-
-    path: str
-    sha256: str
-    items: tuple[Item, ...]
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(item.id for item in self.items)
 
 
 def _line_errors(name: str, number: int, record) -> list[ItemsFormatError]:

@@ -37,147 +37,27 @@ import hashlib
 import math
 import os
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
-from .._version import __version__
-from ..core.errors import InputFileError, UsageError
-from .jsondocs import (
-    JsonPath,
-    parse_object,
-    read_document,
-    render,
-    schema_problems,
-    validator,
-    split_path,
-)
+from ..core.errors import InputFileError
+from ..core.facts import Fact, facts_of
 from ..core.normalize import SEED
 from ..core.numeric import NumericPolicy
+from ..core.schema import (
+    DEFAULT_FALSE_POSITIVE_PENALTY,
+    DEFAULT_NEGATION_CUES,
+    DEFAULT_NEGATION_WINDOW,
+    FactRule,
+    ScoringSchema,
+)
 from .data import DEFAULT_SCHEMA_PATH
-from ..core.rules import Fact
+from .jsondocs import JsonPath, parse_object, read_document, render, schema_problems, split_path, validator
 
-__all__ = [
-    "SchemaFormatError",
-    "FactRule",
-    "NumericPolicy",
-    "ScoringSchema",
-    "load_scoring_schema",
-    "default_schema",
-    "DEFAULT_NEGATION_CUES",
-    "DEFAULT_NEGATION_WINDOW",
-    "DEFAULT_FALSE_POSITIVE_PENALTY",
-    "check_schema_facts",
-]
-
-DEFAULT_NEGATION_CUES = ("not", "no", "never", "without")
-DEFAULT_NEGATION_WINDOW = 3
-DEFAULT_FALSE_POSITIVE_PENALTY = 0.5
+__all__ = ["SchemaFormatError", "load_scoring_schema"]
 
 
 class SchemaFormatError(InputFileError):
     """A scoring schema file that is not valid (JSON, JSON Schema, or against its benchmark)."""
-
-
-@dataclass(frozen=True)
-class FactRule:
-    """How one fact is scored: its weight (> 0) and its alternative term lists.
-
-    Each list in ``equivalents`` counts as the fact when all its terms occur; each list in
-    ``contradictions`` marks the fact contradicted when all its terms occur and the fact is
-    not present. Terms are kept as written; they are matched after seed normalization.
-    """
-
-    name: str
-    weight: float = 1.0
-    equivalents: tuple[tuple[str, ...], ...] = ()
-    contradictions: tuple[tuple[str, ...], ...] = ()
-
-
-@dataclass(frozen=True)
-class ScoringSchema:
-    """A scoring schema: one rule per fact of the benchmark (in checklist order) and the
-    settings shared by all facts.
-
-    ``path`` is the file as the caller named it and ``sha256`` the hash of its bytes (both
-    None for :func:`default_schema`). ``negation_cues`` empty means no negation.
-    """
-
-    path: str | None
-    sha256: str | None
-    disagreement_note: str
-    false_positive_penalty: float
-    negation_cues: tuple[str, ...]
-    negation_window: int
-    facts: dict[str, FactRule]
-    numeric: NumericPolicy = field(default_factory=NumericPolicy)
-
-    @property
-    def is_default(self) -> bool:
-        """Whether this is the "no schema" reading (:func:`default_schema`)."""
-        return self.path is None and self.sha256 is None and self.disagreement_note == ""
-
-    def fields(self) -> list[tuple[str, str]]:
-        """The signature's (key, value) pairs, version excluded.
-
-        Weights, term lists and units are not spelled out; the file's hash stands for them.
-        """
-        sha = self.sha256[:12] if self.sha256 else "none"
-        cues = ",".join(self.negation_cues)
-        negation = f"{cues}/{self.negation_window}" if self.negation_cues else "none"
-        return [
-            ("sha256", sha),
-            ("fp", f"{self.false_positive_penalty:g}"),
-            ("neg", negation),
-            ("num", self.numeric.fields()),
-        ]
-
-    def signature(self) -> str:
-        """Every choice that changes a status or a weighted score, version last.
-
-        >>> from recallscore_nb import load_benchmark
-        >>> default_schema(load_benchmark()).signature()  # doctest: +ELLIPSIS
-        'schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:...'
-        """
-        parts = ["schema"] + [f"{key}:{value}" for key, value in self.fields()]
-        return "|".join(parts + [f"version:{__version__}"])
-
-
-def _facts_of(benchmark) -> tuple[Fact, ...]:
-    """The checklist facts of a Benchmark (or of anything :func:`scoring.as_facts` takes)."""
-    if benchmark is None:
-        from .benchmarks import load_benchmark
-
-        return load_benchmark().facts
-    facts = getattr(benchmark, "facts", None)
-    if facts is not None and all(isinstance(f, Fact) for f in facts):
-        return tuple(facts)
-    from ..core.scoring import as_facts
-
-    return as_facts(benchmark)
-
-
-def default_schema(benchmark=None) -> ScoringSchema:
-    """The reading with no schema at all: every fact weighs 1, no equivalents,
-    contradictions, negation or penalty, so every status is present or missing.
-
-    Numbers in required terms are still compared as numbers, with zero tolerance.
-
-    >>> from recallscore_nb import load_benchmark
-    >>> schema = default_schema(load_benchmark())
-    >>> schema.facts["location"], schema.negation_cues, schema.false_positive_penalty
-    (FactRule(name='location', weight=1.0, equivalents=(), contradictions=()), (), 0.0)
-    """
-    facts = _facts_of(benchmark)
-    return ScoringSchema(
-        path=None,
-        sha256=None,
-        disagreement_note="",
-        false_positive_penalty=0.0,
-        negation_cues=(),
-        negation_window=0,
-        facts={f.name: FactRule(f.name) for f in facts},
-        numeric=NumericPolicy(),
-    )
 
 
 def load_scoring_schema(
@@ -209,7 +89,11 @@ def load_scoring_schema(
     ('east', 'drawer')
     """
     name = os.fspath(DEFAULT_SCHEMA_PATH if path is None else path)
-    facts = _facts_of(benchmark)
+    if benchmark is None:
+        from .benchmarks import load_benchmark
+
+        benchmark = load_benchmark()
+    facts = facts_of(benchmark)
     try:
         content = read_document(name, SchemaFormatError)
         data = parse_object(name, content, SchemaFormatError)
@@ -346,12 +230,3 @@ def _rule(fact_name: str, rule: dict[str, Any]) -> FactRule:
         equivalents=tuple(tuple(terms) for terms in rule.get("equivalents", ())),
         contradictions=tuple(tuple(terms) for terms in rule.get("contradictions", ())),
     )
-
-
-def check_schema_facts(schema: ScoringSchema, facts: tuple[Fact, ...]) -> None:
-    """Refuse a schema built in code that names a fact the checklist does not have."""
-    names = [f.name for f in facts]
-    unknown = [n for n in schema.facts if n not in names]
-    if unknown:
-        raise UsageError(f"the scoring schema names fact(s) {', '.join(map(repr, unknown))} "
-                         f"that the benchmark's checklist does not have ({', '.join(names)})")

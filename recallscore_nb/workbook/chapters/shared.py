@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...core.errors import UsageError
-from ...io.scoring_schemas import default_schema, load_scoring_schema
+from ...io.scoring_schemas import load_scoring_schema
+from ...core.schema import default_schema
 from ...io.data import DEFAULT_SCHEMA_PATH
 from ..session import Session
 

@@ -1,0 +1,128 @@
+"""A scoring schema as a value: how much each fact weighs, its equivalent and contradicting
+term lists, the negation cues and the numeric policy, and its signature.
+
+:func:`recallscore_nb.io.scoring_schemas.load_scoring_schema` reads and validates a schema
+file into a :class:`ScoringSchema`; :func:`default_schema` is the reading with no schema;
+:func:`recallscore_nb.core.status.fact_status` applies either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .._version import __version__
+from .errors import UsageError
+from .facts import Fact, facts_of
+from .numeric import NumericPolicy
+
+__all__ = [
+    "FactRule",
+    "NumericPolicy",
+    "ScoringSchema",
+    "default_schema",
+    "check_schema_facts",
+    "DEFAULT_NEGATION_CUES",
+    "DEFAULT_NEGATION_WINDOW",
+    "DEFAULT_FALSE_POSITIVE_PENALTY",
+]
+
+DEFAULT_NEGATION_CUES = ("not", "no", "never", "without")
+DEFAULT_NEGATION_WINDOW = 3
+DEFAULT_FALSE_POSITIVE_PENALTY = 0.5
+
+
+@dataclass(frozen=True)
+class FactRule:
+    """How one fact is scored: its weight (> 0) and its alternative term lists.
+
+    Each list in ``equivalents`` counts as the fact when all its terms occur; each list in
+    ``contradictions`` marks the fact contradicted when all its terms occur and the fact is
+    not present. Terms are kept as written; they are matched after seed normalization.
+    """
+
+    name: str
+    weight: float = 1.0
+    equivalents: tuple[tuple[str, ...], ...] = ()
+    contradictions: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class ScoringSchema:
+    """A scoring schema: one rule per fact of the benchmark (in checklist order) and the
+    settings shared by all facts.
+
+    ``path`` is the file as the caller named it and ``sha256`` the hash of its bytes (both
+    None for :func:`default_schema`). ``negation_cues`` empty means no negation.
+    """
+
+    path: str | None
+    sha256: str | None
+    disagreement_note: str
+    false_positive_penalty: float
+    negation_cues: tuple[str, ...]
+    negation_window: int
+    facts: dict[str, FactRule]
+    numeric: NumericPolicy = field(default_factory=NumericPolicy)
+
+    @property
+    def is_default(self) -> bool:
+        """Whether this is the "no schema" reading (:func:`default_schema`)."""
+        return self.path is None and self.sha256 is None and self.disagreement_note == ""
+
+    def fields(self) -> list[tuple[str, str]]:
+        """The signature's (key, value) pairs, version excluded.
+
+        Weights, term lists and units are not spelled out; the file's hash stands for them.
+        """
+        sha = self.sha256[:12] if self.sha256 else "none"
+        cues = ",".join(self.negation_cues)
+        negation = f"{cues}/{self.negation_window}" if self.negation_cues else "none"
+        return [
+            ("sha256", sha),
+            ("fp", f"{self.false_positive_penalty:g}"),
+            ("neg", negation),
+            ("num", self.numeric.fields()),
+        ]
+
+    def signature(self) -> str:
+        """Every choice that changes a status or a weighted score, version last.
+
+        >>> from recallscore_nb import load_benchmark
+        >>> default_schema(load_benchmark()).signature()  # doctest: +ELLIPSIS
+        'schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:...'
+        """
+        parts = ["schema"] + [f"{key}:{value}" for key, value in self.fields()]
+        return "|".join(parts + [f"version:{__version__}"])
+
+
+def default_schema(benchmark) -> ScoringSchema:
+    """The reading with no schema at all: every fact weighs 1, no equivalents,
+    contradictions, negation or penalty, so every status is present or missing.
+
+    Numbers in required terms are still compared as numbers, with zero tolerance.
+
+    >>> from recallscore_nb import load_benchmark
+    >>> schema = default_schema(load_benchmark())
+    >>> schema.facts["location"], schema.negation_cues, schema.false_positive_penalty
+    (FactRule(name='location', weight=1.0, equivalents=(), contradictions=()), (), 0.0)
+    """
+    facts = facts_of(benchmark)
+    return ScoringSchema(
+        path=None,
+        sha256=None,
+        disagreement_note="",
+        false_positive_penalty=0.0,
+        negation_cues=(),
+        negation_window=0,
+        facts={f.name: FactRule(f.name) for f in facts},
+        numeric=NumericPolicy(),
+    )
+
+
+def check_schema_facts(schema: ScoringSchema, facts: tuple[Fact, ...]) -> None:
+    """Refuse a schema built in code that names a fact the checklist does not have."""
+    names = [f.name for f in facts]
+    unknown = [n for n in schema.facts if n not in names]
+    if unknown:
+        raise UsageError(f"the scoring schema names fact(s) {', '.join(map(repr, unknown))} "
+                         f"that the benchmark's checklist does not have ({', '.join(names)})")
