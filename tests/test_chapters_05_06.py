@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import DELETE, write_benchmark  # noqa: E402
 
 from recallscore_nb import __version__  # noqa: E402
-from recallscore_nb.io.catalogue import CatalogueFormatError
+from recallscore_nb.core.errors import CatalogueFormatError, VacuousControlError
 from recallscore_nb.io.data import DEFAULT_CATALOGUE  # noqa: E402
 from recallscore_nb.workbook.chapters import reanalysis, suite_catalogue  # noqa: E402
 from recallscore_nb.core.errors import AttemptsFormatError, UsageError  # noqa: E402
@@ -200,7 +200,7 @@ def test_a_vacuous_pass_stops_the_chapter(tmp_path):
                             rows=[{"id": "R1", "attempt": "I don't know"}], summary=DELETE)
     attempts = write_attempts(tmp_path, ["a1,a,I do not know"])
     nb = session_05(tmp_path, benchmark_path=str(bench), attempts_path=str(attempts))
-    with pytest.raises(reanalysis.VacuousControlError) as info:
+    with pytest.raises(VacuousControlError) as info:
         reanalysis.controls_table(nb)
     failures = info.value.failures
     assert ("control:idk", "checklist_full_match", 1.0) in failures
@@ -217,7 +217,7 @@ def test_squad_normalizing_the_reference_away_is_caught_by_the_empty_control(tmp
                             rows=[{"id": "R1", "attempt": "The."}], summary=DELETE)
     attempts = write_attempts(tmp_path, ["a1,a,The."])
     nb = session_05(tmp_path, benchmark_path=str(bench), attempts_path=str(attempts))
-    with pytest.raises(reanalysis.VacuousControlError) as info:
+    with pytest.raises(VacuousControlError) as info:
         reanalysis.controls_table(nb)
     assert ("control:empty", "squad_exact_match", 1.0) in info.value.failures
 

@@ -31,7 +31,8 @@ from recallscore_nb.workbook.chapters import fact_status as ch07
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from recallscore_nb.core.rules import rules_for
-from recallscore_nb.io.scoring_schemas import SchemaFormatError, load_scoring_schema
+from recallscore_nb.io.scoring_schemas import load_scoring_schema
+from recallscore_nb.core.errors import SchemaFormatError
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 from recallscore_nb.workbook.session import Session, file_sha256, relative_to_repo
 from recallscore_nb.core.status import STATUSES

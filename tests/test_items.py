@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.io.items import ItemsFormatError, load_items
+from recallscore_nb.io.items import load_items
+from recallscore_nb.core.errors import ItemsFormatError
 from recallscore_nb.core.items import Item, Items
 from recallscore_nb.core.facts import Fact
 from recallscore_nb.core.scoring import score_all, score_items

@@ -28,6 +28,7 @@ import pytest
 
 from recallscore_nb.workbook import publishing, runner as workbook
 from recallscore_nb.cli.main import main
+from recallscore_nb.core.errors import NotebookFailed
 from recallscore_nb.workbook.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,9 +253,9 @@ def test_an_unknown_parameter_lists_the_declared_ones_and_the_closest(capsys, mo
 
 
 def test_a_notebook_that_fails_before_its_first_cell_reads_well():
-    failed = workbook.NotebookFailed("05_reanalysis", None, "DeadKernelError", "kernel died")
+    failed = NotebookFailed("05_reanalysis", None, "DeadKernelError", "kernel died")
     assert str(failed) == "notebook 05_reanalysis failed before its first cell: DeadKernelError: kernel died"
-    assert str(workbook.NotebookFailed("05_reanalysis", 3, "E", "v")) == (
+    assert str(NotebookFailed("05_reanalysis", 3, "E", "v")) == (
         "notebook 05_reanalysis failed at cell 3: E: v")
 
 
@@ -300,7 +301,7 @@ def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_u
 
 def test_a_failed_run_leaves_no_output_folder_it_created(book, monkeypatch, capsys):
     def failing(plan, work, jobs, progress):
-        raise workbook.NotebookFailed("01_first", 2, "ValueError", "broken on purpose")
+        raise NotebookFailed("01_first", 2, "ValueError", "broken on purpose")
 
     monkeypatch.setattr(workbook, "_execute_all", failing)
     out = book / "new" / "deeper"

@@ -17,7 +17,8 @@ from jsonschema import Draft202012Validator
 from recallscore_nb import load_benchmark
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.data import BENCHMARKS_DIR, SCHEMAS_DIR
-from recallscore_nb.io.scoring_schemas import SchemaFormatError, load_scoring_schema
+from recallscore_nb.io.scoring_schemas import load_scoring_schema
+from recallscore_nb.core.errors import SchemaFormatError
 from recallscore_nb.core.schema import FactRule, NumericPolicy, ScoringSchema, check_schema_facts, default_schema
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 from tests.conftest import write_benchmark

@@ -1,7 +1,18 @@
-"""The package's exceptions: one hierarchy, with structured fields tests can assert on.
+"""The package's exceptions, all of them: one hierarchy, with structured fields tests can
+assert on.
 
 Every error that bad input can cause derives from :class:`RecallScoreError`, so the
-command line catches exactly one type, prints ``str(error)`` on one line and exits 2.
+command line catches exactly one type, prints ``str(error)`` on one line and exits with its
+``exit_code``: 2 for bad input or usage, 3 when the work itself failed (a notebook raised,
+outputs could not be published).
+
+- :class:`UsageError`: an option or argument that cannot be honoured.
+- :class:`InputFileError` and one subclass per kind of input file (benchmark, attempts,
+  items, scoring schema, catalogue, stored report), each naming the file, the location, the
+  row id and the field.
+- Audited reports: :class:`InputChangedError`, :class:`UpdateRefusedError`.
+- The workbook: :class:`NotebookFailed`, :class:`PublishError`,
+  :class:`VacuousControlError`.
 
 >>> err = BenchmarkFormatError("bench.json", "$.rows[2]", "attempt",
 ...                            expected="a string", got="null", row_id="R03")
@@ -13,10 +24,19 @@ from __future__ import annotations
 
 __all__ = [
     "RecallScoreError",
+    "UsageError",
     "InputFileError",
     "BenchmarkFormatError",
     "AttemptsFormatError",
-    "UsageError",
+    "ItemsFormatError",
+    "SchemaFormatError",
+    "CatalogueFormatError",
+    "ReportFormatError",
+    "InputChangedError",
+    "UpdateRefusedError",
+    "NotebookFailed",
+    "PublishError",
+    "VacuousControlError",
 ]
 
 
@@ -106,3 +126,83 @@ class BenchmarkFormatError(InputFileError):
 
 class AttemptsFormatError(InputFileError):
     """An attempts file that cannot be scored (missing column, null attempt, duplicate id)."""
+
+
+class ItemsFormatError(InputFileError):
+    """An items file that is not valid (a line, a field, or a repeated item id)."""
+
+
+class SchemaFormatError(InputFileError):
+    """A scoring schema file that is not valid (JSON, JSON Schema, or against its benchmark)."""
+
+
+class CatalogueFormatError(InputFileError):
+    """A catalogue file that is not valid: JSON, schema, ids, or a flag's evidence."""
+
+
+class ReportFormatError(InputFileError):
+    """A stored report that cannot be checked: unreadable, not JSON, or not a report."""
+
+
+# --- audited reports ------------------------------------------------------------------------
+class InputChangedError(RecallScoreError):
+    """An input a stored report names no longer has the hash the report recorded.
+
+    ``report`` is the report as the caller named it, ``role`` and ``path`` the input as the
+    report names it, ``stored`` and ``actual`` the two SHA-256 hashes (``actual`` None when
+    the file is gone).
+    """
+
+    def __init__(self, report: str, role: str, path: str, stored: str | None,
+                 actual: str | None) -> None:
+        self.report, self.role, self.path = report, role, path
+        self.stored, self.actual = stored, actual
+        now = actual or "no readable file"
+        super().__init__(
+            f"{report}: input {role} {path} changed since the report was written "
+            f"(sha256 stored {stored or 'none (unreadable)'}, now {now}); "
+            f"score it again with `recallscore report`")
+
+
+class UpdateRefusedError(RecallScoreError):
+    """``check-report --update`` would replace a report with an error report: the report is
+    left as it was. ``report`` is the report as the caller named it, ``error`` the first
+    error of the fresh scoring."""
+
+    def __init__(self, report: str, error: InputFileError) -> None:
+        self.report, self.error = report, error
+        super().__init__(f"{report}: not rewritten: a fresh scoring of its inputs gives an "
+                         f"error report ({error})")
+
+
+# --- the workbook ---------------------------------------------------------------------------
+class NotebookFailed(RecallScoreError):
+    """A notebook raised while it ran: which notebook, which cell, which error."""
+
+    exit_code = 3
+
+    def __init__(self, notebook: str, cell: int | None, ename: str, evalue: str) -> None:
+        self.notebook, self.cell, self.ename, self.evalue = notebook, cell, ename, evalue
+        where = f"at cell {cell}" if cell is not None else "before its first cell"
+        super().__init__(f"notebook {notebook} failed {where}: {ename}: {evalue}")
+
+
+class PublishError(RecallScoreError):
+    """Outputs could not be moved into place; the previous ones were put back."""
+
+    exit_code = 3
+
+
+class VacuousControlError(RecallScoreError):
+    """A negative control scored above zero under some rule: that rule passes vacuously.
+
+    ``failures`` holds ``(control, rule, score)`` for every such case, worst first.
+    """
+
+    def __init__(self, failures: list[tuple[str, str, float]]) -> None:
+        self.failures = failures
+        control, rule, score = failures[0]
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        super().__init__(
+            f"negative control {control!r} scores {score:g} under {rule}, expected 0: "
+            f"the rule passes an attempt that states no fact (a vacuous pass){more}")

@@ -38,13 +38,12 @@ from typing import Any
 import pandas as pd
 
 from .._version import __version__
-from ..core.errors import InputFileError
+from ..core.errors import CatalogueFormatError, InputFileError
 from .jsondocs import parse_object, read_document, render, schema_problems, split_path, validator
 from .data import DEFAULT_CATALOGUE
 
 __all__ = [
     "FLAGS",
-    "CatalogueFormatError",
     "Flag",
     "Suite",
     "Catalogue",
@@ -64,10 +63,6 @@ FLAGS: dict[str, str] = {
 NAMES_A_SUITE = ("paired", "superseded")
 """The flags that name another suite in ``suite``; the others must not."""
 _EVIDENCE_FIELDS = ("caveat", "method")
-
-
-class CatalogueFormatError(InputFileError):
-    """A catalogue file that is not valid: JSON, schema, ids, or a flag's evidence."""
 
 
 @dataclass(frozen=True)

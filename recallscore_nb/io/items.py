@@ -16,7 +16,7 @@ import hashlib
 import os
 import re
 
-from ..core.errors import InputFileError
+from ..core.errors import InputFileError, ItemsFormatError
 from .files import read_input
 from .jsondocs import load_json_line, render
 from ..core.normalize import SEED
@@ -24,13 +24,9 @@ from ..core.facts import Fact
 from ..core.items import Item, Items
 from ..core.tokens import term_occurs
 
-__all__ = ["ItemsFormatError", "load_items"]
+__all__ = ["load_items"]
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-
-
-class ItemsFormatError(InputFileError):
-    """An items file that is not valid (a line, a field, or a repeated item id)."""
 
 
 def _line_errors(name: str, number: int, record) -> list[ItemsFormatError]:

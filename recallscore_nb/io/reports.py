@@ -62,15 +62,20 @@ import pandas as pd
 from ._jsonschema import Draft202012Validator
 from .._version import __version__
 from ..core.engine import STRING
-from ..core.errors import AttemptsFormatError, InputFileError, RecallScoreError, UsageError
+from ..core.errors import (
+    AttemptsFormatError,
+    InputChangedError,
+    InputFileError,
+    RecallScoreError,
+    ReportFormatError,
+    UpdateRefusedError,
+    UsageError,
+)
 from .files import atomic_write, read_input, require_regular_file
 from .data import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 
 __all__ = [
     "Report",
-    "ReportFormatError",
-    "InputChangedError",
-    "UpdateRefusedError",
     "ROLES",
     "RULE_VALUES",
     "REPORT_SCHEMA",
@@ -96,29 +101,6 @@ _RENDER_LIMIT = 80
 _CHUNK_ROWS = 20_000
 """Attempts whose statuses, bases and text are built at a time."""
 _STRING = json.encoder.encode_basestring  # json.dumps(text, ensure_ascii=False)
-
-
-class ReportFormatError(InputFileError):
-    """A stored report that cannot be checked: unreadable, not JSON, or not a report."""
-
-
-class InputChangedError(RecallScoreError):
-    """An input a stored report names no longer has the hash the report recorded.
-
-    ``report`` is the report as the caller named it, ``role`` and ``path`` the input as the
-    report names it, ``stored`` and ``actual`` the two SHA-256 hashes (``actual`` None when
-    the file is gone).
-    """
-
-    def __init__(self, report: str, role: str, path: str, stored: str | None,
-                 actual: str | None) -> None:
-        self.report, self.role, self.path = report, role, path
-        self.stored, self.actual = stored, actual
-        now = actual or "no readable file"
-        super().__init__(
-            f"{report}: input {role} {path} changed since the report was written "
-            f"(sha256 stored {stored or 'none (unreadable)'}, now {now}); "
-            f"score it again with `recallscore report`")
 
 
 # --- the schema-aware columns of `recallscore score` ------------------------------------
@@ -812,17 +794,6 @@ def _laid_out_header(file, name: str) -> dict | None:
     except ReportFormatError:
         return None
     return header if isinstance(header, dict) and not _header_problems(header) else None
-
-
-class UpdateRefusedError(RecallScoreError):
-    """``check-report --update`` would replace a report with an error report: the report is
-    left as it was. ``report`` is the report as the caller named it, ``error`` the first
-    error of the fresh scoring."""
-
-    def __init__(self, report: str, error: InputFileError) -> None:
-        self.report, self.error = report, error
-        super().__init__(f"{report}: not rewritten: a fresh scoring of its inputs gives an "
-                         f"error report ({error})")
 
 
 def _input_path(name: str, index: int, recorded: str, base_dir: Path,

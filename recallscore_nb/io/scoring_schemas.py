@@ -39,7 +39,7 @@ import os
 import sys
 from typing import Any
 
-from ..core.errors import InputFileError
+from ..core.errors import InputFileError, SchemaFormatError
 from ..core.facts import Fact, facts_of
 from ..core.normalize import SEED
 from ..core.numeric import NumericPolicy
@@ -53,11 +53,7 @@ from ..core.schema import (
 from .data import DEFAULT_SCHEMA_PATH
 from .jsondocs import JsonPath, parse_object, read_document, render, schema_problems, split_path, validator
 
-__all__ = ["SchemaFormatError", "load_scoring_schema"]
-
-
-class SchemaFormatError(InputFileError):
-    """A scoring schema file that is not valid (JSON, JSON Schema, or against its benchmark)."""
+__all__ = ["load_scoring_schema"]
 
 
 def load_scoring_schema(

@@ -27,9 +27,9 @@ from importlib import metadata
 from pathlib import Path
 
 from .._version import __version__
-from ..core.errors import RecallScoreError, UsageError
+from ..core.errors import PublishError, UsageError
 
-__all__ = ["OutputLock", "WorkFolder", "PublishError", "publish", "read_manifest",
+__all__ = ["OutputLock", "WorkFolder", "publish", "read_manifest",
            "recorded_defaults", "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED",
            "LOCK_NAME"]
 
@@ -49,12 +49,6 @@ STALE_UNLOCKED_AGE = 60.0
 """Seconds after which a work folder without a lock file counts as abandoned."""
 MAIN_PACKAGES = ("pandas", "pyarrow", "numpy", "matplotlib", "papermill", "nbclient",
                  "ipykernel", "jsonschema", "tabulate", "jinja2")
-
-
-class PublishError(RecallScoreError):
-    """Outputs could not be moved into place; the previous ones were put back."""
-
-    exit_code = 3
 
 
 # --- locks and work folders ------------------------------------------------------------------

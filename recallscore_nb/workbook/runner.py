@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.errors import RecallScoreError, UsageError
+from ..core.errors import NotebookFailed, UsageError
 from ..io.files import atomic_write
 from .paths import (
     NOTEBOOKS_DIR,
@@ -53,7 +53,6 @@ from .session import RUN_WORK_VARIABLE, check_input_parameter
 
 __all__ = [
     "Parameter",
-    "NotebookFailed",
     "declared_parameters",
     "select_notebooks",
     "run_workbook",
@@ -66,17 +65,6 @@ LOCK_WAIT = 10.0
 """Seconds a run waits for another run to release its output folder before giving up."""
 _PARAMETER_LINE = re.compile(r"^(\w+)\s*:\s*(\w+)\s*=\s*(.+?)\s*(?:#\s*(.*))?$")
 _TYPES = {"str": str, "int": int, "float": float, "bool": bool}
-
-
-class NotebookFailed(RecallScoreError):
-    """A notebook raised while it ran: which notebook, which cell, which error."""
-
-    exit_code = 3
-
-    def __init__(self, notebook: str, cell: int | None, ename: str, evalue: str) -> None:
-        self.notebook, self.cell, self.ename, self.evalue = notebook, cell, ename, evalue
-        where = f"at cell {cell}" if cell is not None else "before its first cell"
-        super().__init__(f"notebook {notebook} failed {where}: {ename}: {evalue}")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ...io.attempts import read_attempts
-from ...core.errors import AttemptsFormatError, RecallScoreError
+from ...core.errors import AttemptsFormatError, VacuousControlError
 from ...io.data import DEFAULT_ATTEMPTS
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
@@ -26,7 +26,7 @@ from ...analysis.stats import SATURATION_THRESHOLD, bootstrap_signature, grouped
 
 __all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
            "intervals_table", "intervals_figure", "saturation_table", "plot_intervals",
-           "vacuous_passes", "VacuousControlError", "CONTROLS", "MEASURES"]
+           "vacuous_passes", "CONTROLS", "MEASURES"]
 
 STEM = "05_reanalysis"
 SQUAD_MODE = "v1.1"
@@ -44,21 +44,6 @@ MEASURES = {
 }
 """The per-attempt scores averaged per system (column -> label); ``partial_credit`` is
 ``facts_present / facts_total``."""
-
-
-class VacuousControlError(RecallScoreError):
-    """A negative control scored above zero under some rule: that rule passes vacuously.
-
-    ``failures`` holds ``(control, rule, score)`` for every such case, worst first.
-    """
-
-    def __init__(self, failures: list[tuple[str, str, float]]) -> None:
-        self.failures = failures
-        control, rule, score = failures[0]
-        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
-        super().__init__(
-            f"negative control {control!r} scores {score:g} under {rule}, expected 0: "
-            f"the rule passes an attempt that states no fact (a vacuous pass){more}")
 
 
 def start(namespace: dict) -> Session:
