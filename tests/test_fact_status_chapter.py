@@ -34,7 +34,8 @@ from recallscore_nb.core.rules import rules_for
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
 from recallscore_nb.core.errors import SchemaFormatError
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
-from recallscore_nb.workbook.session import Session, file_sha256, relative_to_repo
+from recallscore_nb.io.files import sha256 as file_sha256
+from recallscore_nb.workbook.session import Session, relative_to_repo
 from recallscore_nb.core.status import STATUSES
 
 PARAMETERS = {"output_dir": str, "benchmark_path": str, "schema_path": str}

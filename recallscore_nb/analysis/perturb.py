@@ -56,7 +56,7 @@ from typing import Any
 
 from .._version import __version__
 from ..core.errors import UsageError
-from ..io.files import atomic_write
+from ..io.files import write_file
 from ..core.normalize import SEED, delete_ascii_punctuation
 from ..core.facts import Fact
 from ..core.tokens import term_occurs
@@ -878,10 +878,9 @@ def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> lis
                                                     "sha256": schema.sha256}
     text = dumps_benchmark(document)
 
-    def write(tmp: str) -> None:
-        Path(tmp).write_text(text, encoding="utf-8")
+    def check(tmp: str) -> None:
         if not reproduce(load_benchmark(tmp)).agrees:  # pragma: no cover - a bug, not input
             raise RuntimeError("recallscore perturb drafted a benchmark that does not reproduce")
 
-    atomic_write(out, write)
+    write_file(out, text, check=check)
     return [f"skipped {condition}: {reason}" for condition, reason in skipped]

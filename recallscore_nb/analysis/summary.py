@@ -18,7 +18,6 @@ longer move past a few hundred thousand.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
@@ -30,7 +29,7 @@ import pyarrow.json as pa_json
 from ..io.attempts import read_jsonl_records, read_parquet_table, read_strict_csv
 from ..core.engine import STRING
 from ..core.errors import InputFileError, UsageError
-from ..io.files import atomic_write, read_input, refuse_output_among_inputs
+from ..io.files import read_input, refuse_output_among_inputs, sha256, write_file
 from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -391,8 +390,7 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     table, verdicts, pairs = summary_tables(frame, by=by, rules=names, paired=paired,
                                             resamples=resamples, seed=seed,
                                             confidence=confidence)
-    sha256 = hashlib.sha256(read_input(path, InputFileError)).hexdigest()
-    footer = _footer(path, sha256, len(frame), table, verdicts)
+    footer = _footer(path, sha256(read_input(path, InputFileError)), len(frame), table, verdicts)
     if out is None:
         lines = [f"{by} means per rule, {confidence:.0%} percentile bootstrap interval", ""]
         lines += markdown_text(table, footer).rstrip("\n").split("\n")
@@ -403,12 +401,12 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     out = Path(str(out))
     writers = {".csv": lambda f, notes: csv_text(f), ".md": markdown_text, ".tex": latex_text}
     write = writers[out.suffix.lower()]
-    _write_text(out, write(table, footer))
+    write_file(out, write(table, footer))
     lines = [f"wrote {out} ({len(table)} rows)"]
     if pairs is not None:
         paired_out = _paired_path(out)
         shown = pairs[PAIRED_COLUMNS] if out.suffix.lower() == ".csv" else _shown(pairs)
-        _write_text(paired_out, write(shown, _paired_footer(pairs)))
+        write_file(paired_out, write(shown, _paired_footer(pairs)))
         lines.append(f"wrote {paired_out} ({len(pairs)} rows)")
         return lines + list(dict.fromkeys(footer + _paired_footer(pairs)))
     return lines + footer
@@ -441,7 +439,3 @@ def _size(nbytes: int) -> str:
         if nbytes >= scale:
             return f"{nbytes / scale:.3g} {unit}"
     return f"{nbytes:,} bytes"
-
-
-def _write_text(path: Path, text: str) -> None:
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8", newline=""))

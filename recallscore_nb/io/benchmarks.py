@@ -19,7 +19,6 @@ the benchmark answers it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from typing import Any
 
@@ -29,6 +28,7 @@ from ..core.facts import Fact
 from ..core.normalize import SEED
 from ..core.tokens import term_occurs
 from .data import DEFAULT_BENCHMARK
+from .files import sha256
 from .jsondocs import JsonPath, parse_object, read_document, render, schema_problems, split_path, validator
 
 __all__ = ["load_benchmark"]
@@ -68,7 +68,7 @@ def load_benchmark(path: str | os.PathLike[str] | None = None) -> Benchmark:
     errors = _schema_errors(name, data) + _checklist_errors(name, data) + _row_errors(name, data)
     if errors:
         raise InputFileError.first_of(errors)
-    return _benchmark(name, hashlib.sha256(content).hexdigest(), data)
+    return _benchmark(name, sha256(content), data)
 
 
 # --- stages 1 and 2: bytes, JSON, the JSON Schema ------------------------------------------

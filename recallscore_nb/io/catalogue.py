@@ -30,7 +30,6 @@ whose type is right); the frame builders after it are pure.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +40,7 @@ from .._version import __version__
 from ..core.errors import CatalogueFormatError, InputFileError
 from .jsondocs import parse_object, read_document, render, schema_problems, split_path, validator
 from .data import DEFAULT_CATALOGUE
+from .files import sha256
 
 __all__ = [
     "FLAGS",
@@ -142,7 +142,7 @@ def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
     errors = _schema_errors(name, data) + _id_errors(name, data) + _flag_errors(name, data)
     if errors:
         raise InputFileError.first_of(errors)
-    return Catalogue(name, hashlib.sha256(content).hexdigest(), data["generated"],
+    return Catalogue(name, sha256(content), data["generated"],
                      tuple(_suite(s) for s in data["suites"]))
 
 

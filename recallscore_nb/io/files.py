@@ -1,15 +1,19 @@
-"""Files at the edges: inputs that must be regular files, outputs written atomically.
+"""Files at the edges: inputs that must be regular files, outputs written atomically, and the
+package's one SHA-256 helper.
 
 Every reader opens its input through :func:`read_input` (or checks it with
 :func:`require_regular_file` before handing the path to a library), so a device, a FIFO or a
 folder given as an input is refused instead of read without end. Every writer goes through
-:func:`atomic_write`, and a command refuses an output that is one of its own inputs
-(:func:`refuse_output_among_inputs`).
+:func:`atomic_write`: whole text or bytes through :func:`write_file` (tables, summaries,
+figures, manifests), streams through ``atomic_write`` itself (scored tables, reports). A
+command refuses an output that is one of its own inputs (:func:`refuse_output_among_inputs`).
+Every hash of a file or of bytes is :func:`sha256`.
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import secrets
 import stat
@@ -17,7 +21,8 @@ from pathlib import Path
 
 from ..core.errors import InputFileError, UsageError
 
-__all__ = ["atomic_write", "require_regular_file", "read_input", "refuse_output_among_inputs"]
+__all__ = ["atomic_write", "write_file", "require_regular_file", "read_input",
+           "refuse_output_among_inputs", "sha256"]
 
 
 def require_regular_file(path: str | os.PathLike[str], error: type[InputFileError] = InputFileError) -> None:
@@ -135,6 +140,41 @@ def atomic_write(path: str | os.PathLike[str], write) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_file(path: str | os.PathLike[str], content: str | bytes, *, check=None) -> Path:
+    """Write ``content`` (text as UTF-8, line ends as given; or bytes) atomically; return the path.
+
+    ``check``, when given, is called with the temporary file's path once it is written and
+    before it replaces ``path`` (what it raises leaves ``path`` as it was).
+
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "t.md"
+    >>> write_file(target, "a\\r\\nb\\n").read_bytes()
+    b'a\\r\\nb\\n'
+    """
+    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as file:
+            file.write(data)
+        if check is not None:
+            check(tmp)
+
+    atomic_write(path, write)
+    return Path(path)
+
+
+def sha256(source: bytes | str | os.PathLike[str]) -> str:
+    """The SHA-256 of bytes, or of a file's bytes (read a block at a time), as hex digits.
+
+    >>> sha256(b"")
+    'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return hashlib.sha256(source).hexdigest()
+    with open(source, "rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
 
 
 def _new_file_beside(target: Path) -> str:

@@ -12,12 +12,11 @@ still claims its item id, so a later line repeating it is named too.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 
 from ..core.errors import InputFileError, ItemsFormatError
-from .files import read_input
+from .files import read_input, sha256
 from .jsondocs import load_json_line, render
 from ..core.normalize import SEED
 from ..core.facts import Fact
@@ -145,4 +144,4 @@ def load_items(path: str | os.PathLike[str]) -> Items:
         raise ItemsFormatError.first_of(errors)
     if not items:
         raise ItemsFormatError(name, message="no items: expected one JSON object per line")
-    return Items(name, hashlib.sha256(content).hexdigest(), tuple(items))
+    return Items(name, sha256(content), tuple(items))

@@ -43,7 +43,6 @@ value that differs, by JSON path. It reads a report's inputs only inside the rep
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
 import json
 import json.encoder
@@ -71,7 +70,7 @@ from ..core.errors import (
     UpdateRefusedError,
     UsageError,
 )
-from .files import atomic_write, read_input, require_regular_file
+from .files import atomic_write, read_input, require_regular_file, sha256
 from .data import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 
 __all__ = [
@@ -205,8 +204,7 @@ def _file_sha256(path: str | os.PathLike[str]) -> str | None:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
-        with open(path, "rb") as file:
-            return hashlib.file_digest(file, "sha256").hexdigest()
+        return sha256(path)
     except OSError:
         return None
 

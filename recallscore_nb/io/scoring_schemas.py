@@ -33,7 +33,6 @@ leaves out weighs 1, with no equivalents or contradictions.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import sys
@@ -51,6 +50,7 @@ from ..core.schema import (
     ScoringSchema,
 )
 from .data import DEFAULT_SCHEMA_PATH
+from .files import sha256
 from .jsondocs import JsonPath, parse_object, read_document, render, schema_problems, split_path, validator
 
 __all__ = ["load_scoring_schema"]
@@ -99,7 +99,7 @@ def load_scoring_schema(
     if problems:
         problems.sort(key=lambda p: [(isinstance(part, str), part) for part in p[0]])
         raise InputFileError.first_of([_error(name, *p) for p in problems])
-    return _build(name, hashlib.sha256(content).hexdigest(), data, facts)
+    return _build(name, sha256(content), data, facts)
 
 
 # --- errors ------------------------------------------------------------------------------

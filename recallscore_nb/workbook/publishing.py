@@ -28,6 +28,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..core.errors import PublishError, UsageError
+from ..io.files import sha256
 
 __all__ = ["OutputLock", "WorkFolder", "publish", "read_manifest",
            "recorded_defaults", "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED",
@@ -286,12 +287,6 @@ def _numbers_tex(fragments: dict[str, dict]) -> str:
     return "".join(lines)
 
 
-def _sha256(path: Path) -> str:
-    import hashlib
-
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def _manifest(root: Path, fragments: dict[str, dict]) -> dict:
     outputs = sorted({p.relative_to(root).as_posix() for folder in COMMITTED
                       for p in (root / folder).rglob("*") if p.is_file()})
@@ -299,7 +294,7 @@ def _manifest(root: Path, fragments: dict[str, dict]) -> dict:
     signatures = sorted({s for f in fragments.values() for s in f["signatures"]})
     keys = ("signatures", "inputs", "numbers", "outputs", "defaults")
     return {
-        "outputs": [{"path": p, "sha256": _sha256(root / p)} for p in outputs],
+        "outputs": [{"path": p, "sha256": sha256(root / p)} for p in outputs],
         "inputs": [{"path": p, "sha256": s} for p, s in sorted(inputs.items())],
         "parameters": {stem: f["parameters"] for stem, f in sorted(fragments.items())},
         "signatures": signatures,

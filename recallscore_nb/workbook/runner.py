@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import difflib
-import hashlib
 import json
 import os
 import re
@@ -27,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import NotebookFailed, UsageError
-from ..io.files import atomic_write
+from ..io.files import sha256, write_file
 from .paths import (
     NOTEBOOKS_DIR,
     REPO_ROOT,
@@ -149,34 +148,27 @@ def select_notebooks(names: list[str]) -> list[Path]:
 
 
 # --- stamps: skip what has not changed -----------------------------------------------------
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def _code_fingerprint() -> str:
     """The helper package's code and data, the pinned versions and the Python version."""
-    digest = hashlib.sha256(sys.version.encode())
+    parts = [sys.version.encode()]
     package = Path(__file__).resolve().parents[1]
     for path in sorted(package.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(package).as_posix().encode())
-            digest.update(path.read_bytes())
+            parts += [path.relative_to(package).as_posix().encode(), path.read_bytes()]
     pins = REPO_ROOT / "constraints.txt"
     if pins.is_file():
-        digest.update(pins.read_bytes())
-    return digest.hexdigest()
+        parts.append(pins.read_bytes())
+    return sha256(b"".join(parts))
 
 
 def _stamp_path(root: Path, stem: str) -> Path:
-    folder = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    folder = sha256(str(root.resolve()).encode())[:16]
     return STAMPS_DIR / folder / f"{stem}.json"
 
 
 def _stamp_key(notebook: Path, parameters: dict, code: str) -> str:
-    digest = hashlib.sha256(notebook.read_bytes())
-    digest.update(json.dumps(parameters, sort_keys=True).encode())
-    digest.update(code.encode())
-    return digest.hexdigest()
+    return sha256(b"".join([notebook.read_bytes(), json.dumps(parameters, sort_keys=True).encode(),
+                            code.encode()]))
 
 
 def _is_fresh(root: Path, notebook: Path, key: str, manifest: dict) -> bool:
@@ -191,11 +183,11 @@ def _is_fresh(root: Path, notebook: Path, key: str, manifest: dict) -> bool:
         for entry in recorded["inputs"]:
             path = Path(entry["path"])
             path = path if path.is_absolute() else REPO_ROOT / path
-            if not path.is_file() or _sha256(path) != entry["sha256"]:
+            if not path.is_file() or sha256(path) != entry["sha256"]:
                 return False
         stamped = sorted((e["path"], e["sha256"]) for e in recorded["outputs"])
         for path, sha in stamped:
-            if not (root / path).is_file() or _sha256(root / path) != sha:
+            if not (root / path).is_file() or sha256(root / path) != sha:
                 return False
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return False
@@ -206,7 +198,7 @@ def _is_fresh(root: Path, notebook: Path, key: str, manifest: dict) -> bool:
 def _write_stamp(root: Path, stem: str, key: str, fragment: dict) -> None:
     stamp = _stamp_path(root, stem)
     record = {"key": key, "inputs": fragment["inputs"], "outputs": fragment["outputs"]}
-    atomic_write(stamp, lambda tmp: Path(tmp).write_text(json.dumps(record, indent=1)))
+    write_file(stamp, json.dumps(record, indent=1))
 
 
 # --- execution -------------------------------------------------------------------------------
@@ -495,5 +487,5 @@ def explore_notebook(name: str, *, force: bool = False) -> Exploration:
         if each.cell_type == "code":
             each.outputs, each.execution_count = [], None
     text = nbformat.writes(node)
-    atomic_write(copy, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    write_file(copy, text)
     return Exploration(notebook, copy, outputs, fresh=True)

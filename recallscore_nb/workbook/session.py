@@ -25,7 +25,6 @@ from __future__ import annotations
 import ast
 import atexit
 import difflib
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -33,12 +32,12 @@ from pathlib import Path
 
 from .._version import __version__
 from ..core.errors import InputFileError, UsageError
-from ..io.files import atomic_write, require_regular_file
+from ..io.files import require_regular_file, sha256, write_file
 from .paths import NOTEBOOKS_DIR, REPO_ROOT, REPORTS_DIR, check_output_folder, inside, resolve_user_path, user_folder
 from ..io.data import DEFAULT_BENCHMARK
 
 __all__ = ["Session", "SavedFigure", "start", "check_parameters", "check_input_parameter",
-           "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo", "file_sha256"]
+           "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo"]
 
 FRAGMENTS = "fragments"
 RUN_WORK_VARIABLE = "RECALLSCORE_RUN_WORK"
@@ -47,10 +46,6 @@ INJECTED_MARK = "# Parameters"
 """How papermill's injected-parameters cell begins."""
 SESSION_LOCK_WAIT = 60.0
 """Seconds a notebook waits at ``finish`` for another run to release its output folder."""
-
-
-def file_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def relative_to_repo(path: str | Path) -> str:
@@ -275,7 +270,7 @@ class Session:
     def read_input(self, path: str | Path) -> Path:
         """Record an input file (its SHA-256) and return its path."""
         path = Path(path)
-        self.inputs[relative_to_repo(path)] = file_sha256(path)
+        self.inputs[relative_to_repo(path)] = sha256(path)
         return path
 
     @property
@@ -335,7 +330,7 @@ class Session:
             "signatures": list(self.signatures),
             "inputs": [{"path": p, "sha256": s} for p, s in sorted(self.inputs.items())],
             "outputs": [
-                {"path": p.relative_to(self.work_dir).as_posix(), "sha256": file_sha256(p)}
+                {"path": p.relative_to(self.work_dir).as_posix(), "sha256": sha256(p)}
                 for p in sorted(self.outputs)
             ],
             "numbers": dict(sorted(self.numbers.items())),
@@ -353,7 +348,7 @@ class Session:
         else:
             path = self.output_dir / FRAGMENTS / f"{self.stem}.json"
             text = json.dumps(fragment, indent=2, sort_keys=True) + "\n"
-            atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+            write_file(path, text)
         self._published = [o["path"] for o in fragment["outputs"]]
         return self._published
 
