@@ -17,7 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from recallscore_nb.io.attempts import FORMATS, read_attempts, write_table
+from recallscore_nb.io.attempts import FORMATS, read_attempts
+from recallscore_nb.io.scored import write_scored
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import AttemptsFormatError, RecallScoreError, UsageError
 from recallscore_nb.io.files import atomic_write
@@ -357,7 +358,7 @@ def scored() -> pd.DataFrame:
 
 
 def test_csv_writer_spells_booleans_and_keeps_full_precision():
-    write_table(scored(), "out.csv")
+    write_scored(scored(), "out.csv")
     assert Path("out.csv").read_bytes() == (
         b"id,attempt,ok,token_f1,facts_present\n"
         b"007,a,true,0.6666666666666666,2\n"
@@ -366,13 +367,13 @@ def test_csv_writer_spells_booleans_and_keeps_full_precision():
 
 
 def test_csv_writer_to_stdout(capsys):
-    write_table(scored(), None)
+    write_scored(scored(), None)
     out = capsys.readouterr().out
     assert out.splitlines()[1] == "007,a,true,0.6666666666666666,2"
 
 
 def test_tricky_text_round_trips_through_csv_byte_exact():
-    write_table(pd.DataFrame({"attempt": TRICKY}), "in.csv")
+    write_scored(pd.DataFrame({"attempt": TRICKY}), "in.csv")
     expected = (
         'attempt\n'
         '  café ☕  \n'
@@ -388,7 +389,7 @@ def test_tricky_text_round_trips_through_csv_byte_exact():
     assert Path("in.csv").read_bytes() == expected
     frame = read_attempts("in.csv")
     assert frame["attempt"].tolist() == TRICKY
-    write_table(frame, "out.csv")
+    write_scored(frame, "out.csv")
     assert Path("out.csv").read_bytes() == (
         'id,attempt\n'
         '0,  café ☕  \n'
@@ -407,7 +408,7 @@ def test_tricky_text_round_trips_through_csv_byte_exact():
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_tricky_text_round_trips(suffix):
     frame = read_attempts(write_parquet("in.parquet", {"attempt": TRICKY, "who": ["ü"] * len(TRICKY)}))
-    write_table(frame, "out" + suffix)
+    write_scored(frame, "out" + suffix)
     back = read_attempts("out" + suffix)
     assert back["attempt"].tolist() == TRICKY
     assert back["id"].tolist() == [str(i) for i in range(len(TRICKY))]
@@ -415,7 +416,7 @@ def test_tricky_text_round_trips(suffix):
 
 
 def test_jsonl_writer_values_and_types():
-    write_table(scored(), "out.jsonl")
+    write_scored(scored(), "out.jsonl")
     text = Path("out.jsonl").read_text(encoding="utf-8")
     assert text.endswith("\n") and "\r" not in text
     records = [json.loads(line) for line in text.splitlines()]
@@ -428,13 +429,13 @@ def test_jsonl_writer_values_and_types():
 
 
 def test_jsonl_writer_keeps_non_ascii_as_is():
-    write_table(pd.DataFrame({"attempt": ["日本 ☕\t"]}), "out.jsonl")
+    write_scored(pd.DataFrame({"attempt": ["日本 ☕\t"]}), "out.jsonl")
     assert Path("out.jsonl").read_bytes() == '{"attempt": "日本 ☕\\t"}\n'.encode("utf-8")
 
 
 def test_parquet_writer_types_and_metadata():
     meta = {"version": "9.9", "signatures": ["a|version:9.9"], "benchmark_sha256": "ab"}
-    write_table(scored(), "out.parquet", metadata=meta)
+    write_scored(scored(), "out.parquet", metadata=meta)
     table = pq.read_table("out.parquet")
     assert table.schema.field("id").type == pa.string()
     assert table.schema.field("ok").type == pa.bool_()
@@ -446,25 +447,25 @@ def test_parquet_writer_types_and_metadata():
 
 
 def test_parquet_writer_without_metadata_adds_no_key():
-    write_table(scored(), "out.parquet")
+    write_scored(scored(), "out.parquet")
     assert b"recallscore" not in (pq.read_table("out.parquet").schema.metadata or {})
 
 
 @pytest.mark.parametrize("suffix", FORMATS)
 def test_writer_leaves_no_temporary_file(suffix):
     Path("sub").mkdir()
-    write_table(scored(), f"sub/out{suffix}")
+    write_scored(scored(), f"sub/out{suffix}")
     assert sorted(p.name for p in Path("sub").iterdir()) == [f"out{suffix}"]
 
 
 def test_writer_creates_missing_directories():
-    write_table(scored(), "a/b/out.csv")
+    write_scored(scored(), "a/b/out.csv")
     assert Path("a/b/out.csv").read_text().startswith("id,attempt,")
 
 
 def test_writer_rejects_unknown_extension_and_writes_nothing():
     with pytest.raises(UsageError) as caught:
-        write_table(scored(), "out.tsv")
+        write_scored(scored(), "out.tsv")
     assert str(caught.value) == "out.tsv: --out must end in .csv, .jsonl, .parquet (got '.tsv')"
     assert list(Path(".").iterdir()) == []
 
@@ -473,7 +474,7 @@ def test_failed_write_leaves_the_old_file_and_no_temporary_file():
     Path("out.jsonl").write_text("old\n")
     frame = pd.DataFrame({"attempt": ["a", "b"], "thing": [1, object()]})
     with pytest.raises(UsageError, match=r"out\.jsonl: row 1: thing: .* cannot be written to JSON"):
-        write_table(frame, "out.jsonl")  # the first line is written, the second cannot be
+        write_scored(frame, "out.jsonl")  # the first line is written, the second cannot be
     assert Path("out.jsonl").read_text() == "old\n"
     assert temp_files() == []
 
@@ -493,7 +494,7 @@ def test_atomic_write_failure_mid_write():
 
 def test_jsonl_writer_writes_missing_carried_values_as_null():
     frame = read_attempts(write_jsonl("a.jsonl", [{"attempt": "a", "note": "x"}, {"attempt": "b"}]))
-    write_table(frame, "out.jsonl")
+    write_scored(frame, "out.jsonl")
     lines = Path("out.jsonl").read_text().splitlines()
     records = [json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} is not JSON")) for line in lines]
     assert [r["note"] for r in records] == ["x", None]
@@ -501,12 +502,12 @@ def test_jsonl_writer_writes_missing_carried_values_as_null():
 
 def test_jsonl_writer_writes_carried_nulls_from_parquet_as_null():
     frame = read_attempts(write_parquet("a.parquet", {"attempt": ["a", "b"], "note": ["x", None]}))
-    write_table(frame, "out.jsonl")
+    write_scored(frame, "out.jsonl")
     records = [json.loads(line) for line in Path("out.jsonl").read_text().splitlines()]
     assert [r["note"] for r in records] == ["x", None]
 
 
 def test_csv_writer_writes_carried_nulls_as_empty_fields():
     frame = read_attempts(write_parquet("a.parquet", {"attempt": ["a", "b"], "note": ["x", None]}))
-    write_table(frame, "out.csv")
+    write_scored(frame, "out.csv")
     assert Path("out.csv").read_text() == "id,attempt,note\n0,a,x\n1,b,\n"

@@ -804,7 +804,8 @@ _BASIS = {"status": "negated", "matched": "required", "terms": ["west", "drawer"
     {"spans": [[True, 2]]}, {"conversions": ("x",)},
 ])
 def test_a_basis_is_rendered_as_the_json_module_would(change):
-    from recallscore_nb.io.reports import _basis_text, _plain
+    from recallscore_nb.io.jsondocs import plain as _plain
+    from recallscore_nb.io.reports import _basis_text
 
     basis = {**_BASIS, **change}
     pad = " " * 10

@@ -9,11 +9,13 @@ import pandas as pd
 import pytest
 
 from recallscore_nb import __version__, load_benchmark, score_benchmark
-from recallscore_nb.io.attempts import read_attempts, write_table
+from recallscore_nb.io.attempts import read_attempts
+from recallscore_nb.io.scored import write_scored
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.data import DATA_DIR
 from recallscore_nb.analysis.stats import system_table
-from recallscore_nb.analysis.summary import PAIRED_COLUMNS, read_scored, summarize_command
+from recallscore_nb.analysis.summary import PAIRED_COLUMNS, read_scored
+from recallscore_nb.cli.handlers import summarize_command
 
 V = __version__
 SYSTEMS = DATA_DIR / "attempts" / "four_fact_systems.csv"
@@ -47,7 +49,7 @@ def _write(tmp_path, text: str, name: str = "scored.csv"):
 @pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
 def test_every_format_reads_back_to_the_same_table(tmp_path, scored, suffix):
     path = tmp_path / f"scored{suffix}"
-    write_table(scored, str(path))
+    write_scored(scored, str(path))
     frame = read_scored(path)
     assert frame["literal_match"].dtype == "boolean"
     assert frame["facts_total"].dtype == "Int64"
@@ -122,7 +124,7 @@ def test_unreadable_paths(tmp_path, name, error, message):
 # --- the command ------------------------------------------------------------------------------
 def test_stdout_markdown_with_notes(tmp_path, scored):
     path = tmp_path / "scored.csv"
-    write_table(scored, str(path))
+    write_scored(scored, str(path))
     lines = summarize_command(path, resamples=500, seed=7)
     text = "\n".join(lines)
     sha = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
@@ -210,7 +212,7 @@ def test_score_items_output_reads_back_with_its_empty_checklists(tmp_path, suffi
                              "attempt": ["west drawer", "Paris", "east drawer", "Rome"]})
     scored = score_items(items, attempts)
     path = tmp_path / f"scored{suffix}"
-    write_table(scored, str(path))
+    write_scored(scored, str(path))
     table = system_table(read_scored(path), resamples=100, seed=0).set_index(["system", "rule"])
     assert table.equals(system_table(scored, resamples=100, seed=0).set_index(["system", "rule"]))
     assert table.loc[("a", "checklist_full_match"), ["items", "excluded", "mean"]].tolist() == [

@@ -13,7 +13,8 @@ import pytest
 
 from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import InputFileError, UsageError
-from recallscore_nb.analysis.summary import MAX_RESAMPLES, read_scored, summarize_command
+from recallscore_nb.analysis.summary import MAX_RESAMPLES, read_scored
+from recallscore_nb.cli.handlers import summarize_command
 
 SCORED = [
     "system,id,literal_match,token_f1",

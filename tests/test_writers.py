@@ -19,10 +19,10 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from recallscore_nb.io.attempts import write_table
+from recallscore_nb.io.scored import write_scored
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.render.tables import csv_text
+from recallscore_nb.core.csvtext import csv_text
 
 
 # --- the writers as they were ---------------------------------------------------------------
@@ -104,36 +104,36 @@ def varied_frame(n: int = 20) -> pd.DataFrame:
 @pytest.mark.parametrize("n", [0, 1, 20, 97])
 def test_csv_bytes_equal_the_old_writer(tmp_path, n):
     frame = varied_frame(max(n, 2)).head(n)
-    write_table(frame, str(tmp_path / "s.csv"))
+    write_scored(frame, str(tmp_path / "s.csv"))
     assert (tmp_path / "s.csv").read_bytes() == old_csv(frame)
     assert csv_text(frame).encode("utf-8") == old_csv(frame)
 
 
 def test_csv_on_stdout_equals_the_file(tmp_path, capsys):
     frame = varied_frame()
-    write_table(frame, None)
+    write_scored(frame, None)
     assert capsys.readouterr().out.encode("utf-8") == old_csv(frame)
 
 
 def test_csv_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
-    from recallscore_nb.render import tables
+    from recallscore_nb.core import csvtext as tables
 
     monkeypatch.setattr(tables, "_CHUNK_CELLS", 50)  # a few rows per chunk
     frame = varied_frame(31)
-    write_table(frame, str(tmp_path / "s.csv"))
+    write_scored(frame, str(tmp_path / "s.csv"))
     assert (tmp_path / "s.csv").read_bytes() == old_csv(frame)
 
 
 def test_csv_of_dates_is_not_cut_into_chunks(tmp_path, monkeypatch):
     """pandas writes a column of datetimes as dates when every one is at midnight: decided
     over the whole column, so such a table is written in one piece."""
-    from recallscore_nb.render import tables
+    from recallscore_nb.core import csvtext as tables
 
     monkeypatch.setattr(tables, "_CHUNK_CELLS", 4)
     frame = pd.DataFrame({"id": ["a", "b", "c", "d"], "ok": [True, False, True, True],
                           "at": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-03",
                                                 "2026-01-03 12:30"], format="ISO8601")})
-    write_table(frame, str(tmp_path / "s.csv"))
+    write_scored(frame, str(tmp_path / "s.csv"))
     assert (tmp_path / "s.csv").read_bytes() == old_csv(frame)
     assert b"2026-01-01 00:00:00" in old_csv(frame)
 
@@ -149,16 +149,16 @@ def test_jsonl_bytes_equal_the_old_writer(tmp_path, n):
     frame["object mix"] = pd.array([[1, "x", True, None, 2.5, False, {"k": [1, "v"]}, np.int64(4),
                                      ["a", None], float("nan")][i % 10] for i in range(n)],
                                    dtype=object)
-    write_table(frame, str(tmp_path / "s.jsonl"))
+    write_scored(frame, str(tmp_path / "s.jsonl"))
     assert (tmp_path / "s.jsonl").read_bytes() == old_jsonl(frame)
 
 
 def test_jsonl_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
-    from recallscore_nb.io import attempts
+    from recallscore_nb.io import scored as attempts
 
     monkeypatch.setattr(attempts, "_CHUNK_CELLS", 50)
     frame = varied_frame(31)
-    write_table(frame, str(tmp_path / "s.jsonl"))
+    write_scored(frame, str(tmp_path / "s.jsonl"))
     assert (tmp_path / "s.jsonl").read_bytes() == old_jsonl(frame)
 
 
@@ -175,7 +175,7 @@ def test_jsonl_writes_timestamps_as_iso_text(tmp_path):
         "day": [dt.date(2026, 1, 2), None, dt.date(1999, 12, 31)],
         "took": pd.to_timedelta(["1s", "1 day", None]),
     })
-    write_table(frame, str(tmp_path / "s.jsonl"))
+    write_scored(frame, str(tmp_path / "s.jsonl"))
     got = records(tmp_path / "s.jsonl")
     assert [r["at"] for r in got] == ["2026-01-02T03:04:05", None, "2026-11-30T00:00:00.000001"]
     assert got[0]["zoned"] == "2026-01-02T03:04:05+00:00"
@@ -187,7 +187,7 @@ def test_jsonl_writes_decimals_as_numbers_with_their_digits(tmp_path):
     frame = pd.DataFrame({"id": ["a", "b", "c", "d"],
                           "amount": [decimal.Decimal("1.50"), decimal.Decimal("-0.001"),
                                      None, decimal.Decimal("12345678901234567890.12")]})
-    write_table(frame, str(tmp_path / "s.jsonl"))
+    write_scored(frame, str(tmp_path / "s.jsonl"))
     text = (tmp_path / "s.jsonl").read_text()
     assert text.splitlines()[0] == '{"id": "a", "amount": 1.50}'
     assert '"amount": 12345678901234567890.12}' in text
@@ -200,7 +200,7 @@ def test_jsonl_writes_a_decimal_column_from_parquet(tmp_path):
     table = pa.table({"attempt": ["x", "y"],
                       "price": pa.array([decimal.Decimal("2.50"), None], pa.decimal128(5, 2))})
     frame = table.to_pandas()
-    write_table(frame, str(tmp_path / "s.jsonl"))
+    write_scored(frame, str(tmp_path / "s.jsonl"))
     assert (tmp_path / "s.jsonl").read_text().splitlines() == [
         '{"attempt": "x", "price": 2.50}', '{"attempt": "y", "price": null}']
 
@@ -210,7 +210,7 @@ def test_jsonl_nested_values_from_parquet(tmp_path):
                       "tags": pa.array([["a", "b"], []], pa.list_(pa.string())),
                       "pair": pa.array([{"k": 1, "v": 2.5}, None],
                                        pa.struct([("k", pa.int64()), ("v", pa.float64())]))}).to_pandas()
-    write_table(frame, str(tmp_path / "s.jsonl"))
+    write_scored(frame, str(tmp_path / "s.jsonl"))
     assert records(tmp_path / "s.jsonl") == [
         {"attempt": "x", "tags": ["a", "b"], "pair": {"k": 1, "v": 2.5}},
         {"attempt": "y", "tags": [], "pair": None}]
@@ -220,7 +220,7 @@ def test_jsonl_nested_values_from_parquet(tmp_path):
 def test_jsonl_refuses_infinity_in_one_line(tmp_path, value):
     frame = pd.DataFrame({"id": ["a", "b"], "attempt": ["x", "y"], "score": [0.5, value]})
     with pytest.raises(UsageError) as caught:
-        write_table(frame, str(tmp_path / "s.jsonl"))
+        write_scored(frame, str(tmp_path / "s.jsonl"))
     assert str(caught.value) == (
         f"{tmp_path / 's.jsonl'}: row 1 (id b): score: {value!r} cannot be written to JSON "
         "(it has no Infinity); write CSV or Parquet instead")
@@ -230,13 +230,13 @@ def test_jsonl_refuses_infinity_in_one_line(tmp_path, value):
 def test_jsonl_refuses_infinity_in_an_object_column(tmp_path):
     frame = pd.DataFrame({"attempt": ["x", "y"], "mixed": pd.array(["a", [1.0, math.inf]], dtype=object)})
     with pytest.raises(UsageError, match=r"row 1: mixed: \[1\.0, inf\] cannot be written to JSON"):
-        write_table(frame, str(tmp_path / "s.jsonl"))
+        write_scored(frame, str(tmp_path / "s.jsonl"))
 
 
 def test_jsonl_refuses_bytes_in_one_line(tmp_path):
     frame = pd.DataFrame({"attempt": ["x"], "blob": pd.array([b"\x00\x01"], dtype=object)})
     with pytest.raises(UsageError) as caught:
-        write_table(frame, str(tmp_path / "s.jsonl"))
+        write_scored(frame, str(tmp_path / "s.jsonl"))
     assert str(caught.value) == (f"{tmp_path / 's.jsonl'}: row 0: blob: b'\\x00\\x01' (type bytes) "
                                  "cannot be written to JSON; write Parquet instead")
 

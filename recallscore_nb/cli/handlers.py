@@ -12,18 +12,20 @@ from pathlib import Path
 import pandas as pd
 
 from .._version import __version__
-from ..io.attempts import read_attempts, write_table
-from ..io.benchmarks import load_benchmark
-from ..core.errors import AttemptsFormatError, UsageError
-from ..io.files import refuse_output_among_inputs
 from ..analysis.reproduce import Reproduction, reproduce
+from ..core.csvtext import csv_text
+from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from ..core.rules import rules_for
-from ..io.items import load_items
 from ..core.scoring import output_columns, score_benchmark, score_items
-from ..render.tables import write_csv
+from ..io.attempts import read_attempts
+from ..io.benchmarks import load_benchmark
+from ..io.files import read_input, refuse_output_among_inputs, sha256, write_file
+from ..io.items import load_items
+from ..io.scored import write_scored
 
-__all__ = ["score_command", "reproduce_command", "render_reproduction", "report_command",
-           "check_report_command"]
+__all__ = ["score_command", "score_items_command", "score_dask_command", "report_command",
+           "check_report_command", "reproduce_command", "render_reproduction",
+           "summarize_command"]
 
 
 def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1",
@@ -66,12 +68,12 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
     metadata = {"version": __version__, "signatures": signatures,
                 "benchmark_sha256": bench.sha256}
     if schema is not None:
-        from ..io.reports import status_frame
+        from ..io.scored import status_frame
 
         scores = pd.concat([scores, status_frame(scores["attempt"], bench, schema)], axis=1)
         signatures.append(schema.signature())
         metadata["schema_sha256"] = schema.sha256
-    write_table(scores, out, metadata=metadata)
+    write_scored(scores, out, metadata=metadata)
     return signatures
 
 
@@ -162,7 +164,7 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
     except UsageError as error:
         raise AttemptsFormatError(attempts_path, "", "item", message=str(error)) from None
     signatures = [rule.signature() for rule in rules_for(squad_mode)]
-    write_table(scores, out, metadata={"version": __version__, "signatures": signatures,
+    write_scored(scores, out, metadata={"version": __version__, "signatures": signatures,
                                        "items_sha256": items.sha256})
     return signatures
 
@@ -181,7 +183,7 @@ def score_dask_command(scorer_path, attempts_glob, out, *, squad_mode="v1.1", sc
                              progress=progress)
     signatures = [rule.signature() for rule in rules_for(squad_mode)]
     key = "items_sha256" if items_mode else "benchmark_sha256"
-    write_table(scores, out, metadata={"version": __version__, "signatures": signatures,
+    write_scored(scores, out, metadata={"version": __version__, "signatures": signatures,
                                        key: scorer.sha256})
     return signatures
 
@@ -225,6 +227,90 @@ def reproduce_command(benchmark_path, *, out_dir=None) -> tuple[list[str], bool]
     bench = load_benchmark(benchmark_path)
     rep = reproduce(bench)
     if out_dir is not None:
-        write_csv(rep.rows, Path(out_dir) / "reproduce__rows.csv")
-        write_csv(rep.summary, Path(out_dir) / "reproduce__summary.csv")
+        write_file(Path(out_dir) / "reproduce__rows.csv", csv_text(rep.rows))
+        write_file(Path(out_dir) / "reproduce__summary.csv", csv_text(rep.summary))
     return render_reproduction(rep), rep.agrees
+
+
+# --- summarize --------------------------------------------------------------------------------
+SUMMARY_FORMATS = (".csv", ".md", ".tex")
+"""What ``summarize --out`` writes, by extension."""
+
+
+def summarize_command(scored_path, by: str = "system", rules=None, paired=None, out=None,
+                      seed: int | None = None, resamples: int | None = None, *,
+                      confidence: float = 0.95) -> list[str]:
+    """Summarize a scored file; return the lines to print.
+
+    Without ``out``: the per-system table (and, with ``paired=(A, B)``, the paired table) as
+    Markdown, each followed by its notes (input file and hash, signatures, exclusions,
+    saturation). With ``out``: the system table is written as CSV, Markdown or LaTeX by the
+    extension of ``out`` (Markdown and LaTeX carry the notes; CSV has none, so that
+    ``read_csv`` reads it back), the paired table beside it as ``<stem>.paired<ext>``; the
+    lines say what was written and give the signatures.
+
+    ``seed`` and ``resamples`` default to :data:`~recallscore_nb.analysis.stats.DEFAULT_SEED` and
+    :data:`~recallscore_nb.analysis.stats.DEFAULT_RESAMPLES`.
+    """
+    from ..analysis.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, resolve_rules
+    from ..analysis.summary import (
+        PAIRED_COLUMNS,
+        check_resamples,
+        paired_footer,
+        paired_shown,
+        read_scored,
+        summary_footer,
+        summary_tables,
+    )
+    from ..render.tables import latex_text, markdown_text
+
+    seed = DEFAULT_SEED if seed is None else seed
+    resamples = DEFAULT_RESAMPLES if resamples is None else resamples
+    check_resamples(resamples)
+    names = resolve_rules(rules or None)
+    if out is not None and Path(str(out)).suffix.lower() not in SUMMARY_FORMATS:
+        raise UsageError(f"--out must end in {', '.join(SUMMARY_FORMATS)} "
+                         f"(got {Path(str(out)).suffix or 'no extension'!r})")
+    path = str(scored_path)
+    if out is not None:
+        refuse_output_among_inputs(out, {"scored": path})
+        if paired is not None:
+            refuse_output_among_inputs(_paired_path(Path(str(out))), {"scored": path})
+    frame = read_scored(path, by=by, rules=names)
+    if frame.empty:
+        raise InputFileError(path, message="no scored rows to summarize")
+    if paired is not None:
+        paired = tuple(str(s) for s in paired)
+        known = sorted(frame[by].unique())
+        for system in paired:
+            if system not in known:
+                raise UsageError(f"--paired: no {by} {system!r} in {path} "
+                                 f"({by}: {', '.join(known)})")
+    table, verdicts, pairs = summary_tables(frame, by=by, rules=names, paired=paired,
+                                            resamples=resamples, seed=seed,
+                                            confidence=confidence)
+    footer = summary_footer(path, sha256(read_input(path, InputFileError)), len(frame), table, verdicts)
+    if out is None:
+        lines = [f"{by} means per rule, {confidence:.0%} percentile bootstrap interval", ""]
+        lines += markdown_text(table, footer).rstrip("\n").split("\n")
+        if pairs is not None:
+            lines += ["", f"paired comparison of {paired[0]} and {paired[1]}", ""]
+            lines += markdown_text(paired_shown(pairs), paired_footer(pairs)).rstrip("\n").split("\n")
+        return lines
+    out = Path(str(out))
+    writers = {".csv": lambda f, notes: csv_text(f), ".md": markdown_text, ".tex": latex_text}
+    write = writers[out.suffix.lower()]
+    write_file(out, write(table, footer))
+    lines = [f"wrote {out} ({len(table)} rows)"]
+    if pairs is not None:
+        paired_out = _paired_path(out)
+        shown = pairs[PAIRED_COLUMNS] if out.suffix.lower() == ".csv" else paired_shown(pairs)
+        write_file(paired_out, write(shown, paired_footer(pairs)))
+        lines.append(f"wrote {paired_out} ({len(pairs)} rows)")
+        return lines + list(dict.fromkeys(footer + paired_footer(pairs)))
+    return lines + footer
+
+
+def _paired_path(out: Path) -> Path:
+    """Where the paired table goes beside ``out``: ``<stem>.paired<ext>``."""
+    return out.with_name(f"{out.stem}.paired{out.suffix}")

@@ -290,7 +290,7 @@ def _squad(args) -> int:
 
 
 def _summarize(args) -> int:
-    from ..analysis.summary import summarize_command
+    from .handlers import summarize_command
 
     print("\n".join(summarize_command(args.scored, by=args.by, rules=args.rule,
                                       paired=args.paired, out=args.out, seed=args.seed,

@@ -34,6 +34,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..core.errors import InputFileError
 from .files import read_input
@@ -41,7 +42,7 @@ from .data import SCHEMAS_DIR
 
 __all__ = ["JsonPath", "MAX_DEPTH", "read_document", "load_json", "load_json_line",
            "parse_object", "check_json_text", "json_path", "split_path", "render", "printable",
-           "validator", "schema_problems", "expected_phrase"]
+           "validator", "schema_problems", "expected_phrase", "plain"]
 
 JsonPath = tuple[str | int, ...]  # a JSON path as its parts: ("rows", 2, "attempt")
 RowId = Callable[[Any, JsonPath], str | None]
@@ -536,3 +537,20 @@ def expected_phrase(schema: dict[str, Any]) -> str:
     if phrase is None:
         return "a valid value"
     return f"{phrase} >= {schema['minimum']}" if "minimum" in schema else phrase
+
+
+def plain(value):
+    """``value`` with numpy scalars, tuples and pandas missing values made plain JSON values.
+
+    >>> plain({"n": np.int64(3), "t": (1, pd.NA)})
+    {'n': 3, 't': [1, None]}
+    """
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if value is pd.NA:
+        return None
+    return value

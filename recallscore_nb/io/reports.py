@@ -60,7 +60,6 @@ import pandas as pd
 
 from ._jsonschema import Draft202012Validator
 from .._version import __version__
-from ..core.engine import STRING
 from ..core.errors import (
     AttemptsFormatError,
     InputChangedError,
@@ -72,13 +71,13 @@ from ..core.errors import (
 )
 from .files import atomic_write, read_input, require_regular_file, sha256
 from .data import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
+from .jsondocs import plain
 
 __all__ = [
     "Report",
     "ROLES",
     "RULE_VALUES",
     "REPORT_SCHEMA",
-    "status_frame",
     "build_report",
     "render_report",
     "validate_report",
@@ -100,58 +99,6 @@ _RENDER_LIMIT = 80
 _CHUNK_ROWS = 20_000
 """Attempts whose statuses, bases and text are built at a time."""
 _STRING = json.encoder.encode_basestring  # json.dumps(text, ensure_ascii=False)
-
-
-# --- the schema-aware columns of `recallscore score` ------------------------------------
-def status_frame(attempts, benchmark, schema) -> pd.DataFrame:
-    """Each attempt's fact statuses and weighted score, as ``recallscore score --schema``
-    writes them: the columns of :func:`recallscore_nb.core.status.status_columns`, each basis as
-    compact JSON text. Aligned with ``attempts`` (a Series or sequence of strings), indexed
-    from 0.
-    """
-    from ..core.status import fact_status
-
-    statuses = fact_status(attempts, benchmark, schema).reset_index(drop=True)
-    columns: dict[str, Any] = {}
-    for name in benchmark.fact_names:
-        columns[f"status_{name}"] = pd.array(statuses[f"status_{name}"].to_numpy(dtype=object),
-                                             dtype=STRING)
-    columns["weighted_score"] = statuses["weighted_score"].astype("float64").to_numpy()
-    for name in benchmark.fact_names:
-        columns[f"basis_{name}"] = pd.array(
-            _compact_each(statuses[f"basis_{name}"].to_numpy(dtype=object)), dtype=STRING)
-    return pd.DataFrame(columns, index=pd.RangeIndex(len(statuses)))
-
-
-def _compact_each(bases: np.ndarray) -> list[str]:
-    """:func:`_compact` of each basis, once per distinct basis object (attempts with the same
-    text share one)."""
-    texts: dict[int, str] = {}
-    out = []
-    for basis in bases.tolist():
-        text = texts.get(id(basis))
-        if text is None:
-            text = texts[id(basis)] = _compact(basis)
-        out.append(text)
-    return out
-
-
-def _compact(value) -> str:
-    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
-
-
-def _plain(value):
-    """``value`` with numpy scalars, tuples and pandas missing values made plain JSON values."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    if value is pd.NA:
-        return None
-    return value
 
 
 # --- building a report ---------------------------------------------------------------------
@@ -483,7 +430,7 @@ def _pretty(value: Any, pad: str) -> str:
             return "[]"
         return "[\n" + ",\n".join(inner + _pretty(v, inner) for v in value) + "\n" + pad + "]"
     # numpy scalars, pandas missing values, other mappings: as the JSON module writes them
-    text = json.dumps(_plain(value), sort_keys=True, indent=2, ensure_ascii=False,
+    text = json.dumps(plain(value), sort_keys=True, indent=2, ensure_ascii=False,
                       allow_nan=False)
     return text.replace("\n", "\n" + pad)
 

@@ -300,10 +300,12 @@ class Session:
 
     def table(self, what: str, frame, *, float_format: str = ".3f"):
         """Write ``tables/<stem>__<what>.{csv,md,tex}``; return the frame for display."""
-        from ..render.tables import write_table
+        from ..render.tables import table_texts
 
-        self.outputs += write_table(frame, self.work_dir / "tables", f"{self.stem}__{what}",
-                                    footer=self.footer(), float_format=float_format)
+        texts = table_texts(frame, self.footer(), float_format)
+        for ext, text in texts.items():
+            self.outputs.append(write_file(self.work_dir / "tables" / f"{self.stem}__{what}.{ext}",
+                                           text))
         return frame
 
     def figure(self, what: str, fig) -> SavedFigure:
