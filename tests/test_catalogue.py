@@ -9,7 +9,9 @@ import json
 import pytest
 
 from recallscore_nb import __version__
-from recallscore_nb.io.catalogue import FLAGS, catalogue_signature, flags_frame, load_catalogue, suites_frame
+from recallscore_nb.io.catalogue import load_catalogue
+from recallscore_nb.analysis.catalogue import catalogue_signature, flags_frame, suites_frame
+from recallscore_nb.core.catalogue import FLAGS
 from recallscore_nb.core.errors import CatalogueFormatError
 from recallscore_nb.io.data import DEFAULT_CATALOGUE
 from recallscore_nb.core.errors import InputFileError

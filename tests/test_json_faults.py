@@ -24,7 +24,7 @@ from recallscore_nb.io.jsondocs import MAX_DEPTH, check_json_text, load_json
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
-from recallscore_nb.analysis.squad_eval import read_predictions, read_squad_dataset
+from recallscore_nb.io.squad_files import read_predictions, read_squad_dataset
 
 BENCHMARK = DEFAULT_BENCHMARK.read_text(encoding="utf-8")
 SCHEMA = DEFAULT_SCHEMA_PATH.read_text(encoding="utf-8")

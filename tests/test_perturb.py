@@ -16,6 +16,7 @@ from conftest import benchmark_data, write_benchmark
 from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
+from recallscore_nb.cli.handlers import perturb_command
 from recallscore_nb.analysis.perturb import (
     INTENDED_LABELS,
     KINDS,
@@ -28,7 +29,6 @@ from recallscore_nb.analysis.perturb import (
     dumps_benchmark,
     omit_fact,
     perturb_benchmark,
-    perturb_command,
     remove_punctuation,
     reorder_clauses,
     telegraphic,

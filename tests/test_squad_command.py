@@ -41,13 +41,13 @@ import pytest
 import squad_official_port as official
 
 from recallscore_nb.core.errors import InputFileError, UsageError
-from recallscore_nb.analysis.squad_eval import (
-    evaluate_squad,
+from recallscore_nb.analysis.squad_eval import evaluate_squad
+from recallscore_nb.cli.handlers import squad_command
+from recallscore_nb.io.squad_files import (
     parse_predictions,
     parse_squad_dataset,
     read_predictions,
     read_squad_dataset,
-    squad_command,
 )
 
 

@@ -6,7 +6,8 @@ gives it nothing to work on, such as no clause to reorder. :data:`KINDS` lists t
 order of the shipped benchmark's conditions. :func:`perturb_benchmark` makes every kind
 that can be made, labels each row with the package's own scoring (so ``recallscore
 reproduce`` agrees with it), and returns a schema-version-1 benchmark with the kinds it
-skipped; :func:`perturb_command` writes that benchmark atomically.
+skipped; :func:`dumps_benchmark` spells it as the file ``recallscore perturb`` writes
+(:func:`recallscore_nb.cli.handlers.perturb_command`).
 
 The heuristics are generic, English-only and small; nothing in them names the shipped
 answer's words:
@@ -56,7 +57,6 @@ from typing import Any
 
 from .._version import __version__
 from ..core.errors import UsageError
-from ..io.files import write_file
 from ..core.normalize import SEED, delete_ascii_punctuation
 from ..core.facts import Fact
 from ..core.tokens import term_occurs
@@ -76,7 +76,6 @@ __all__ = [
     "omit_fact",
     "change_fact",
     "perturb_benchmark",
-    "perturb_command",
     "dumps_benchmark",
 ]
 
@@ -845,42 +844,3 @@ def dumps_benchmark(document: Mapping[str, Any]) -> str:
     rows = ",\n".join("    " + json.dumps(row, ensure_ascii=False) for row in document["rows"])
     block = f"[\n{rows}\n  ]" if rows else "[]"
     return text.replace(f'\n  "rows": {json.dumps(marker)}', f'\n  "rows": {block}', 1) + "\n"
-
-
-def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> list[str]:
-    """Draft a benchmark from ``benchmark_path``'s reference and write it to ``out``.
-
-    With ``schema_path``, the scoring schema's contradictions change facts. The file is
-    checked before it replaces ``out``: it must load as a benchmark and reproduce.
-    Returns the lines for stderr: ``skipped <condition>: <reason>``, one per kind skipped.
-    ``out`` may be neither the benchmark nor the schema.
-    """
-    from ..io.benchmarks import load_benchmark
-    from ..io.files import refuse_output_among_inputs
-    from ..io.data import DEFAULT_BENCHMARK
-    from .reproduce import reproduce
-
-    refuse_output_among_inputs(out, {
-        "benchmark": DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path,
-        "schema": schema_path})
-
-    bench = load_benchmark(benchmark_path)
-    contradictions, schema = None, None
-    if schema_path is not None:
-        from ..io.scoring_schemas import load_scoring_schema
-
-        schema = load_scoring_schema(schema_path, bench)
-        contradictions = {name: [list(terms) for terms in rule.contradictions]
-                          for name, rule in schema.facts.items() if rule.contradictions}
-    document, skipped = perturb_benchmark(bench, seed=seed, contradictions=contradictions)
-    if schema is not None:
-        document["generatedBy"]["scoringSchema"] = {"file": Path(schema.path).name,
-                                                    "sha256": schema.sha256}
-    text = dumps_benchmark(document)
-
-    def check(tmp: str) -> None:
-        if not reproduce(load_benchmark(tmp)).agrees:  # pragma: no cover - a bug, not input
-            raise RuntimeError("recallscore perturb drafted a benchmark that does not reproduce")
-
-    write_file(out, text, check=check)
-    return [f"skipped {condition}: {reason}" for condition, reason in skipped]

@@ -37,6 +37,7 @@ repeat one), and the dataset must hold at least one question (the scripts divide
 >>> data = {"version": "1.1", "data": [{"paragraphs": [{"qas": [
 ...     {"id": "q1", "answers": [{"text": "the Eiffel Tower"}, {"text": "Eiffel"}]},
 ...     {"id": "q2", "answers": [{"text": "1889"}]}]}]}]}
+>>> from recallscore_nb.io.squad_files import parse_squad_dataset
 >>> dataset = parse_squad_dataset(data, "dev.json")
 >>> result, messages = evaluate_squad(dataset, {"q1": "Eiffel tower!"}, mode="v1.1")
 >>> result
@@ -48,10 +49,7 @@ repeat one), and the dataset must hold at least one question (the scripts divide
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
 import pyarrow as pa
@@ -59,209 +57,11 @@ import pyarrow.compute as pc
 
 from ..core.engine import SQUAD_MODES
 from ..core.errors import InputFileError, UsageError
-from ..io.files import read_input
-from ..io.jsondocs import JsonPath, json_path, load_json, render, split_path
+from ..core.normalize import SQUAD, normalize_array
+from ..core.scoring import squad_exact_match, token_f1
+from ..io.squad_files import SquadDataset
 
-__all__ = [
-    "SquadDataset",
-    "SquadPredictions",
-    "read_squad_dataset",
-    "parse_squad_dataset",
-    "read_predictions",
-    "parse_predictions",
-    "evaluate_squad",
-    "format_result",
-    "squad_command",
-]
-
-
-
-# --- the two inputs ----------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class SquadDataset:
-    """The questions of a SQuAD dataset file, flattened in file order.
-
-    Attributes
-    ----------
-    path : str
-        The file as the user named it.
-    version : str or None
-        The file's ``version`` (``None`` when it has none).
-    qids : tuple of str
-        Each question's ``id``, unique.
-    answers : tuple of tuple of str
-        Each question's gold answer texts (``answers[*].text``), possibly none.
-    positions : tuple of (int, int, int)
-        Each question's (article, paragraph, question) indices, to name its JSON path.
-    """
-
-    path: str
-    version: str | None
-    qids: tuple[str, ...]
-    answers: tuple[tuple[str, ...], ...]
-    positions: tuple[tuple[int, int, int], ...]
-
-    def __len__(self) -> int:
-        return len(self.qids)
-
-    def location(self, i: int) -> str:
-        """The JSON path of question ``i``: ``$.data[0].paragraphs[1].qas[2]``."""
-        a, p, q = self.positions[i]
-        return f"$.data[{a}].paragraphs[{p}].qas[{q}]"
-
-
-@dataclass(frozen=True, eq=False)
-class SquadPredictions(Mapping):
-    """A predictions file: a read-only mapping of question id to predicted answer text."""
-
-    path: str
-    answers: Mapping[str, str]
-
-    def __getitem__(self, qid: str) -> str:
-        return self.answers[qid]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.answers)
-
-    def __len__(self) -> int:
-        return len(self.answers)
-
-
-# --- reading and validating --------------------------------------------------------------
-def read_squad_dataset(path: str | os.PathLike) -> SquadDataset:
-    """Read and validate an official SQuAD dataset file (v1.1 or v2.0).
-
-    Every problem is collected; the error raised is the first, carrying all of them in
-    ``errors``, each naming the file, the JSON path and the field
-    (``dev.json: $.data[0].paragraphs[1].qas[2]: answers: expected an array, got null``).
-    Only what the official scripts read is required: ``data``, ``paragraphs``, ``qas``,
-    ``id``, ``answers`` and ``answers[*].text``; ``version``, when present, must be a string.
-
-    Raises
-    ------
-    InputFileError
-        The file is missing, not a regular file, not UTF-8 JSON data (see
-        :func:`recallscore_nb.io.jsondocs.load_json`: a repeated key, a number that is not
-        finite, a lone surrogate, nesting too deep), or not a SQuAD dataset.
-    """
-    name = os.fspath(path)
-    return parse_squad_dataset(load_json(read_input(name), name, InputFileError), name)
-
-
-def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
-    """Validate an already-parsed SQuAD dataset (see :func:`read_squad_dataset`)."""
-    errors: list[InputFileError] = []
-
-    def problem(parts: JsonPath, expected: str, value: Any = None, *, missing: bool = False):
-        location, field = split_path(parts)
-        if missing:
-            error = InputFileError(name, location, field, message=f"missing (expected {expected})")
-        else:
-            error = InputFileError(name, location, field, expected=expected, got=render(value))
-        errors.append(error)
-
-    def array_at(holder: dict, parts: JsonPath, key: str, what: str) -> list:
-        if key not in holder:
-            problem((*parts, key), f"an array of {what}", missing=True)
-            return []
-        value = holder[key]
-        if not isinstance(value, list):
-            problem((*parts, key), f"an array of {what}", value)
-            return []
-        return value
-
-    if not isinstance(data, dict):
-        raise InputFileError(name, "$", expected="an object with a 'data' array", got=render(data))
-    version = data.get("version")
-    if "version" in data and not isinstance(version, str):
-        problem(("version",), "a string", version)
-        version = None
-    qids: list[str] = []
-    answers: list[tuple[str, ...]] = []
-    positions: list[tuple[int, int, int]] = []
-    first_seen: dict[str, int] = {}
-    for a, article in enumerate(array_at(data, (), "data", "articles")):
-        if not isinstance(article, dict):
-            problem(("data", a), "an article object", article)
-            continue
-        for p, paragraph in enumerate(array_at(article, ("data", a), "paragraphs", "paragraphs")):
-            at_p = ("data", a, "paragraphs", p)
-            if not isinstance(paragraph, dict):
-                problem(at_p, "a paragraph object", paragraph)
-                continue
-            for q, qa in enumerate(array_at(paragraph, at_p, "qas", "questions")):
-                at_q = (*at_p, "qas", q)
-                if not isinstance(qa, dict):
-                    problem(at_q, "a question object", qa)
-                    continue
-                qid = qa.get("id")
-                if "id" not in qa:
-                    problem((*at_q, "id"), "a string", missing=True)
-                elif not isinstance(qid, str):
-                    problem((*at_q, "id"), "a string", qid)
-                texts = []
-                for n, answer in enumerate(array_at(qa, at_q, "answers", "answer objects")):
-                    if not isinstance(answer, dict):
-                        problem((*at_q, "answers", n), "an answer object", answer)
-                    elif "text" not in answer:
-                        problem((*at_q, "answers", n, "text"), "a string", missing=True)
-                    elif not isinstance(answer["text"], str):
-                        problem((*at_q, "answers", n, "text"), "a string", answer["text"])
-                    else:
-                        texts.append(answer["text"])
-                if not isinstance(qid, str):
-                    continue
-                if qid in first_seen:
-                    first = json_path(_question_parts(positions[first_seen[qid]]))
-                    errors.append(InputFileError(
-                        name, json_path(at_q), "id",
-                        message=f"question id {qid!r} repeats the one at {first} (the official "
-                                f"scripts key scores by id)",
-                    ))
-                    continue
-                first_seen[qid] = len(qids)
-                qids.append(qid)
-                answers.append(tuple(texts))
-                positions.append((a, p, q))
-    if errors:
-        raise InputFileError.first_of(errors)
-    if not qids:
-        raise InputFileError(name, "$", "data", message="holds no question (the official scripts "
-                                                        "divide by the number of questions)")
-    return SquadDataset(name, version, tuple(qids), tuple(answers), tuple(positions))
-
-
-def read_predictions(path: str | os.PathLike) -> SquadPredictions:
-    """Read a predictions file: one JSON object mapping each question id to a string.
-
-    A value that is not a string is an error (the scripts normalize it as text), and so is a
-    repeated key (``json.load`` would keep the last one silently).
-
-    Raises
-    ------
-    InputFileError
-        The file is missing, not a regular file, not UTF-8 JSON data (as for
-        :func:`read_squad_dataset`), or not such an object.
-    """
-    name = os.fspath(path)
-    return parse_predictions(load_json(read_input(name), name, InputFileError), name)
-
-
-def parse_predictions(data: Any, name: str = "<predictions>") -> SquadPredictions:
-    """Validate already-parsed predictions (a dict; see :func:`read_predictions`)."""
-    if not isinstance(data, dict):
-        raise InputFileError(name, "$", expected="an object mapping question ids to answer strings",
-                             got=render(data))
-    errors = [InputFileError(name, *split_path((qid,)), expected="a string", got=render(value))
-              for qid, value in data.items() if not isinstance(value, str)]
-    if errors:
-        raise InputFileError.first_of(errors)
-    return SquadPredictions(name, dict(data))
-
-
-def _question_parts(position: tuple[int, int, int]) -> JsonPath:
-    a, p, q = position
-    return ("data", a, "paragraphs", p, "qas", q)
+__all__ = ["evaluate_squad", "format_result", "check_mode"]
 
 
 def evaluate_squad(
@@ -272,9 +72,10 @@ def evaluate_squad(
     Parameters
     ----------
     dataset : SquadDataset
-        What :func:`read_squad_dataset` returns.
+        What :func:`recallscore_nb.io.squad_files.read_squad_dataset` returns.
     predictions : Mapping of str to str
-        Question id -> predicted answer (:func:`read_predictions`, or a plain dict).
+        Question id -> predicted answer (:func:`recallscore_nb.io.squad_files.read_predictions`,
+        or a plain dict).
     mode : {"v1.1", "v2.0"}
         Which official script to reproduce.
 
@@ -300,6 +101,7 @@ def evaluate_squad(
     >>> data = {"data": [{"paragraphs": [{"qas": [
     ...     {"id": "q1", "answers": [{"text": "Denver Broncos"}]},
     ...     {"id": "q2", "answers": []}]}]}]}
+    >>> from recallscore_nb.io.squad_files import parse_squad_dataset
     >>> result, _ = evaluate_squad(parse_squad_dataset(data), {"q1": "Broncos", "q2": ""},
     ...                            mode="v2.0")
     >>> [(key, round(value, 4)) for key, value in result.items()]  # doctest: +NORMALIZE_WHITESPACE
@@ -307,9 +109,7 @@ def evaluate_squad(
      ('HasAns_f1', 66.6667), ('HasAns_total', 1), ('NoAns_exact', 100.0), ('NoAns_f1', 100.0),
      ('NoAns_total', 1)]
     """
-    from ..core.scoring import squad_exact_match, token_f1
-
-    _check_mode(mode)
+    check_mode(mode)
     answered = np.fromiter((qid in predictions for qid in dataset.qids), dtype=bool,
                            count=len(dataset))
     rows = np.flatnonzero(answered)
@@ -324,7 +124,8 @@ def evaluate_squad(
     return _v20_result(dataset, answered, exact, f1), missing
 
 
-def _check_mode(mode: str) -> None:
+def check_mode(mode: str) -> None:
+    """Refuse a SQuAD mode other than the official scripts' (``v1.1``, ``v2.0``)."""
     if mode not in SQUAD_MODES:
         raise UsageError(f"'mode' must be one of {', '.join(SQUAD_MODES)} (got {mode!r})")
 
@@ -365,8 +166,6 @@ def _v11_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray, 
 
 def _v20_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray,
                 f1: np.ndarray) -> dict:
-    from ..core.normalize import SQUAD, normalize_array
-
     has_answer = np.fromiter((bool(a) for a in dataset.answers), dtype=bool, count=len(dataset))
     # Questions scored against "" (no gold answer that normalizes to something).
     flat = [text for texts in dataset.answers for text in texts]
@@ -398,22 +197,6 @@ def _v20_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray,
     return result
 
 
-# --- the command -------------------------------------------------------------------------
 def format_result(result: Mapping[str, float | int], *, mode: str) -> str:
     """The result as the script prints it: v1.1 ``json.dumps(r)``, v2.0 with ``indent=2``."""
     return json.dumps(dict(result)) if mode == "v1.1" else json.dumps(dict(result), indent=2)
-
-
-def squad_command(
-    dataset_path: str, predictions_path: str, mode: str = "v1.1"
-) -> tuple[str, list[str]]:
-    """``recallscore squad``: (the JSON text for stdout, the lines for stderr).
-
-    The CLI prints the lines on stderr, then the JSON text on stdout, and exits 0; an
-    :class:`InputFileError` or :class:`UsageError` is the usual one-line error and exit 2.
-    """
-    _check_mode(mode)
-    dataset = read_squad_dataset(dataset_path)
-    predictions = read_predictions(predictions_path)
-    result, messages = evaluate_squad(dataset, predictions, mode=mode)
-    return format_result(result, mode=mode), messages

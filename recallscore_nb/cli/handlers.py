@@ -1,12 +1,16 @@
 """What each command of the command line does, as one call: load, compute, write, report.
 
-These functions read and write files and return the lines to print; :mod:`recallscore_nb.cli.main`
-only parses arguments and prints.
+One handler per command (``validate``, ``score``, ``report``, ``check-report``, ``signature``,
+``reproduce``, ``perturb``, ``squad``, ``summarize``, ``run``, ``check``, ``explore``): each
+reads and writes files through ``io`` and returns the lines to print (and, where the exit code
+depends on it, whether the comparison matched); :mod:`recallscore_nb.cli.main` only parses
+arguments, makes the one call and prints.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -23,9 +27,23 @@ from ..io.files import read_input, refuse_output_among_inputs, sha256, write_fil
 from ..io.items import load_items
 from ..io.scored import write_scored
 
-__all__ = ["score_command", "score_items_command", "score_dask_command", "report_command",
+__all__ = ["validate_command", "signature_command", "score_command", "score_items_command", "score_dask_command", "report_command",
            "check_report_command", "reproduce_command", "render_reproduction",
-           "summarize_command"]
+           "summarize_command", "squad_command", "perturb_command", "run_command",
+           "check_command", "explore_command"]
+
+
+def validate_command(benchmark_path) -> list[str]:
+    """Validate a benchmark file; the line to print (its rows, facts and hash)."""
+    bench = load_benchmark(benchmark_path)
+    shown = benchmark_path or "shipped benchmark " + Path(bench.path).name
+    return [f"{shown}: valid benchmark: {len(bench.rows)} rows, {len(bench.facts)} facts, "
+            f"sha256 {bench.sha256[:12]}"]
+
+
+def signature_command(squad_mode: str = "v1.1") -> list[str]:
+    """The rules' signatures, one a line, to cite in a paper."""
+    return [rule.signature() for rule in rules_for(squad_mode)]
 
 
 def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1",
@@ -170,10 +188,13 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
 
 
 def score_dask_command(scorer_path, attempts_glob, out, *, squad_mode="v1.1", scheduler=None,
-                       progress=True) -> list[str]:
+                       schema_path=None, progress=True) -> list[str]:
     """Score a partitioned Parquet dataset with Dask; write one table; return the signatures."""
     from ..io.dask_engine import score_with_dask
 
+    if schema_path is not None:
+        raise UsageError("--schema is not supported with --engine dask; score with the "
+                         "pandas engine, or add statuses afterwards with 'recallscore report'")
     if attempts_glob is None:
         raise UsageError("--engine dask needs --attempts: Parquet files, e.g. 'dir/*.parquet'")
     items_mode = scorer_path is not None and str(scorer_path).endswith(".jsonl")
@@ -314,3 +335,110 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
 def _paired_path(out: Path) -> Path:
     """Where the paired table goes beside ``out``: ``<stem>.paired<ext>``."""
     return out.with_name(f"{out.stem}.paired{out.suffix}")
+
+
+# --- squad ------------------------------------------------------------------------------------
+def squad_command(
+    dataset_path: str, predictions_path: str, mode: str = "v1.1"
+) -> tuple[str, list[str]]:
+    """``recallscore squad``: (the JSON text for stdout, the lines for stderr).
+
+    The CLI prints the lines on stderr, then the JSON text on stdout, and exits 0; an
+    :class:`InputFileError` or :class:`UsageError` is the usual one-line error and exit 2.
+    """
+    from ..analysis.squad_eval import check_mode, evaluate_squad, format_result
+    from ..io.squad_files import read_predictions, read_squad_dataset
+
+    check_mode(mode)
+    dataset = read_squad_dataset(dataset_path)
+    predictions = read_predictions(predictions_path)
+    result, messages = evaluate_squad(dataset, predictions, mode=mode)
+    return format_result(result, mode=mode), messages
+
+
+# --- perturb ----------------------------------------------------------------------------------
+def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> list[str]:
+    """Draft a benchmark from ``benchmark_path``'s reference and write it to ``out``.
+
+    With ``schema_path``, the scoring schema's contradictions change facts. The file is
+    checked before it replaces ``out``: it must load as a benchmark and reproduce.
+    Returns the lines for stderr: ``skipped <condition>: <reason>``, one per kind skipped.
+    ``out`` may be neither the benchmark nor the schema.
+    """
+    from ..analysis.perturb import dumps_benchmark, perturb_benchmark
+    from ..io.data import DEFAULT_BENCHMARK
+
+    refuse_output_among_inputs(out, {
+        "benchmark": DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path,
+        "schema": schema_path})
+
+    bench = load_benchmark(benchmark_path)
+    contradictions, schema = None, None
+    if schema_path is not None:
+        from ..io.scoring_schemas import load_scoring_schema
+
+        schema = load_scoring_schema(schema_path, bench)
+        contradictions = {name: [list(terms) for terms in rule.contradictions]
+                          for name, rule in schema.facts.items() if rule.contradictions}
+    document, skipped = perturb_benchmark(bench, seed=seed, contradictions=contradictions)
+    if schema is not None:
+        document["generatedBy"]["scoringSchema"] = {"file": Path(schema.path).name,
+                                                    "sha256": schema.sha256}
+    text = dumps_benchmark(document)
+
+    def check(tmp: str) -> None:
+        if not reproduce(load_benchmark(tmp)).agrees:  # pragma: no cover - a bug, not input
+            raise RuntimeError("recallscore perturb drafted a benchmark that does not reproduce")
+
+    write_file(out, text, check=check)
+    return [f"skipped {condition}: {reason}" for condition, reason in skipped]
+
+
+# --- the workbook: run, check, explore -------------------------------------------------------
+def run_command(notebooks, parameters, *, output_dir=None, jobs: int = 2, force: bool = False,
+                progress: bool = False, accept_defaults: bool = False) -> list[str]:
+    """Run the workbook's notebooks (``recallscore run``); the line saying what ran."""
+    from ..workbook.runner import run_workbook
+
+    result = run_workbook(notebooks, parameters, output_dir=output_dir, jobs=jobs, force=force,
+                          progress=progress, accept_defaults=accept_defaults)
+    return [f"ran {len(result.executed)} notebook(s), skipped {len(result.skipped)} unchanged; "
+            f"outputs in {result.output_dir}"]
+
+
+def check_command(*, update: bool = False, jobs: int = 2, progress: bool = False,
+                  accept_defaults: bool = False) -> tuple[list[str], bool]:
+    """Rerun the workbook and compare with ``reports/`` (``recallscore check``); the lines to
+    print and whether every file matched."""
+    from ..workbook.runner import check_workbook
+
+    problems = check_workbook(update=update, jobs=jobs, progress=progress,
+                              accept_defaults=accept_defaults)
+    lines = list(problems)
+    if update:
+        lines.append("reports/ rewritten from a fresh run")
+    elif not problems:
+        lines.append("reports/ matches a fresh run byte for byte")
+    return lines, not problems
+
+
+def explore_command(notebook: str, *, force: bool = False) -> list[str]:
+    """Copy a notebook into ``scratch/`` to explore (``recallscore explore``); the lines saying
+    where it is and how to open it."""
+    from ..workbook import runner
+
+    done = runner.explore_notebook(notebook, force=force)
+    root = runner.REPO_ROOT
+
+    def shown(path: Path) -> str:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+
+    if done.fresh:
+        lines = [f"{shown(done.copy)}: a copy of {shown(done.notebook)} to explore; its outputs "
+                 f"go to {shown(done.output_dir)}/ (git-ignored, like scratch/; reports/ stays "
+                 "as it is)"]
+    else:
+        lines = [f"{shown(done.copy)} exists: kept your copy (--force replaces it with a fresh one)"]
+    jupyter = Path(sys.executable).with_name("jupyter")
+    command = shown(jupyter) if jupyter.is_file() and str(jupyter).startswith(str(root)) else "jupyter"
+    return lines + [f"open it from the repository root ({root}):", f"  {command} lab {shown(done.copy)}"]

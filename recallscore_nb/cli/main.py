@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from .._version import __version__
-from ..core.errors import RecallScoreError, UsageError
+from ..core.errors import RecallScoreError
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID, EXIT_FAILED = 0, 1, 2, 3
 
@@ -183,12 +181,16 @@ def _accept_defaults_arg(parser: argparse.ArgumentParser) -> None:
                              "those reports/manifest.json records (and record the new ones)")
 
 
-def _validate(args) -> int:
-    from ..io.benchmarks import load_benchmark
+# --- each command: one call to its handler, its lines printed ------------------------------
+def _print(lines, *, file=None) -> None:
+    for line in lines:
+        print(line, file=file)
 
-    bench = load_benchmark(args.benchmark)
-    print(f"{args.benchmark or 'shipped benchmark ' + Path(bench.path).name}: valid benchmark: {len(bench.rows)} rows, "
-          f"{len(bench.facts)} facts, sha256 {bench.sha256[:12]}")
+
+def _validate(args) -> int:
+    from .handlers import validate_command
+
+    _print(validate_command(args.benchmark))
     return EXIT_OK
 
 
@@ -196,21 +198,18 @@ def _score(args) -> int:
     if args.engine == "dask":
         from .handlers import score_dask_command
 
-        if args.schema is not None:
-            raise UsageError("--schema is not supported with --engine dask; score with the "
-                             "pandas engine, or add statuses afterwards with 'recallscore report'")
-        for line in score_dask_command(args.benchmark, args.attempts, args.out,
-                                       squad_mode=args.squad_mode, scheduler=args.scheduler,
-                                       progress=not args.quiet and sys.stderr.isatty()):
-            print(line, file=sys.stderr)
+        _print(score_dask_command(args.benchmark, args.attempts, args.out,
+                                  squad_mode=args.squad_mode, scheduler=args.scheduler,
+                                  schema_path=args.schema,
+                                  progress=not args.quiet and sys.stderr.isatty()),
+               file=sys.stderr)
         return EXIT_OK
     from .handlers import score_command
 
     with _progress_bar(enabled=not args.quiet) as progress:
         lines = score_command(args.benchmark, args.attempts, args.out, squad_mode=args.squad_mode,
                               schema_path=args.schema, progress=progress)
-    for line in lines:
-        print(line, file=sys.stderr)
+    _print(lines, file=sys.stderr)
     return EXIT_OK
 
 
@@ -256,10 +255,9 @@ def _check_report(args) -> int:
 
 
 def _signature(args) -> int:
-    from ..core.rules import rules_for
+    from .handlers import signature_command
 
-    for rule in rules_for(args.squad_mode):
-        print(rule.signature())
+    _print(signature_command(args.squad_mode))
     return EXIT_OK
 
 
@@ -272,19 +270,17 @@ def _reproduce(args) -> int:
 
 
 def _perturb(args) -> int:
-    from ..analysis.perturb import perturb_command
+    from .handlers import perturb_command
 
-    for line in perturb_command(args.benchmark, args.out, args.seed, args.schema):
-        print(line, file=sys.stderr)
+    _print(perturb_command(args.benchmark, args.out, args.seed, args.schema), file=sys.stderr)
     return EXIT_OK
 
 
 def _squad(args) -> int:
-    from ..analysis.squad_eval import squad_command
+    from .handlers import squad_command
 
     json_text, messages = squad_command(args.dataset, args.predictions, args.mode)
-    for line in messages:
-        print(line, file=sys.stderr)
+    _print(messages, file=sys.stderr)
     print(json_text)
     return EXIT_OK
 
@@ -299,47 +295,27 @@ def _summarize(args) -> int:
 
 
 def _run(args) -> int:
-    from ..workbook.runner import run_workbook
+    from .handlers import run_command
 
-    result = run_workbook(args.notebooks, [tuple(p) for p in args.parameter],
-                          output_dir=args.output_dir, jobs=args.jobs, force=args.force,
-                          progress=sys.stderr.isatty(), accept_defaults=args.accept_defaults)
-    print(f"ran {len(result.executed)} notebook(s), skipped {len(result.skipped)} unchanged; "
-          f"outputs in {result.output_dir}")
+    _print(run_command(args.notebooks, [tuple(p) for p in args.parameter],
+                       output_dir=args.output_dir, jobs=args.jobs, force=args.force,
+                       progress=sys.stderr.isatty(), accept_defaults=args.accept_defaults))
     return EXIT_OK
 
 
 def _check(args) -> int:
-    from ..workbook.runner import check_workbook
+    from .handlers import check_command
 
-    problems = check_workbook(update=args.update, jobs=args.jobs, progress=sys.stderr.isatty(),
-                              accept_defaults=args.accept_defaults)
-    for line in problems:
-        print(line)
-    if args.update:
-        print("reports/ rewritten from a fresh run")
-    elif not problems:
-        print("reports/ matches a fresh run byte for byte")
-    return EXIT_DIFFERENT if problems else EXIT_OK
+    lines, same = check_command(update=args.update, jobs=args.jobs, progress=sys.stderr.isatty(),
+                                accept_defaults=args.accept_defaults)
+    _print(lines)
+    return EXIT_OK if same else EXIT_DIFFERENT
 
 
 def _explore(args) -> int:
-    from ..workbook import runner as workbook
+    from .handlers import explore_command
 
-    done = workbook.explore_notebook(args.notebook, force=args.force)
-    root = workbook.REPO_ROOT
-
-    def shown(path: Path) -> str:
-        return os.path.relpath(path, root).replace(os.sep, "/")
-
-    if done.fresh:
-        print(f"{shown(done.copy)}: a copy of {shown(done.notebook)} to explore; its outputs go "
-              f"to {shown(done.output_dir)}/ (git-ignored, like scratch/; reports/ stays as it is)")
-    else:
-        print(f"{shown(done.copy)} exists: kept your copy (--force replaces it with a fresh one)")
-    jupyter = Path(sys.executable).with_name("jupyter")
-    command = shown(jupyter) if jupyter.is_file() and str(jupyter).startswith(str(root)) else "jupyter"
-    print(f"open it from the repository root ({root}):\n  {command} lab {shown(done.copy)}")
+    _print(explore_command(args.notebook, force=args.force))
     return EXIT_OK
 
 

@@ -19,97 +19,26 @@ substring of the suite's own ``caveat`` or ``method``, which the loader checks. 
 
 :func:`load_catalogue` reads and checks a file (bytes, JSON Schema
 ``data/schemas/catalogue.schema.json`` and, beside it, what a schema cannot say, on every part
-whose type is right); the frame builders after it are pure.
+whose type is right) into a :class:`~recallscore_nb.core.catalogue.Catalogue`; its frames
+are :mod:`recallscore_nb.analysis.catalogue`'s.
 
 >>> catalogue = load_catalogue()
 >>> catalogue.generated, len(catalogue.suites)
 ('2026-09-09', 15)
->>> flags_frame(catalogue).loc[0, ["suite", "flag"]].tolist()
-['screening', 'saturated']
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
-from .._version import __version__
+from ..core.catalogue import EVIDENCE_FIELDS, FLAGS, NAMES_A_SUITE, Catalogue, Flag, Suite
 from ..core.errors import CatalogueFormatError, InputFileError
-from .jsondocs import parse_object, read_document, render, schema_problems, split_path, validator
 from .data import DEFAULT_CATALOGUE
 from .files import sha256
+from .jsondocs import parse_object, read_document, render, schema_problems, split_path, validator
 
-__all__ = [
-    "FLAGS",
-    "Flag",
-    "Suite",
-    "Catalogue",
-    "load_catalogue",
-    "suites_frame",
-    "flags_frame",
-    "catalogue_signature",
-]
-
-FLAGS: dict[str, str] = {
-    "saturated": "the top of the field can no longer be told apart",
-    "superseded": "another suite now does this suite's job",
-    "paired": "to be read together with another suite",
-    "void": "some results are invalid under a stated condition",
-}
-"""The allowed flags and what each means (see the module docstring)."""
-NAMES_A_SUITE = ("paired", "superseded")
-"""The flags that name another suite in ``suite``; the others must not."""
-_EVIDENCE_FIELDS = ("caveat", "method")
-
-
-@dataclass(frozen=True)
-class Flag:
-    """One curated flag: its name, the verbatim evidence, and the other suite it names."""
-
-    flag: str
-    evidence: str
-    suite: str | None = None
-
-
-@dataclass(frozen=True)
-class Suite:
-    """One suite of the catalogue; ``extra`` keeps the fields this module does not use."""
-
-    id: str
-    title: str
-    version: str
-    question: str
-    method: str
-    grading: str
-    caveat: str
-    cases: int
-    runs: int
-    flags: tuple[Flag, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict, repr=False)
-
-
-@dataclass(frozen=True)
-class Catalogue:
-    """A validated catalogue: ``path`` as the caller named it, ``sha256`` of its bytes."""
-
-    path: str
-    sha256: str
-    generated: str
-    suites: tuple[Suite, ...]
-
-
-def catalogue_signature() -> str:
-    """The flag vocabulary and evidence rule the catalogue's flags were checked against.
-
-    >>> catalogue_signature().split("|")  # doctest: +ELLIPSIS
-    ['catalogue', 'flags:saturated+superseded+paired+void',
-     'evidence:verbatim-caveat-or-method', 'version:...']
-    """
-    fields = [("flags", "+".join(FLAGS)), ("evidence", "verbatim-" + "-or-".join(_EVIDENCE_FIELDS))]
-    return "|".join(["catalogue"] + [f"{k}:{v}" for k, v in fields] + [f"version:{__version__}"])
+__all__ = ["load_catalogue"]
 
 
 def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
@@ -144,55 +73,6 @@ def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
         raise InputFileError.first_of(errors)
     return Catalogue(name, sha256(content), data["generated"],
                      tuple(_suite(s) for s in data["suites"]))
-
-
-# --- the frames ----------------------------------------------------------------------------
-def _flag_text(flag: Flag) -> str:
-    if flag.flag == "paired":
-        return f"paired with {flag.suite}"
-    if flag.flag == "superseded":
-        return f"superseded by {flag.suite}"
-    return flag.flag
-
-
-def suites_frame(catalogue: Catalogue) -> pd.DataFrame:
-    """One row per suite: ``id, version, question, grading, cases, runs, caveat, flags,
-    read_with`` (``flags`` the suite's own, ``read_with`` its pairings from either side).
-
-    >>> frame = suites_frame(load_catalogue()).set_index("id")
-    >>> frame.loc["tagger_nullable", "flags"], frame.loc["tagger", "read_with"]
-    ('paired with tagger', 'tagger_nullable')
-    """
-    suites = catalogue.suites
-    partners = {s.id: [] for s in suites}
-    for s in suites:
-        for f in s.flags:
-            if f.flag == "paired":
-                partners[s.id].append(f.suite)
-                partners[f.suite].append(s.id)
-    return pd.DataFrame({
-        "id": [s.id for s in suites],
-        "version": [s.version for s in suites],
-        "question": [s.question for s in suites],
-        "grading": [s.grading for s in suites],
-        "cases": pd.array([s.cases for s in suites], dtype="int64"),
-        "runs": pd.array([s.runs for s in suites], dtype="int64"),
-        "caveat": [s.caveat for s in suites],
-        "flags": ["; ".join(_flag_text(f) for f in s.flags) for s in suites],
-        "read_with": [", ".join(sorted(set(partners[s.id]))) for s in suites],
-    })
-
-
-def flags_frame(catalogue: Catalogue) -> pd.DataFrame:
-    """One row per flag: ``suite, flag, other, evidence`` (``other`` empty unless the flag
-    names a suite), in catalogue order.
-
-    >>> frame = flags_frame(load_catalogue())
-    >>> frame.query("flag == 'superseded'")[["suite", "other"]].values.tolist()
-    [['tools', 'toolscale']]
-    """
-    rows = [(s.id, f.flag, f.suite or "", f.evidence) for s in catalogue.suites for f in s.flags]
-    return pd.DataFrame(rows, columns=["suite", "flag", "other", "evidence"]).astype(object)
 
 
 # --- stages 1 and 2: bytes, JSON, the JSON Schema ------------------------------------------
@@ -248,7 +128,7 @@ def _flag_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
             if flag["flag"] in seen:
                 error("flag", "a flag not already given to this suite", render(flag["flag"]))
             seen.add(flag["flag"])
-            texts = [suite.get(f) for f in _EVIDENCE_FIELDS]
+            texts = [suite.get(f) for f in EVIDENCE_FIELDS]
             if all(isinstance(text, str) for text in texts) and \
                     not any(flag["evidence"] in text for text in texts):
                 error("evidence", "a verbatim substring of the suite's caveat or method",

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
-from ...io.catalogue import catalogue_signature, flags_frame, load_catalogue, suites_frame
+from ...io.catalogue import load_catalogue
+from ...analysis.catalogue import catalogue_signature, flags_frame, suites_frame
 from ...io.data import DEFAULT_CATALOGUE
 from ..session import Session, relative_to_repo
 from ..session import start as _start

@@ -1,0 +1,79 @@
+"""The suite catalogue's frames: one row per suite, one row per flag, and the signature of the
+flag vocabulary they were checked against. Pure: takes a
+:class:`~recallscore_nb.core.catalogue.Catalogue` (read by
+:func:`recallscore_nb.io.catalogue.load_catalogue`), returns DataFrames.
+
+>>> from recallscore_nb.io.catalogue import load_catalogue
+>>> flags_frame(load_catalogue()).loc[0, ["suite", "flag"]].tolist()
+['screening', 'saturated']
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .._version import __version__
+from ..core.catalogue import EVIDENCE_FIELDS, FLAGS, Catalogue, Flag
+
+__all__ = ["suites_frame", "flags_frame", "catalogue_signature"]
+
+
+def catalogue_signature() -> str:
+    """The flag vocabulary and evidence rule the catalogue's flags were checked against.
+
+    >>> catalogue_signature().split("|")  # doctest: +ELLIPSIS
+    ['catalogue', 'flags:saturated+superseded+paired+void',
+     'evidence:verbatim-caveat-or-method', 'version:...']
+    """
+    fields = [("flags", "+".join(FLAGS)), ("evidence", "verbatim-" + "-or-".join(EVIDENCE_FIELDS))]
+    return "|".join(["catalogue"] + [f"{k}:{v}" for k, v in fields] + [f"version:{__version__}"])
+
+
+def _flag_text(flag: Flag) -> str:
+    if flag.flag == "paired":
+        return f"paired with {flag.suite}"
+    if flag.flag == "superseded":
+        return f"superseded by {flag.suite}"
+    return flag.flag
+
+
+def suites_frame(catalogue: Catalogue) -> pd.DataFrame:
+    """One row per suite: ``id, version, question, grading, cases, runs, caveat, flags,
+    read_with`` (``flags`` the suite's own, ``read_with`` its pairings from either side).
+
+    >>> from recallscore_nb.io.catalogue import load_catalogue
+    >>> frame = suites_frame(load_catalogue()).set_index("id")
+    >>> frame.loc["tagger_nullable", "flags"], frame.loc["tagger", "read_with"]
+    ('paired with tagger', 'tagger_nullable')
+    """
+    suites = catalogue.suites
+    partners = {s.id: [] for s in suites}
+    for s in suites:
+        for f in s.flags:
+            if f.flag == "paired":
+                partners[s.id].append(f.suite)
+                partners[f.suite].append(s.id)
+    return pd.DataFrame({
+        "id": [s.id for s in suites],
+        "version": [s.version for s in suites],
+        "question": [s.question for s in suites],
+        "grading": [s.grading for s in suites],
+        "cases": pd.array([s.cases for s in suites], dtype="int64"),
+        "runs": pd.array([s.runs for s in suites], dtype="int64"),
+        "caveat": [s.caveat for s in suites],
+        "flags": ["; ".join(_flag_text(f) for f in s.flags) for s in suites],
+        "read_with": [", ".join(sorted(set(partners[s.id]))) for s in suites],
+    })
+
+
+def flags_frame(catalogue: Catalogue) -> pd.DataFrame:
+    """One row per flag: ``suite, flag, other, evidence`` (``other`` empty unless the flag
+    names a suite), in catalogue order.
+
+    >>> from recallscore_nb.io.catalogue import load_catalogue
+    >>> frame = flags_frame(load_catalogue())
+    >>> frame.query("flag == 'superseded'")[["suite", "other"]].values.tolist()
+    [['tools', 'toolscale']]
+    """
+    rows = [(s.id, f.flag, f.suite or "", f.evidence) for s in catalogue.suites for f in s.flags]
+    return pd.DataFrame(rows, columns=["suite", "flag", "other", "evidence"]).astype(object)
