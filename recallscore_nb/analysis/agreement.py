@@ -33,6 +33,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from ..core.facts import partial_credit as facts_partial_credit
 from ..core.normalize import SEED
 from ..core.rules import rules_for
 from ..core.tokens import term_occurs
@@ -130,15 +131,13 @@ def cohen_kappa(a, b, *, undefined: float = float("nan")) -> float:
 
 
 def partial_credit(scores: pd.DataFrame) -> pd.Series:
-    """The checklist's partial credit of every row: ``facts_present / facts_total``.
+    """The checklist's partial credit of every row (:func:`recallscore_nb.core.facts.partial_credit`
+    of ``facts_present`` and ``facts_total``), as a Series aligned with ``scores``.
 
     >>> partial_credit(pd.DataFrame({"facts_present": [3, 4], "facts_total": [4, 4]})).tolist()
     [0.75, 1.0]
     """
-    present = scores["facts_present"].to_numpy(dtype=float)
-    total = scores["facts_total"].to_numpy(dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        credit = np.where(total > 0, present / np.where(total > 0, total, 1), np.nan)
+    credit = facts_partial_credit(scores["facts_present"], scores["facts_total"])
     return pd.Series(credit, index=scores.index, name="partial_credit")
 
 

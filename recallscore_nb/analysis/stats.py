@@ -32,6 +32,7 @@ import pandas as pd
 
 from .._version import __version__
 from ..core.errors import UsageError
+from ..core.facts import partial_credit
 
 __all__ = [
     "bootstrap_ci",
@@ -345,10 +346,9 @@ def rule_values(scored: pd.DataFrame, rule: str) -> tuple[np.ndarray, np.ndarray
     (name,) = resolve_rules([rule])
     _require(scored, SUMMARY_RULES[name])
     if name == "partial_credit":
-        present = _as_float(scored["facts_present"], "facts_present")
-        total = _as_float(scored["facts_total"], "facts_total")
-        valid = ~np.isnan(present) & ~np.isnan(total) & (total > 0)
-        values = np.divide(present, total, out=np.full(len(present), np.nan), where=valid)
+        values = partial_credit(_as_float(scored["facts_present"], "facts_present"),
+                                _as_float(scored["facts_total"], "facts_total"))
+        valid = ~np.isnan(values)
     else:
         values = _as_float(scored[name], name)
         valid = ~np.isnan(values)

@@ -1,5 +1,6 @@
 """Facts, the checklist's unit, in one place: the :class:`Fact` value, the forms a caller may
-give facts in (:func:`as_facts`) and the facts of a benchmark (:func:`facts_of`).
+give facts in (:func:`as_facts`), the facts of a benchmark (:func:`facts_of`), and the
+checklist's partial credit (:func:`partial_credit`), computed here and nowhere else.
 
 >>> as_facts({"place": ["west drawer"]})
 (Fact(name='place', terms=('west drawer',)),)
@@ -10,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
+import pandas as pd
+
 from .errors import UsageError
 from .normalize import SEED
 
-__all__ = ["Fact", "as_facts", "facts_of"]
+__all__ = ["Fact", "as_facts", "facts_of", "partial_credit"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +78,26 @@ def facts_of(benchmark) -> tuple[Fact, ...]:
     if facts is not None and all(isinstance(f, Fact) for f in facts):
         return tuple(facts)
     return as_facts(benchmark)
+
+
+def partial_credit(present, total) -> np.ndarray:
+    """The checklist's partial credit, ``facts_present / facts_total``, as floats: NaN where
+    either is missing or the total is 0 (an item without a checklist).
+
+    ``present`` and ``total`` are aligned sequences, arrays or Series of counts (nullable ones
+    included).
+
+    >>> partial_credit([3, 4, 1], [4, 4, 0]).tolist()
+    [0.75, 1.0, nan]
+    >>> partial_credit(pd.array([1, None], dtype="Int64"), pd.array([4, None], dtype="Int64")).tolist()
+    [0.25, nan]
+    """
+    present, total = _floats(present), _floats(total)
+    valid = ~np.isnan(present) & ~np.isnan(total) & (total > 0)
+    return np.divide(present, total, out=np.full(len(present), np.nan), where=valid)
+
+
+def _floats(values) -> np.ndarray:
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
+        return values.astype(np.float64)
+    return pd.array(values).astype("Float64").to_numpy(dtype=np.float64, na_value=np.nan)

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ...io.attempts import read_attempts
 from ...core.errors import AttemptsFormatError, VacuousControlError
+from ...core.facts import partial_credit
 from ...io.data import DEFAULT_ATTEMPTS
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
@@ -101,7 +102,8 @@ def _scores(nb: Session) -> pd.DataFrame:
         scores = score_benchmark(nb.benchmark, _with_controls(_attempts(nb)),
                                  squad_mode=SQUAD_MODE)
         at = scores.columns.get_loc("checklist_full_match") + 1
-        scores.insert(at, "partial_credit", scores["facts_present"] / scores["facts_total"])
+        scores.insert(at, "partial_credit",
+                      partial_credit(scores["facts_present"], scores["facts_total"]))
         return scores
     return nb.memo("scores", compute)
 
