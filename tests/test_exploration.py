@@ -23,7 +23,8 @@ from recallscore_nb.workbook import session as session_module
 from recallscore_nb.workbook import runner as workbook
 from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.workbook.session import check_parameters, start
+from recallscore_nb.workbook.parameters import check_parameters, declared_parameters
+from recallscore_nb.workbook.session import start
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
@@ -196,7 +197,7 @@ def test_start_refuses_the_notebooks_folder_and_the_filesystem_root(repo, monkey
 
 
 def test_the_real_notebook_refuses_changed_resamples_into_the_committed_reports():
-    declared = workbook.declared_parameters(ROOT / "notebooks" / "05_reanalysis.ipynb")
+    declared = declared_parameters(ROOT / "notebooks" / "05_reanalysis.ipynb")
     namespace = {"__annotations__": {name: p.type for name, p in declared.items()}}
     namespace |= {name: p.default for name, p in declared.items()} | {"resamples": 500}
     with pytest.raises(UsageError, match=r"05_reanalysis: .*resamples: 2000 → 500"):
@@ -229,8 +230,8 @@ def test_explore_copies_a_notebook_into_scratch_with_its_outputs_there(tmp_path,
     monkeypatch.setattr(workbook, "SCRATCH_DIR", tmp_path / "scratch")
     assert main(["explore", "05"]) == 0
     copy = tmp_path / "scratch" / "05_reanalysis.ipynb"
-    declared = workbook.declared_parameters(copy)
-    original = workbook.declared_parameters(ROOT / "notebooks" / "05_reanalysis.ipynb")
+    declared = declared_parameters(copy)
+    original = declared_parameters(ROOT / "notebooks" / "05_reanalysis.ipynb")
     assert declared["output_dir"].default == "scratch/05_reanalysis"
     assert declared["output_dir"].help == original["output_dir"].help
     assert {k: p.default for k, p in declared.items() if k != "output_dir"} == {

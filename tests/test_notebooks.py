@@ -18,7 +18,7 @@ from nbclient import NotebookClient
 from papermill.iorw import load_notebook_node
 from papermill.parameterize import parameterize_notebook
 
-from recallscore_nb.workbook.runner import declared_parameters
+from recallscore_nb.workbook.parameters import declared_parameters
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

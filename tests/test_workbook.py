@@ -12,6 +12,7 @@ import nbformat
 import pytest
 
 from recallscore_nb.workbook import runner as workbook
+from recallscore_nb.workbook.parameters import declared_parameters
 from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import UsageError
 
@@ -126,7 +127,7 @@ def test_parameters_select_and_guard_the_committed_reports(book, tmp_path):
 
 
 def test_declared_parameters_follow_papermills_inspectable_form(book):
-    params = workbook.declared_parameters(book / "notebooks" / "01_first.ipynb")
+    params = declared_parameters(book / "notebooks" / "01_first.ipynb")
     assert [(p.name, p.type, p.default, p.help) for p in params.values()] == [
         ("output_dir", str, "", "empty: reports/"),
         ("label", str, "a&b", "a cell of the table"),

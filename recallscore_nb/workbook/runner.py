@@ -12,11 +12,9 @@ run, so a run with nothing to do is quick.
 
 from __future__ import annotations
 
-import ast
 import difflib
 import json
 import os
-import re
 import signal
 import sys
 import tempfile
@@ -48,11 +46,10 @@ from .publishing import (
     recorded_defaults,
     remove_stale_work,
 )
+from .parameters import declared_defaults, declared_parameters, parameters_cell, with_default
 from .session import RUN_WORK_VARIABLE, check_input_parameter
 
 __all__ = [
-    "Parameter",
-    "declared_parameters",
     "select_notebooks",
     "run_workbook",
     "check_workbook",
@@ -62,67 +59,6 @@ __all__ = [
 
 LOCK_WAIT = 10.0
 """Seconds a run waits for another run to release its output folder before giving up."""
-_PARAMETER_LINE = re.compile(r"^(\w+)\s*:\s*(\w+)\s*=\s*(.+?)\s*(?:#\s*(.*))?$")
-_TYPES = {"str": str, "int": int, "float": float, "bool": bool}
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One line of a ``parameters`` cell: ``name: type = default  # help``."""
-
-    name: str
-    type: type
-    default: object
-    help: str
-
-    def convert(self, text: str) -> object:
-        """A command-line value, converted to the declared type."""
-        try:
-            if self.type is bool:
-                if text.lower() not in ("true", "false"):
-                    raise ValueError
-                return text.lower() == "true"
-            return self.type(text)
-        except ValueError:
-            raise UsageError(f"-p {self.name}: expected {self.type.__name__}, got {text!r}") from None
-
-
-def _notebook_json(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _parameters_cell(cells: list[dict], name: str) -> dict:
-    code = [c for c in cells if c["cell_type"] == "code"]
-    tagged = [c for c in code if "parameters" in c.get("metadata", {}).get("tags", [])]
-    if len(tagged) != 1 or tagged[0] is not code[0]:
-        raise UsageError(f"{name}: the first code cell, and only it, must be tagged 'parameters'")
-    return tagged[0]
-
-
-def declared_parameters(path: Path) -> dict[str, Parameter]:
-    """The parameters a notebook declares in its ``parameters``-tagged cell.
-
-    >>> sorted(declared_parameters(NOTEBOOKS_DIR / "01_reproduce_benchmark.ipynb"))
-    ['benchmark_path', 'output_dir', 'squad_mode']
-    """
-    cell = _parameters_cell(_notebook_json(path)["cells"], path.name)
-    params = {}
-    for line in "".join(cell["source"]).splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        match = _PARAMETER_LINE.match(line)
-        if not match or match.group(2) not in _TYPES:
-            raise UsageError(f"{path.name}: parameters cell line is not 'name: type = default  # help': {line!r}")
-        name, kind, default, text = match.groups()
-        params[name] = Parameter(name, _TYPES[kind], ast.literal_eval(default), text or "")
-    return params
-
-
-def declared_defaults(path: Path) -> dict[str, object]:
-    """Each declared parameter's default, ``output_dir`` included (as the manifest records)."""
-    return {name: p.default for name, p in declared_parameters(path).items()}
-
-
 def all_notebooks() -> list[Path]:
     return sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 
@@ -256,7 +192,7 @@ def _execute(notebook: str, executed: str, parameters: dict, cwd: str) -> tuple[
 def _stored_cell_number(notebook: Path, executed_index: int) -> int:
     """The 1-based position, in the stored notebook, of a cell of the executed copy (papermill
     inserts its injected-parameters cell right after the parameters cell)."""
-    cells = _notebook_json(notebook)["cells"]
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     tagged = [i for i, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", [])]
     after_injected = bool(tagged) and executed_index >= tagged[0] + 1
     return executed_index + 1 - after_injected
@@ -455,9 +391,6 @@ def check_workbook(*, update: bool = False, jobs: int = 2, progress: bool = True
 
 
 # --- exploring ---------------------------------------------------------------------------------
-_OUTPUT_DIR_LINE = re.compile(r"^output_dir\s*:\s*str\s*=\s*[^#]*?(\s*#.*)?$", re.MULTILINE)
-
-
 @dataclass(frozen=True)
 class Exploration:
     notebook: Path
@@ -477,12 +410,9 @@ def explore_notebook(name: str, *, force: bool = False) -> Exploration:
     if copy.exists() and not force:
         return Exploration(notebook, copy, outputs, fresh=False)
     node = nbformat.read(notebook, as_version=4)
-    cell = _parameters_cell(node.cells, notebook.name)
+    cell = parameters_cell(node.cells, notebook.name)
     default = json.dumps(os.path.relpath(outputs, REPO_ROOT).replace(os.sep, "/"))
-    cell.source, count = _OUTPUT_DIR_LINE.subn(
-        lambda m: f"output_dir: str = {default}{m.group(1) or ''}", cell.source, count=1)
-    if not count:
-        raise UsageError(f"{notebook.name}: its parameters cell declares no 'output_dir: str'")
+    cell.source = with_default(cell.source, "output_dir", default, notebook.name)
     for each in node.cells:
         if each.cell_type == "code":
             each.outputs, each.execution_count = [], None

@@ -22,9 +22,7 @@ its part into the output folder's manifest and ``paper/numbers.tex`` under the f
 
 from __future__ import annotations
 
-import ast
 import atexit
-import difflib
 import json
 import os
 from dataclasses import dataclass, field
@@ -33,17 +31,16 @@ from pathlib import Path
 from .._version import __version__
 from ..core.errors import InputFileError, UsageError
 from ..io.files import require_regular_file, sha256, write_file
+from .parameters import check_parameters
 from .paths import NOTEBOOKS_DIR, REPO_ROOT, REPORTS_DIR, check_output_folder, inside, resolve_user_path, user_folder
 from ..io.data import DEFAULT_BENCHMARK
 
-__all__ = ["Session", "SavedFigure", "start", "check_parameters", "check_input_parameter",
+__all__ = ["Session", "SavedFigure", "start", "check_input_parameter",
            "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo"]
 
 FRAGMENTS = "fragments"
 RUN_WORK_VARIABLE = "RECALLSCORE_RUN_WORK"
 """Set by ``recallscore run`` in its workers: the work folder whose sessions write fragments."""
-INJECTED_MARK = "# Parameters"
-"""How papermill's injected-parameters cell begins."""
 SESSION_LOCK_WAIT = 60.0
 """Seconds a notebook waits at ``finish`` for another run to release its output folder."""
 
@@ -55,105 +52,6 @@ def relative_to_repo(path: str | Path) -> str:
         return resolved.relative_to(REPO_ROOT).as_posix()
     except ValueError:
         return Path(path).as_posix()
-
-
-# --- parameters -------------------------------------------------------------------------------
-def _input_history() -> list[str]:
-    """The cells this kernel ran, the running one last (empty outside IPython)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython comes with ipykernel
-        return []
-    shell = get_ipython()
-    if shell is None:
-        return []
-    return list(shell.history_manager.input_hist_parsed)  # not user_ns["In"]: a cell may rebind it
-
-
-def _injected_cell(history: list[str]) -> str | None:
-    """The cell papermill injected: the one run just before the running cell, if it begins
-    with ``# Parameters``."""
-    if len(history) >= 2 and history[-2].lstrip().startswith(INJECTED_MARK):
-        return history[-2]
-    return None
-
-
-def _is_value(node: ast.expr) -> bool:
-    """A literal, or ``float('nan')``/``float('inf')`` as papermill writes those."""
-    try:
-        ast.literal_eval(node)
-        return True
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        pass
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "float" and not node.keywords and len(node.args) == 1
-            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
-
-
-def _injected_names(source: str) -> list[str]:
-    """The names an injected cell assigns; anything but ``name = value`` is an error."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as exc:
-        raise UsageError(f"the injected parameters cell is not Python: {exc.msg} "
-                         f"(line {exc.lineno})") from None
-    names = []
-    for statement in tree.body:
-        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Name) and _is_value(statement.value)):
-            code = ast.get_source_segment(source, statement) or ast.unparse(statement)
-            raise UsageError("the injected parameters cell holds code that is not "
-                             f"'name = value': {code}")
-        names.append(statement.targets[0].id)
-    return names
-
-
-def _unknown(name: str, declared) -> str:
-    close = difflib.get_close_matches(name, sorted(declared), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"unknown parameter {name!r}; this notebook declares: {', '.join(sorted(declared))}{hint}"
-
-
-def _type_ok(value, kind: type) -> bool:
-    if kind is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, kind)
-
-
-def check_parameters(namespace: dict, history: list[str] | None = None) -> dict[str, object]:
-    """Validate a notebook namespace against its ``parameters`` cell's annotations.
-
-    ``history`` is the kernel's input history, the running cell last (default: IPython's);
-    the cell before it, when papermill injected it, must assign declared names only.
-
-    >>> check_parameters({"__annotations__": {"seed": int}, "seed": 3, "nb": "an earlier run"})
-    {'seed': 3}
-    >>> check_parameters({"__annotations__": {"seed": int}, "seed": "3"})
-    Traceback (most recent call last):
-    ...
-    recallscore_nb.core.errors.UsageError: parameter 'seed' must be int (got '3' that is a str)
-    >>> check_parameters({"__annotations__": {"seed": int}, "seed": 3},
-    ...                  history=["seed: int = 3", "# Parameters\\nsed = 4\\n", "nb = start()"])
-    Traceback (most recent call last):
-    ...
-    recallscore_nb.core.errors.UsageError: unknown parameter 'sed'; this notebook declares: seed; did you mean 'seed'?
-    """
-    declared = dict(namespace.get("__annotations__", {}))
-    injected = _injected_cell(_input_history() if history is None else history)
-    if injected is not None:
-        for name in _injected_names(injected):
-            if name not in declared:
-                raise UsageError(_unknown(name, declared))
-    for name, kind in declared.items():
-        if name not in namespace:
-            raise UsageError(f"parameter {name!r} is declared but has no value")
-        value = namespace[name]
-        if isinstance(kind, type) and not _type_ok(value, kind):
-            raise UsageError(f"parameter {name!r} must be {kind.__name__} "
-                             f"(got {value!r} that is a {type(value).__name__})")
-    return {name: namespace[name] for name in declared}
 
 
 def check_input_parameter(name: str, given: str, path: Path) -> None:
@@ -182,7 +80,7 @@ def _paper_defaults(stem: str) -> tuple[dict | None, Path]:
         return recorded, manifest_path
     notebook = NOTEBOOKS_DIR / f"{stem}.ipynb"
     if notebook.is_file():
-        from .runner import declared_defaults
+        from .parameters import declared_defaults
 
         return declared_defaults(notebook), notebook
     return None, manifest_path
@@ -372,7 +270,7 @@ def _declared_or_given(stem: str, given: dict) -> dict:
     committed copy declares, else the values it ran with."""
     notebook = NOTEBOOKS_DIR / f"{stem}.ipynb"
     if notebook.is_file():
-        from .runner import declared_defaults
+        from .parameters import declared_defaults
 
         return declared_defaults(notebook)
     return {"output_dir": "", **{k: v for k, v in given.items() if k != "output_dir"}}
