@@ -3,7 +3,7 @@
 1,000 items × 1,000 attempts by default: each item's reference is the shipped reference with
 words swapped for others (so every item differs), its checklist three facts drawn from its
 own reference; attempts are perturbations of the item's reference (the generator of
-``bench_scoring``). The baseline scores row by row with ``reference_rules.score_row`` and the
+``generate.py``, which ``bench_scoring`` uses too). The baseline scores row by row with ``reference_rules.score_row`` and the
 item's own reference and facts; the package calls ``score_items`` once.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 import time
 
-import bench_scoring as bench
-import reference_rules
+import generate as bench
+from generate import reference_rules
 
 WORDS = ("amber silver brass iron golden violet crimson marble cedar north south east harbor "
          "garden tower bridge library station morning evening noon closes starts ends").split()

@@ -18,14 +18,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from conftest import DELETE, write_benchmark  # noqa: E402
+from tests.conftest import DELETE, write_benchmark  # noqa: E402
 
 from recallscore_nb import __version__  # noqa: E402
 from recallscore_nb.core.errors import CatalogueFormatError, VacuousControlError

@@ -20,7 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import BENCHMARK, REFERENCE, ROW_IDS, write_benchmark
+from tests.conftest import BENCHMARK, REFERENCE, ROW_IDS, write_benchmark
 
 from recallscore_nb.cli import main as cli
 from recallscore_nb._version import __version__

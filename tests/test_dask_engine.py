@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")
 
-from conftest import write_benchmark  # noqa: E402
+from tests.conftest import write_benchmark  # noqa: E402
 
 from recallscore_nb.io import dask_engine  # noqa: E402
 from recallscore_nb.io.attempts import read_attempts  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from test_runner_faults import fake_execute_all, leftovers, notebook
+from tests.test_runner_faults import fake_execute_all, leftovers, notebook
 
 from recallscore_nb.workbook import session as session_module
 from recallscore_nb.workbook import runner as workbook

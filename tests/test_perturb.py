@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from conftest import benchmark_data, write_benchmark
+from tests.conftest import benchmark_data, write_benchmark
 
 from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.core.errors import UsageError

@@ -1,4 +1,4 @@
-"""Hand-checkable case tables for the per-row reference rules (tests/reference_rules.py).
+"""Hand-checkable case tables for the per-row reference rules (tests/oracles/reference_rules.py).
 
 Each expected value can be worked out on paper from the official SQuAD scripts and the
 benchmark protocol; the comments show the working. Floats are compared with ``==``: the
@@ -9,14 +9,11 @@ exact equality against it.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import reference_rules as rr  # noqa: E402
+from tests.oracles import reference_rules as rr
 
 BENCHMARK = (
     Path(__file__).resolve().parent.parent

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from conftest import write_benchmark
+from tests.conftest import write_benchmark
 
 from recallscore_nb.io._jsonschema import Draft202012Validator
 from recallscore_nb._version import __version__

@@ -12,7 +12,7 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import BENCHMARK, DELETE, ROW_IDS, benchmark_data, write_benchmark
+from tests.conftest import BENCHMARK, DELETE, ROW_IDS, benchmark_data, write_benchmark
 
 from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.cli.main import main

@@ -1,5 +1,5 @@
 """The public scoring functions: hand-checked case tables, input handling, properties, and
-parity with the per-row reference port of the official scripts (``tests/reference_rules.py``).
+parity with the per-row reference port of the official scripts (``tests/oracles/reference_rules.py``).
 
 F1 working: tokens after SQuAD normalization, ``common`` = size of the bag intersection,
 P = common / len(attempt tokens), R = common / len(reference tokens), F1 = 2PR / (P + R).
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,9 +19,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import reference_rules as rr  # noqa: E402
+from tests.oracles import reference_rules as rr
 
 from recallscore_nb import load_benchmark  # noqa: E402
 from recallscore_nb.core.facts import Fact  # noqa: E402

@@ -38,7 +38,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 import pytest
-import squad_official_port as official
+from tests.oracles import squad_official_port as official
 
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.analysis.squad_eval import evaluate_squad
