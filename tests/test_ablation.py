@@ -31,20 +31,20 @@ from recallscore_nb.analysis.ablation import (
     ABLATIONS,
     BASELINE,
     CHANGES,
-    FLIP_COLOR,
     ablation_signature,
     ablation_table,
     facts_matrix,
     flip_matrix,
     flips,
+    heatmap_panel,
     macro_tag,
     matrix_table,
     normalized_verdicts,
     pipeline_signature,
-    plot_ablation,
     verdict_matrix,
 )
 from recallscore_nb.render.figures import figure, style
+from recallscore_nb.render.plots import FLIP_COLOR, plot_ablation
 from recallscore_nb.core.normalize import SEED, Normalizer
 from recallscore_nb.core.facts import Fact
 
@@ -221,7 +221,7 @@ def test_macro_tag(name, tag):
 def test_plot_ablation_outlines_exactly_the_flips(shipped):
     with style():
         fig, ax = figure()
-        artists = plot_ablation(ax, shipped, verdict="checklist_full_match")
+        artists = plot_ablation(ax, heatmap_panel(shipped, "checklist_full_match"))
     outlines = [a for a in artists if isinstance(a, matplotlib.patches.Rectangle)
                 and np.allclose(a.get_edgecolor()[:3], matplotlib.colors.to_rgb(FLIP_COLOR))]
     assert len(outlines) == 4 + 7  # seed-nocase and seed-nopunct, see the module docstring

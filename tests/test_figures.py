@@ -20,7 +20,8 @@ from recallscore_nb.workbook.chapters import normalization_ablation as ch03
 from recallscore_nb.workbook.chapters import reanalysis as ch05
 from recallscore_nb.workbook.chapters import rule_figures as ch02
 from recallscore_nb.workbook.chapters import suite_catalogue as ch06
-from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure
+from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure, style
+from recallscore_nb.render.plots import plot_suite_points
 from recallscore_nb.workbook.session import Session
 
 PAGE_HEIGHT = 9.0  # inches of text height on a letter or A4 page
@@ -91,10 +92,11 @@ def all_texts(fig) -> str:
     (9.5, 10, True),   # wider, but its text is still 7.3 pt scaled down
 ])
 def test_the_page_check_fails_on_a_wide_figure_or_small_text(width, points, fits):
-    fig, ax = figure(figsize=(width, 3.0), layout="constrained")
-    ax.set_title("a title", fontsize=points)
-    ax.tick_params(labelsize=points + 1)
-    ax.set_xlabel("a label", fontsize=points + 1)
+    with style():
+        fig, ax = figure(figsize=(width, 3.0), layout="constrained")
+        ax.set_title("a title", fontsize=points)
+        ax.tick_params(labelsize=points + 1)
+        ax.set_xlabel("a label", fontsize=points + 1)
     m = measure(fig)
     plt.close(fig)
     assert m.width == pytest.approx(width, abs=0.05)  # as saved: tight, plus 0.05-in padding
@@ -103,12 +105,13 @@ def test_the_page_check_fails_on_a_wide_figure_or_small_text(width, points, fits
 
 
 def test_measure_counts_only_the_texts_drawn():
-    fig, ax = figure(figsize=(3.0, 2.0))
-    ax.set_xlim(0, 1)
-    ax.text(0.5, 0.5, "hidden", fontsize=2, visible=False)
-    ax.text(0.5, 0.5, "", fontsize=2)
-    ax.text(0.2, 0.2, "one")
-    ax.text(0.25, 0.2, "two")
+    with style():
+        fig, ax = figure(figsize=(3.0, 2.0))
+        ax.set_xlim(0, 1)
+        ax.text(0.5, 0.5, "hidden", fontsize=2, visible=False)
+        ax.text(0.5, 0.5, "", fontsize=2)
+        ax.text(0.2, 0.2, "one")
+        ax.text(0.25, 0.2, "two")
     m = measure(fig)
     plt.close(fig)
     assert "hidden" not in [t.text for t in m.texts]
@@ -185,12 +188,10 @@ def test_07_legend_names_only_the_statuses_drawn(drawn):
 
 
 def test_figures_are_byte_deterministic(tmp_path):
-    for run in ("a", "b"):
-        fig = draw("02 facts", tmp_path)
-        figures.save_figure(fig, tmp_path / run, "facts", description="d")
     for fmt in figures.FIGURE_FORMATS:
-        first = (tmp_path / "a" / f"facts.{fmt}").read_bytes()
-        assert first == (tmp_path / "b" / f"facts.{fmt}").read_bytes(), fmt
+        first, second = (figures.figure_bytes(draw("02 facts", tmp_path), fmt, description="d")
+                         for _ in "ab")
+        assert first == second, fmt
 
 
 def test_03_pipeline_labels_are_upright(drawn):
@@ -205,8 +206,9 @@ def test_03_pipeline_labels_are_upright(drawn):
 def test_06_points_place_a_zero_on_the_log_axis_left_edge():
     table = pd.DataFrame({"id": ["a", "b", "c"], "flags": ["", "void", ""],
                           "cases": [0, 50, 4]})
-    fig, ax = figure()
-    points = ch06.plot_suite_points(ax, table, "cases")
+    with style():
+        fig, ax = figure()
+        points = plot_suite_points(ax, table, "cases")
     low, high = ax.get_xlim()
     plt.close(fig)
     assert ax.get_xscale() == "log" and not ax.containers

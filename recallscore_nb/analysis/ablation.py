@@ -11,7 +11,8 @@ switched on, giving a named :class:`~recallscore_nb.core.normalize.Normalizer` p
   entirely cannot be found: its fact counts as absent (policy ``empty-term:absent``).
 
 A *flip* is a row whose verdict under a variant differs from its verdict under the baseline
-(``seed``). Pure: no file is opened and :func:`plot_ablation` only draws on the axes given.
+(``seed``). Pure: no file is opened, nothing is drawn (:func:`heatmap_panel` prepares what
+:func:`recallscore_nb.render.plots.plot_ablation` draws).
 
 >>> from recallscore_nb import load_benchmark
 >>> table = ablation_table(load_benchmark())
@@ -28,8 +29,6 @@ import re
 import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
-from matplotlib.colors import to_rgb
-from matplotlib.patches import Patch, Rectangle
 
 from ..core import engine
 from .._version import __version__
@@ -56,8 +55,8 @@ __all__ = [
     "flips",
     "matrix_table",
     "macro_tag",
-    "plot_ablation",
-    "ablation_handles",
+    "HeatmapPanel",
+    "heatmap_panel",
 ]
 
 BASELINE = "seed"
@@ -87,10 +86,6 @@ CHANGES: dict[str, str] = {
 
 VERDICTS = ("normalized_match", "checklist_full_match", "schema_full_match")
 """The verdicts the ablation computes under each pipeline."""
-
-PASS_COLOR = "#5ab4ac"
-FAIL_COLOR = "#ebdcc0"
-FLIP_COLOR = "#b2182b"
 
 
 def _yes(flag: bool) -> str:
@@ -314,83 +309,42 @@ def macro_tag(name: str) -> str:
     return "".join(part.capitalize() for part in re.split(r"[^A-Za-z]+", name) if part)
 
 
-VERDICT_TITLES = {"normalized_match": "normalized match",
-                  "checklist_full_match": "checklist full match\n(facts present of {total})",
-                  "schema_full_match": "schema-aware checklist\n(all facts present)"}
-"""Each verdict's title in the heatmap (``{total}``: the benchmark's facts total)."""
+@dataclasses.dataclass(frozen=True)
+class HeatmapPanel:
+    """One verdict of :func:`ablation_table` as its heatmap shows it (rows × pipelines, both
+    in their first order): whether each cell passes, whether it flipped relative to the
+    baseline, the facts present and total (the checklist's verdict only), the distinct facts
+    totals, and each row's condition by id. :func:`recallscore_nb.render.plots.plot_ablation`
+    draws it."""
+
+    verdict: str
+    passes: pd.DataFrame
+    flipped: pd.DataFrame
+    present: pd.DataFrame | None
+    total: pd.DataFrame | None
+    totals: tuple[int, ...]
+    conditions: dict
 
 
-def ablation_handles(table: pd.DataFrame, *, verdicts=VERDICTS,
-                     baseline: str = BASELINE) -> list[Patch]:
-    """Legend entries for what the heatmaps of ``verdicts`` draw: pass and fail cells, and
-    the flip outline, each only when some cell shows it.
+def heatmap_panel(table: pd.DataFrame, verdict: str = "normalized_match", *,
+                  baseline: str = BASELINE) -> HeatmapPanel:
+    """The heatmap of one verdict of :func:`ablation_table`.
 
-    >>> t = pd.DataFrame({"pipeline": ["seed", "x"], "id": ["a", "a"],
-    ...                   "normalized_match": [True, True]})
-    >>> [h.get_label() for h in ablation_handles(t, verdicts=["normalized_match"])]
-    ['pass']
+    >>> t = pd.DataFrame({"pipeline": ["seed", "x"], "id": ["a", "a"], "condition": ["", ""],
+    ...                   "normalized_match": [True, False]})
+    >>> panel = heatmap_panel(t)
+    >>> panel.passes.to_dict("list"), panel.flipped.to_dict("list")
+    ({'seed': [True], 'x': [False]}, {'seed': [False], 'x': [True]})
     """
-    passes = [verdict_matrix(table, v).astype(bool).to_numpy() for v in verdicts]
-    flipped = [flip_matrix(table, v, baseline=baseline).to_numpy() for v in verdicts]
-    entries = [
-        (any(p.any() for p in passes), {"facecolor": PASS_COLOR, "label": "pass"}),
-        (any((~p).any() for p in passes), {"facecolor": FAIL_COLOR, "label": "fail"}),
-        (any(f.any() for f in flipped), {"facecolor": "white", "edgecolor": FLIP_COLOR,
-                                         "linewidth": 2.0, "label": f"flipped vs {baseline}"}),
-    ]
-    return [Patch(**kwargs) for drawn, kwargs in entries if drawn]
+    checklist = verdict == "checklist_full_match"
+    totals = tuple(int(v) for v in table["facts_total"].unique()) if "facts_total" in table else ()
+    return HeatmapPanel(
+        verdict=verdict,
+        passes=verdict_matrix(table, verdict).astype(bool),
+        flipped=flip_matrix(table, verdict, baseline=baseline),
+        present=verdict_matrix(table, "facts_present") if checklist else None,
+        total=verdict_matrix(table, "facts_total") if checklist else None,
+        totals=totals,
+        conditions=dict(zip(table["id"], table["condition"])),
+    )
 
-
-def plot_ablation(ax, table: pd.DataFrame, *, verdict: str = "normalized_match",
-                  baseline: str = BASELINE, legend: bool = True) -> list:
-    """Draw one verdict as a rows × pipelines heatmap, flipped cells outlined.
-
-    Cells are coloured pass or fail and read ``✓``/``✗`` (the checklist's the number of
-    facts present instead, its title the facts total); a cell whose verdict differs from
-    ``baseline`` is outlined in red. The pipelines label the columns upright (read bottom to top). With ``legend``, a
-    legend naming what this heatmap draws (:func:`ablation_handles`) sits to the right of
-    the axes. Returns the artists drawn: the image, the cell texts, the outlines, the legend.
-    """
-    passes = verdict_matrix(table, verdict).astype(bool)
-    flipped = flip_matrix(table, verdict, baseline=baseline)
-    n_rows, n_cols = passes.shape
-    colors = np.where(passes.to_numpy()[..., None], to_rgb(PASS_COLOR), to_rgb(FAIL_COLOR))
-    artists = [ax.imshow(colors, aspect="auto", interpolation="nearest")]
-    totals = table["facts_total"].unique() if "facts_total" in table else []
-    if verdict == "checklist_full_match":
-        present = verdict_matrix(table, "facts_present").to_numpy()
-        total = verdict_matrix(table, "facts_total").to_numpy()
-    for i in range(n_rows):
-        for j in range(n_cols):
-            ok = bool(passes.iat[i, j])
-            label = "\u2713" if ok else "\u2717"
-            if verdict == "checklist_full_match":
-                label = (f"{present[i, j]}" if len(totals) == 1
-                         else f"{present[i, j]}/{total[i, j]}")
-            artists.append(ax.text(j, i, label, ha="center", va="center", fontsize=7,
-                                   color="black" if ok else "#555555"))
-            if flipped.iat[i, j]:
-                artists.append(ax.add_patch(Rectangle(
-                    (j - 0.4, i - 0.4), 0.8, 0.8, fill=False, edgecolor=FLIP_COLOR,
-                    linewidth=1.5)))
-    ax.set_xticks(range(n_cols), [str(c) for c in passes.columns], rotation=90)
-    conditions = dict(zip(table["id"], table["condition"]))
-    ax.set_yticks(range(n_rows), [_row_label(i, conditions.get(i)) for i in passes.index])
-    ax.set_xticks(np.arange(-0.5, n_cols, 1), minor=True)
-    ax.set_yticks(np.arange(-0.5, n_rows, 1), minor=True)
-    ax.grid(which="minor", color="white", linewidth=1.5)
-    ax.tick_params(which="both", length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    ax.set_xlabel("normalization pipeline")
-    ax.set_title(VERDICT_TITLES.get(verdict, verdict).format(
-        total=totals[0] if len(totals) == 1 else "total"))
-    if legend:
-        handles = ablation_handles(table, verdicts=[verdict], baseline=baseline)
-        artists.append(ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                                 frameon=False))
-    return artists
-
-
-def _row_label(row_id, condition) -> str:
-    return f"{row_id}  {condition}" if condition else str(row_id)

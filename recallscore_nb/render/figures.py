@@ -1,34 +1,46 @@
-"""Figures: ``plot_*(ax, table, …)`` functions draw and return artists; callers save.
+"""Figures: the shipped style, applied only while the package draws; figures made outside
+pyplot; and their PNG, PDF and SVG bytes, the same on every run.
 
-:func:`figure` makes a figure under the shipped style on top of matplotlib's defaults (never
-the user's ``matplotlibrc``); :func:`save_figure` writes PNG, PDF and SVG with no dates or
-software stamps, so the same data gives the same bytes. :func:`measure` reports how a figure
-prints: its saved size and every text drawn, so a test can hold each figure to the paper's
-text width (:data:`TEXT_WIDTH`) and smallest legible text (:data:`MIN_POINTS`).
+Importing this module (or any of the package) changes nothing of matplotlib's global state:
+neither the backend nor ``rcParams``. :func:`style` applies matplotlib's defaults plus the
+shipped style (never the user's ``matplotlibrc``) for the duration of a block: a figure is
+made (:func:`figure`: a :class:`~matplotlib.figure.Figure` on its own Agg canvas, so no
+display is needed and pyplot never shows it), drawn and rendered inside it, since text and
+line properties are read when an artist is made and when it is drawn.
+:func:`figure_bytes` renders a figure in one of :data:`FIGURE_FORMATS` with no dates or
+software stamps; the caller writes the bytes (``io.files.write_file``). :func:`measure`
+reports how a figure prints: its saved size and every text drawn, so a test can hold each
+figure to the paper's text width (:data:`TEXT_WIDTH`) and smallest legible text
+(:data:`MIN_POINTS`).
+
+>>> with style():
+...     fig, ax = figure(figsize=(2.0, 1.0))
+...     _ = ax.plot([0, 1], [0, 1])
+...     png = figure_bytes(fig, "png")
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+import matplotlib.style
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
+__all__ = ["style", "figure", "figure_bytes", "measure", "DrawnText", "Measurement",
+           "FIGURE_FORMATS", "STYLE_FILE", "TEXT_WIDTH", "FIGURE_WIDTH", "MIN_POINTS"]
 
-import matplotlib.pyplot as plt  # noqa: E402
-
-from ..io.files import atomic_write  # noqa: E402
-from ..io.data import DATA_DIR  # noqa: E402
-
-__all__ = ["style", "use_style", "figure", "save_figure", "measure", "DrawnText",
-           "Measurement", "FIGURE_FORMATS", "STYLE_FILE", "TEXT_WIDTH", "FIGURE_WIDTH",
-           "MIN_POINTS"]
-
-STYLE_FILE = DATA_DIR / "recallscore.mplstyle"
+STYLE_FILE = Path(__file__).resolve().parents[1] / "data" / "recallscore.mplstyle"
+"""The shipped style, among the package data (``render`` imports only ``core``, so it finds the
+file itself, where :data:`recallscore_nb.io.data.DATA_DIR` does)."""
 FIGURE_FORMATS = ("png", "pdf", "svg")
 TEXT_WIDTH = 7.0
 """The paper's text width in inches: the widest a figure prints without being scaled down."""
@@ -37,31 +49,28 @@ FIGURE_WIDTH = 6.9
 little under :data:`TEXT_WIDTH` wide."""
 MIN_POINTS = 7.0
 """The smallest text size, in points, a figure may print at :data:`TEXT_WIDTH`."""
+_SUBPLOTS = ("sharex", "sharey", "squeeze", "width_ratios", "height_ratios", "subplot_kw",
+             "gridspec_kw")
 
 
 @contextlib.contextmanager
 def style() -> Iterator[None]:
-    """matplotlib's defaults plus the shipped style, for the duration of the block."""
+    """matplotlib's defaults plus the shipped style, for the duration of the block; the
+    settings before it are back afterwards, however the block ends."""
     with matplotlib.rc_context():
         matplotlib.rcdefaults()
-        plt.style.use(STYLE_FILE)
+        matplotlib.style.use(STYLE_FILE)
         yield
 
 
-def use_style() -> None:
-    """Make matplotlib's defaults plus the shipped style this process's settings.
-
-    Text and line properties are read when an artist is drawn, not when its figure is made, so
-    the style must still hold while the caller draws: the workbook's kernels draw nothing else.
-    """
-    matplotlib.rcdefaults()
-    plt.style.use(STYLE_FILE)
-
-
 def figure(nrows: int = 1, ncols: int = 1, **kwargs):
-    """A new figure and axes, with the shipped style in force (see :func:`use_style`)."""
-    use_style()
-    return plt.subplots(nrows, ncols, **kwargs)
+    """A new figure and its axes, as ``pyplot.subplots`` makes them (the same keywords), but
+    outside pyplot: a :class:`~matplotlib.figure.Figure` on its own Agg canvas. Make it and
+    draw on it inside :func:`style`."""
+    grid = {key: kwargs.pop(key) for key in _SUBPLOTS if key in kwargs}
+    fig = Figure(**kwargs)
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(nrows, ncols, **grid)
 
 
 def _metadata(fmt: str, description: str) -> dict[str, str | None]:
@@ -74,21 +83,18 @@ def _metadata(fmt: str, description: str) -> dict[str, str | None]:
             "Description": description}
 
 
-def save_figure(fig, directory: str | Path, name: str, *, description: str = "") -> list[Path]:
-    """Write ``fig`` as ``<name>.png``, ``.pdf`` and ``.svg`` into ``directory``, atomically.
+def figure_bytes(fig, fmt: str, *, description: str = "") -> bytes:
+    """``fig`` rendered as ``fmt`` (one of :data:`FIGURE_FORMATS`) under the shipped style.
 
-    ``description`` (scorer signatures, input hashes) goes into each file's metadata.
-    Returns the written paths; closes the figure.
+    ``description`` (scorer signatures, input hashes) goes into the file's metadata; no date
+    and no software version does, so the same figure gives the same bytes.
     """
-    paths = []
+    if fmt not in FIGURE_FORMATS:
+        raise ValueError(f"'fmt' must be one of {', '.join(FIGURE_FORMATS)} (got {fmt!r})")
+    buffer = io.BytesIO()
     with style():
-        for fmt in FIGURE_FORMATS:
-            path = Path(directory) / f"{name}.{fmt}"
-            atomic_write(path, lambda tmp, fmt=fmt: fig.savefig(
-                tmp, format=fmt, metadata=_metadata(fmt, description)))
-            paths.append(path)
-    plt.close(fig)
-    return paths
+        fig.savefig(buffer, format=fmt, metadata=_metadata(fmt, description))
+    return buffer.getvalue()
 
 
 @dataclass(frozen=True)
@@ -129,19 +135,19 @@ class Measurement:
 
 
 def measure(fig) -> Measurement:
-    """Draw ``fig`` under the shipped style as :func:`save_figure` does and measure it.
+    """Draw ``fig`` under the shipped style as :func:`figure_bytes` does and measure it.
 
     The size is the saved one (with ``savefig.bbox: tight``, the tight bounding box plus its
     padding); the texts are those the renderer actually draws (titles, labels, tick labels,
     legend texts, annotations), not the artists that stay hidden.
 
-    >>> fig, ax = figure(figsize=(16.0, 4.0), layout="constrained")
-    >>> ax.set_axis_off()
-    >>> _ = ax.set_title("wide", fontsize=9)
+    >>> with style():
+    ...     fig, ax = figure(figsize=(16.0, 4.0), layout="constrained")
+    ...     ax.set_axis_off()
+    ...     _ = ax.set_title("wide", fontsize=9)
     >>> m = measure(fig)
     >>> round(m.width), m.smallest.points, round(m.printed_points(), 1)
     (16, 9.0, 3.9)
-    >>> plt.close(fig)
     """
     texts: dict[int, DrawnText] = {}
     with style():

@@ -208,12 +208,14 @@ class Session:
 
     def figure(self, what: str, fig) -> SavedFigure:
         """Write ``figures/<stem>__<what>.{png,pdf,svg}``; return them, shown as the PNG."""
-        from ..render.figures import save_figure
+        from ..render.figures import FIGURE_FORMATS, figure_bytes
 
-        paths = save_figure(fig, self.work_dir / "figures", f"{self.stem}__{what}",
-                            description="; ".join(self.footer()))
+        description = "; ".join(self.footer())
+        paths = tuple(write_file(self.work_dir / "figures" / f"{self.stem}__{what}.{fmt}",
+                                 figure_bytes(fig, fmt, description=description))
+                      for fmt in FIGURE_FORMATS)
         self.outputs += paths
-        return SavedFigure(tuple(paths))
+        return SavedFigure(paths)
 
     def number(self, name: str, value) -> None:
         """Record a number the paper quotes, as the LaTeX macro ``\\rs<Name>``."""

@@ -3,47 +3,31 @@
 The scoring schema (weights, equivalent and contradicting formulations, negation cues) reads
 each fact of each benchmark variant as one of four statuses; the weighted score sits beside
 the binary checklist it refines. The pure functions (``status_matrix``, ``status_counts``,
-``explanations``, ``schema_facts``, ``plot_fact_status``) take frames and draw on the axes
-they are given; the steps compute through them and write through the session.
+``explanations``, ``schema_facts``) take frames and return frames; the steps compute through
+them, draw with :func:`recallscore_nb.render.plots.fact_status_figure` and write through the
+session.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
-import numpy as np
 import pandas as pd
-from matplotlib.colors import to_rgb
-from matplotlib.patches import Patch
 
-from ...analysis.ablation import FAIL_COLOR, PASS_COLOR
-from ...core.errors import UsageError
-from ...render.figures import FIGURE_WIDTH, figure
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
-from ..session import Session
-from .shared import scoring_schema
-from ..session import start as _start
 from ...core.status import STATUSES, fact_status
+from ...render.plots import fact_status_figure
+from ..session import Session
+from ..session import start as _start
+from .shared import scoring_schema
 
-__all__ = ["STEM", "STATUS_COLORS", "start", "schema_table", "settings_table", "status_table",
+__all__ = ["STEM", "start", "schema_table", "settings_table", "status_table",
            "status_figure", "counts_table", "explanations_table", "status_matrix",
-           "status_counts", "explanations", "schema_facts", "plot_fact_status"]
+           "status_counts", "explanations", "schema_facts"]
 
 STEM = "07_fact_status"
-STATUS_COLORS = {
-    "present": "#a6dba0",
-    "missing": "#e0e0e0",
-    "contradicted": "#d6604d",
-    "negated": "#762a83",
-}
-"""The colour of each status in the figure, distinct in hue and lightness from each other
-and from the checklist's pass and fail (the colours of notebooks 02 and 03)."""
-_DARK = ("contradicted", "negated")  # statuses whose cells take white text
-_SCORE_COLOR = "#9e9ac8"
-_SCORE_LOW = "#f4f4f4"  # a score of 0: still a cell against the white grid
 
 
 def start(namespace: dict) -> Session:
@@ -146,75 +130,6 @@ def schema_facts(schema, facts) -> pd.DataFrame:
                                        "contradictions"])
 
 
-# --- pure: the figure -----------------------------------------------------------------------
-def _row_labels(matrix: pd.DataFrame) -> list[str]:
-    return [f"{i}  {c}" if c else str(i) for i, c in zip(matrix["id"], matrix["condition"])]
-
-
-def _grid(ax, n_rows: int, n_cols: int) -> None:
-    ax.set_xticks(np.arange(-0.5, n_cols, 1), minor=True)
-    ax.set_yticks(np.arange(-0.5, n_rows, 1), minor=True)
-    ax.grid(which="minor", color="white", linewidth=1.5)
-    ax.tick_params(which="both", length=0)
-    ax.xaxis.tick_top()
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-
-
-def plot_fact_status(ax_status, ax_scores, matrix: pd.DataFrame, facts) -> list:
-    """Draw variants × facts coloured by status on ``ax_status``, and beside them on
-    ``ax_scores`` the binary checklist (pass/fail, facts present) and the weighted score
-    (its value, shaded from near-white at 0).
-
-    ``matrix`` is :func:`status_matrix`'s table. Each axes gets its legend below it, naming
-    only what it draws (the statuses that occur; pass or fail as they occur). Returns the
-    artists drawn.
-    """
-    n_rows, n_facts = len(matrix), len(facts)
-    rgb = np.empty((n_rows, n_facts, 3))
-    artists = []
-    for j, fact in enumerate(facts):
-        for i, status in enumerate(matrix[f"status_{fact.name}"]):
-            rgb[i, j] = to_rgb(STATUS_COLORS[status])
-    artists.append(ax_status.imshow(rgb, aspect="auto", interpolation="nearest"))
-    for j, fact in enumerate(facts):
-        for i, status in enumerate(matrix[f"status_{fact.name}"]):
-            artists.append(ax_status.text(j, i, status, ha="center", va="center", fontsize=7,
-                                          color="white" if status in _DARK else "black"))
-    ax_status.set_xticks(range(n_facts), [f.name for f in facts])
-    ax_status.set_yticks(range(n_rows), _row_labels(matrix))
-    _grid(ax_status, n_rows, n_facts)
-    drawn = set(matrix[[f"status_{f.name}" for f in facts]].to_numpy().ravel().tolist())
-    handles = [Patch(facecolor=STATUS_COLORS[s], label=s) for s in STATUSES if s in drawn]
-    artists.append(ax_status.legend(handles=handles, loc="upper center",
-                                    ncols=max(len(handles), 1), bbox_to_anchor=(0.5, -0.01),
-                                    title="status of the fact"))
-
-    full = matrix["checklist_full_match"].to_numpy(dtype=bool)
-    score = np.clip(matrix["weighted_score"].to_numpy(dtype=float), 0, 1)
-    right = np.empty((n_rows, 2, 3))
-    right[:, 0] = np.where(full[:, None], to_rgb(PASS_COLOR), to_rgb(FAIL_COLOR))
-    low, high = np.array(to_rgb(_SCORE_LOW)), np.array(to_rgb(_SCORE_COLOR))
-    right[:, 1] = (1 - score[:, None]) * low + score[:, None] * high
-    artists.append(ax_scores.imshow(right, aspect="auto", interpolation="nearest"))
-    for i in range(n_rows):
-        checklist = (f"{'pass' if full[i] else 'fail'} "
-                     f"{matrix['facts_present'].iat[i]}/{matrix['facts_total'].iat[i]}")
-        artists.append(ax_scores.text(0, i, checklist, ha="center", va="center", fontsize=7))
-        artists.append(ax_scores.text(1, i, f"{matrix['weighted_score'].iat[i]:.3f}",
-                                      ha="center", va="center", fontsize=7))
-    ax_scores.set_xticks(range(2), ["checklist\n(facts present)", "weighted\nscore"])
-    _grid(ax_scores, n_rows, 2)
-    ax_scores.tick_params(axis="y", labelleft=False)
-    handles = [Patch(facecolor=color, label=label) for color, label, shown in
-               ((PASS_COLOR, "checklist pass", full.any()),
-                (FAIL_COLOR, "checklist fail", (~full).any()),
-                (_SCORE_COLOR, "weighted score\n(shade from 0 to 1)", n_rows > 0)) if shown]
-    artists.append(ax_scores.legend(handles=handles, loc="upper center", ncols=1,
-                                    bbox_to_anchor=(0.5, -0.01)))
-    return artists
-
-
 # --- steps ----------------------------------------------------------------------------------
 def _matrix(nb: Session) -> pd.DataFrame:
     scores, statuses = _scored(nb)
@@ -267,16 +182,7 @@ def status_table(nb: Session):
 def status_figure(nb: Session):
     """The status matrix as a figure, coloured by status, the checklist and weighted score
     beside it."""
-    matrix = _matrix(nb)
-    facts = nb.benchmark.facts
-    fig, (ax_status, ax_scores) = figure(
-        1, 2, figsize=(FIGURE_WIDTH, 1.8 + 0.26 * len(matrix)),
-        sharey=True, layout="constrained",
-        gridspec_kw={"width_ratios": [len(facts), 2]})
-    plot_fact_status(ax_status, ax_scores, matrix, facts)
-    fig.suptitle("Each fact's status under the scoring schema;\n"
-                 "the binary checklist and the weighted score beside it")
-    return nb.figure("matrix", fig)
+    return nb.figure("matrix", fact_status_figure(_matrix(nb), nb.benchmark.facts))
 
 
 def counts_table(nb: Session):

@@ -15,15 +15,14 @@ from ...analysis.ablation import (
     CHANGES,
     VERDICTS,
     ablation_signature,
-    ablation_handles,
     ablation_table,
     flips,
+    heatmap_panel,
     macro_tag,
     matrix_table,
     pipeline_signature,
-    plot_ablation,
 )
-from ...render.figures import FIGURE_WIDTH, figure
+from ...render.plots import ablation_figure as draw_ablation
 from ..session import Session
 from .shared import scoring_schema
 from ..session import start as _start
@@ -86,14 +85,5 @@ def ablation_figure(nb: Session):
     """The heatmap: pass/fail of every row under every pipeline, flips outlined; one panel
     per verdict, side by side, the legend below them."""
     table = _table(nb)
-    n_rows = table["id"].nunique()
-    fig, axes = figure(1, len(VERDICTS), figsize=(FIGURE_WIDTH, 1.9 + 0.24 * n_rows),
-                       sharey=True, layout="constrained")
-    for ax, verdict in zip(axes, VERDICTS):
-        plot_ablation(ax, table, verdict=verdict, baseline=BASELINE, legend=False)
-        ax.set_xlabel("pipeline")
-    fig.legend(handles=ablation_handles(table, verdicts=VERDICTS, baseline=BASELINE),
-               loc="outside lower center", ncols=3)
-    fig.suptitle("Normalization is the scorer: verdicts under each pipeline, "
-                 f"flips relative to {BASELINE}")
-    return nb.figure("heatmap", fig)
+    panels = [heatmap_panel(table, verdict, baseline=BASELINE) for verdict in VERDICTS]
+    return nb.figure("heatmap", draw_ablation(panels, baseline=BASELINE))

@@ -23,16 +23,16 @@ from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ..session import Session
 from ..session import start as _start
+from ...render import plots
 from ...analysis.stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap_ci, saturated
 
 __all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
-           "intervals_table", "intervals_figure", "saturation_table", "plot_intervals",
+           "intervals_table", "intervals_figure", "saturation_table",
            "vacuous_passes", "CONTROLS", "MEASURES"]
 
 STEM = "05_reanalysis"
 SQUAD_MODE = "v1.1"
 CONFIDENCE = 0.95
-_SATURATED_TITLE, _SATURATED_FACE = "C3", "#fbeaea"
 CONTROLS = {"control:empty": "", "control:idk": "I don't know"}
 """The negative controls: pseudo-system name -> the attempt it repeats."""
 MEASURES = {
@@ -194,60 +194,12 @@ def saturation_table(nb: Session):
     return nb.table("saturation", table)
 
 
-def plot_intervals(ax, table: pd.DataFrame, *, controls=tuple(CONTROLS)):
-    """Draw one rule's systems as points with interval whiskers, first system on top.
-
-    ``table`` has ``system, mean, low, high``; rows whose system is in ``controls`` are drawn
-    hollow and grey. Returns the two errorbar containers (systems, controls), labelled for a
-    legend.
-    """
-    y = np.arange(len(table))[::-1]
-    mean, low, high = (table[c].to_numpy(dtype=float) for c in ("mean", "low", "high"))
-    is_control = table["system"].isin(list(controls)).to_numpy()
-    artists = []
-    for mask, style in ((~is_control, {"color": "C0", "fmt": "o",
-                                       "label": f"system: mean, {CONFIDENCE:.0%} interval"}),
-                        (is_control, {"color": "0.5", "fmt": "o", "mfc": "white",
-                                      "label": "negative control (must score 0)"})):
-        artists.append(ax.errorbar(mean[mask], y[mask],
-                                   xerr=[mean[mask] - low[mask], high[mask] - mean[mask]],
-                                   capsize=2, markersize=4, linewidth=1, **style))
-    ax.set_yticks(y, table["system"].tolist())
-    ax.set_xlim(-0.05, 1.05)
-    ax.grid(axis="x", linewidth=0.4, alpha=0.5)
-    return artists
-
-
 def intervals_figure(nb: Session):
     """One panel per rule: each system's mean with its 95% interval; saturated rules shaded,
     their titles red; a legend below the panels says what the markers and the shading mean."""
-    from matplotlib.patches import Patch
-
-    from ...render.figures import FIGURE_WIDTH, figure
-
-    table, verdicts = _intervals(nb), _saturation(nb).set_index("rule")["saturated"]
-    fig, axes = figure(2, 3, figsize=(FIGURE_WIDTH, 5.2), sharex=True, sharey=True,
-                       layout="constrained")
-    handles = {}
-    for ax, (rule, label) in zip(axes.flat, MEASURES.items()):
-        for container in plot_intervals(ax, table[table["rule"] == rule]):
-            if len(container.lines[0].get_xdata()):
-                handles.setdefault(container.get_label(), container)
-        is_saturated = bool(verdicts.get(rule, False))
-        ax.set_title(label + ("\nsaturated" if is_saturated else "\n "),
-                     color=_SATURATED_TITLE if is_saturated else "black")
-        if is_saturated:
-            ax.set_facecolor(_SATURATED_FACE)
-    if verdicts.any():
-        label = (f"saturated rule (red title, shaded): its two best systems\nboth reach "
-                 f"{SATURATION_THRESHOLD:g} and their intervals overlap")
-        handles[label] = Patch(facecolor=_SATURATED_FACE, edgecolor=_SATURATED_TITLE,
-                               linewidth=0.8)
-    for ax in axes[-1]:
-        ax.set_xlabel("mean score")
-    fig.legend(list(handles.values()), list(handles), loc="outside lower center",
-               ncols=min(len(handles), 2))
-    fig.suptitle(f"Mean score per system, {CONFIDENCE:.0%} percentile bootstrap interval\n"
-                 f"({int(nb.parameters['resamples'])} resamples of attempts, "
-                 f"seed {int(nb.parameters['seed'])})")
+    saturated = _saturation(nb).set_index("rule")["saturated"]
+    fig = plots.intervals_figure(
+        _intervals(nb), {str(rule): bool(flag) for rule, flag in saturated.items()}, MEASURES,
+        controls=list(CONTROLS), confidence=CONFIDENCE, threshold=SATURATION_THRESHOLD,
+        resamples=int(nb.parameters["resamples"]), seed=int(nb.parameters["seed"]))
     return nb.figure("intervals", fig)

@@ -9,7 +9,6 @@ Undefined values (see :mod:`recallscore_nb.analysis.agreement`) read ``n/a``.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pandas as pd
 
