@@ -1,6 +1,14 @@
 """Where the workbook lives (its notebooks, reports, stamps and scratch folder), and how a path
 a user gives is read.
 
+The workbook's root (:data:`REPO_ROOT`, found once, by :func:`find_root`) is, in this order:
+the folder ``RECALLSCORE_ROOT`` names; the folder holding the package when it also holds
+``notebooks/`` (an editable install, or the checkout the package is imported from); the
+nearest folder at or above the current one holding both ``notebooks/`` and ``reports/`` (a
+checkout, with the package installed elsewhere). There may be none (the package installed
+and used outside a checkout): the commands that need the workbook (``run``, ``check``,
+``explore``) then say so (:func:`require_workbook`); the others never look.
+
 A relative path a user gives (``--output-dir``, a ``*_path`` parameter, a notebook's
 ``output_dir``) means one thing: relative to the folder the user started from
 (:func:`user_folder`), which is the shell's folder for ``recallscore`` and papermill, and the
@@ -20,17 +28,65 @@ from pathlib import Path
 from ..core.errors import UsageError
 
 __all__ = [
-    "REPO_ROOT", "NOTEBOOKS_DIR", "REPORTS_DIR", "STAMPS_DIR", "SCRATCH_DIR",
-    "under_jupyter_server", "user_folder", "resolve_user_path", "inside", "check_output_folder",
+    "REPO_ROOT", "NOTEBOOKS_DIR", "REPORTS_DIR", "STAMPS_DIR", "SCRATCH_DIR", "ROOT_VARIABLE",
+    "find_root", "require_workbook", "under_jupyter_server", "user_folder", "resolve_user_path",
+    "inside", "check_output_folder",
 ]
 
-# The repository around an editable install (the workbook's notebooks and reports live there).
-REPO_ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
-REPORTS_DIR = REPO_ROOT / "reports"
-STAMPS_DIR = REPO_ROOT / ".stamps"
-SCRATCH_DIR = REPO_ROOT / "scratch"
+ROOT_VARIABLE = "RECALLSCORE_ROOT"
+"""The environment variable that names the workbook's root, whatever else is found."""
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def find_root(environ=None, *, package: Path = PACKAGE_DIR, cwd: Path | None = None) -> Path | None:
+    """The workbook's root (see the module docstring), or None when there is none.
+
+    >>> find_root({ROOT_VARIABLE: "/srv/book"}).as_posix()
+    '/srv/book'
+    """
+    environ = os.environ if environ is None else environ
+    given = environ.get(ROOT_VARIABLE, "")
+    if given:
+        return Path(given).expanduser().resolve()
+    if (package.parent / "notebooks").is_dir():
+        return package.parent
+    try:
+        here = Path.cwd() if cwd is None else Path(cwd)
+        here = here.resolve()
+    except OSError:  # the current folder was removed
+        return None
+    for folder in (here, *here.parents):
+        if (folder / "notebooks").is_dir() and (folder / "reports").is_dir():
+            return folder
+    return None
+
+
+REPO_ROOT = find_root()
+"""The workbook's root, or None when none was found (:func:`find_root`)."""
+NOTEBOOKS_DIR = None if REPO_ROOT is None else REPO_ROOT / "notebooks"
+REPORTS_DIR = None if REPO_ROOT is None else REPO_ROOT / "reports"
+STAMPS_DIR = None if REPO_ROOT is None else REPO_ROOT / ".stamps"
+SCRATCH_DIR = None if REPO_ROOT is None else REPO_ROOT / "scratch"
 """Where ``recallscore explore`` puts notebooks (and their outputs) to explore; git-ignored."""
+
+
+def require_workbook(what: str, root: Path | None, notebooks: Path | None) -> None:
+    """Refuse ``what`` (a command) when there is no workbook: no root, or no ``notebooks/``.
+
+    >>> require_workbook("recallscore run", None, None)
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.core.errors.UsageError: recallscore run needs the workbook (the folder holding notebooks/ and reports/), and none was found: run it from inside a checkout of recallscore, or set RECALLSCORE_ROOT to that folder
+    """
+    if root is None:
+        raise UsageError(f"{what} needs the workbook (the folder holding notebooks/ and "
+                         "reports/), and none was found: run it from inside a checkout of "
+                         f"recallscore, or set {ROOT_VARIABLE} to that folder")
+    if notebooks is None or not Path(notebooks).is_dir():
+        source = (f"{ROOT_VARIABLE}={os.environ[ROOT_VARIABLE]}"
+                  if os.environ.get(ROOT_VARIABLE) else f"the workbook {root}")
+        raise UsageError(f"{what}: {source} holds no notebooks/ folder; set {ROOT_VARIABLE} "
+                         "to the folder that holds notebooks/ and reports/")
 
 JUPYTER_SESSION_VARIABLE = "JPY_SESSION_NAME"
 """Set by jupyter_server in the environment of every kernel it starts for a notebook
@@ -45,8 +101,9 @@ def under_jupyter_server() -> bool:
 def user_folder(repo_root: Path | None = None) -> Path:
     """The folder relative paths mean: the repository root under a Jupyter server (the folder
     JupyterLab was started from), otherwise the current folder (the shell's, for papermill)."""
-    if under_jupyter_server():
-        return Path(repo_root if repo_root is not None else REPO_ROOT)
+    root = repo_root if repo_root is not None else REPO_ROOT
+    if under_jupyter_server() and root is not None:
+        return Path(root)
     return Path.cwd()
 
 
@@ -65,13 +122,14 @@ def inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def check_output_folder(path: Path, *, notebooks: Path, reports: Path, changed: bool,
-                        option: str = "--output-dir") -> None:
+def check_output_folder(path: Path, *, notebooks: Path | None, reports: Path | None,
+                        changed: bool, option: str = "--output-dir") -> None:
     """Refuse an output folder that would overwrite the workbook or the paper.
 
     Refused: the filesystem root; a folder that is, contains or lies inside ``notebooks``
     (a run writes executed copies of the notebooks); and, when ``changed`` (parameters differ
-    from the paper's defaults), one that is or lies inside ``reports``.
+    from the paper's defaults), one that is or lies inside ``reports``. Without a workbook
+    (``notebooks`` and ``reports`` None) only the root is refused.
 
     >>> check_output_folder(Path("/"), notebooks=Path("/r/notebooks"), reports=Path("/r/reports"),
     ...                     changed=False)
@@ -83,11 +141,11 @@ def check_output_folder(path: Path, *, notebooks: Path, reports: Path, changed: 
     if resolved == Path(resolved.anchor):
         raise UsageError(f"{option} {path}: the filesystem root cannot be an output folder; "
                          "choose a folder of its own")
-    if inside(resolved, notebooks) or inside(notebooks, resolved):
+    if notebooks is not None and (inside(resolved, notebooks) or inside(notebooks, resolved)):
         raise UsageError(f"{option} {path}: {'contains' if inside(notebooks, resolved) else 'is in'} "
                          f"the workbook's notebooks ({notebooks}), which a run would overwrite; "
                          "choose a folder of its own")
-    if changed and inside(resolved, reports):
+    if changed and reports is not None and inside(resolved, reports):
         raise UsageError(f"{option} {path}: is the paper's reports/ ({reports}), and parameters "
                          "differ from the paper's defaults; choose another folder (exploration "
                          "never writes into reports/)")

@@ -29,10 +29,12 @@ from .paths import (
     NOTEBOOKS_DIR,
     REPO_ROOT,
     REPORTS_DIR,
+    ROOT_VARIABLE,
     SCRATCH_DIR,
     STAMPS_DIR,
     check_output_folder,
     inside,
+    require_workbook,
     resolve_user_path,
     user_folder,
 )
@@ -163,9 +165,10 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="recallscore-parent-watch", daemon=True).start()
 
 
-def _worker_init(parent: int, work: str) -> None:
+def _worker_init(parent: int, work: str, root: str) -> None:
     _die_with_parent(parent)
     os.environ[RUN_WORK_VARIABLE] = work  # the sessions write fragments here, not publish
+    os.environ[ROOT_VARIABLE] = root  # the kernels find the workbook this run found
     os.environ.pop("JPY_SESSION_NAME", None)  # paths are already absolute; not a lab kernel
 
 
@@ -204,7 +207,7 @@ def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) 
     (work / "notebooks").mkdir(parents=True, exist_ok=True)
     failures = []
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(plan))), initializer=_worker_init,
-                             initargs=(os.getpid(), str(work))) as pool:
+                             initargs=(os.getpid(), str(work), str(REPO_ROOT))) as pool:
         futures = [
             pool.submit(_execute, str(nb), str(work / "notebooks" / nb.name),
                         {**params, "output_dir": str(work)}, os.getcwd())
@@ -315,6 +318,7 @@ def run_workbook(names: list[str] = (), overrides: list[tuple[str, str]] = (), *
                  progress: bool = True, stamps: bool = True,
                  accept_defaults: bool = False) -> RunResult:
     """Run the selected notebooks; see ``recallscore run --help``."""
+    require_workbook("recallscore run", REPO_ROOT, NOTEBOOKS_DIR)
     notebooks = select_notebooks(list(names))
     caller = user_folder(REPO_ROOT)  # the shell's folder (the repository root from a notebook)
     plan = _plan_parameters(notebooks, list(overrides), caller)
@@ -366,6 +370,7 @@ def check_workbook(*, update: bool = False, jobs: int = 2, progress: bool = True
     notebook's declared defaults differ from those ``reports/manifest.json`` records, unless
     ``accept_defaults``.
     """
+    require_workbook("recallscore check", REPO_ROOT, NOTEBOOKS_DIR)
     if not accept_defaults:
         _refuse_changed_defaults(all_notebooks(), REPORTS_DIR / MANIFEST)
     if update:
@@ -405,6 +410,7 @@ def explore_notebook(name: str, *, force: bool = False) -> Exploration:
     kept unless ``force``."""
     import nbformat
 
+    require_workbook("recallscore explore", REPO_ROOT, NOTEBOOKS_DIR)
     [notebook] = select_notebooks([name])
     copy, outputs = SCRATCH_DIR / notebook.name, SCRATCH_DIR / notebook.stem
     if copy.exists() and not force:

@@ -32,7 +32,16 @@ from .._version import __version__
 from ..core.errors import InputFileError, UsageError
 from ..io.files import require_regular_file, sha256, write_file
 from .parameters import check_parameters
-from .paths import NOTEBOOKS_DIR, REPO_ROOT, REPORTS_DIR, check_output_folder, inside, resolve_user_path, user_folder
+from .paths import (
+    NOTEBOOKS_DIR,
+    REPO_ROOT,
+    REPORTS_DIR,
+    ROOT_VARIABLE,
+    check_output_folder,
+    inside,
+    resolve_user_path,
+    user_folder,
+)
 from ..io.data import DEFAULT_BENCHMARK
 
 __all__ = ["Session", "SavedFigure", "start", "check_input_parameter",
@@ -50,7 +59,7 @@ def relative_to_repo(path: str | Path) -> str:
     resolved = Path(path).resolve()
     try:
         return resolved.relative_to(REPO_ROOT).as_posix()
-    except ValueError:
+    except (ValueError, TypeError):  # outside the workbook, or no workbook
         return Path(path).as_posix()
 
 
@@ -270,8 +279,8 @@ class Session:
 def _declared_or_given(stem: str, given: dict) -> dict:
     """The defaults to record for a notebook the manifest does not know yet: those its
     committed copy declares, else the values it ran with."""
-    notebook = NOTEBOOKS_DIR / f"{stem}.ipynb"
-    if notebook.is_file():
+    notebook = None if NOTEBOOKS_DIR is None else NOTEBOOKS_DIR / f"{stem}.ipynb"
+    if notebook is not None and notebook.is_file():
         from .parameters import declared_defaults
 
         return declared_defaults(notebook)
@@ -309,6 +318,10 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
             check_input_parameter(name, str(value), path)
             parameters[name] = str(path)
     text = str(given.get("output_dir") or "")
+    if not text and REPORTS_DIR is None:
+        raise UsageError(f"output_dir: empty means the workbook's reports/, and no workbook was "
+                         f"found; give an output_dir, or set {ROOT_VARIABLE} to the folder that "
+                         "holds notebooks/ and reports/")
     output_dir = resolve_user_path(text, base) if text else REPORTS_DIR
     check_output_folder(output_dir, notebooks=NOTEBOOKS_DIR, reports=REPORTS_DIR, changed=False,
                         option="output_dir")
@@ -316,7 +329,7 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
     run_work = os.environ.get(RUN_WORK_VARIABLE)
     if run_work and Path(run_work) == output_dir:  # under recallscore run: a fragment only
         return Session(stem=stem, parameters=parameters, output_dir=output_dir, given=given)
-    if inside(output_dir, REPORTS_DIR):
+    if REPORTS_DIR is not None and inside(output_dir, REPORTS_DIR):
         _refuse_changed_into_reports(stem, given)
     session = Session(stem=stem, parameters=parameters, output_dir=output_dir, given=given,
                       publishing=True)
