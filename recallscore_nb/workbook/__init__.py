@@ -1,7 +1,6 @@
-"""The workbook: the notebooks' sessions, the runner that executes them with papermill, the
-publishing of their outputs, where the workbook lives, and one chapter per notebook.
-
-A notebook calls ``chapter.start(globals())`` and then one chapter step per cell; a step
-computes with ``core`` and ``analysis``, draws with ``render``, and writes through the
-session (``io``). A module here may import every layer but ``cli``.
+"""The workbook: where it lives, the notebooks' parameters, the session a notebook opens, the
+runner that executes notebooks with papermill, the publishing of their outputs, and one chapter
+per notebook (the steps its cells call) belong here. A chapter computes with ``core`` and
+``analysis``, draws with ``render`` and writes through its session (``io``); a module here may
+import every layer but ``cli``.
 """

@@ -1,0 +1,141 @@
+"""The package in layers, the direction of imports enforced: ``core`` imports none of the
+others; ``io`` only ``core``; ``analysis`` only ``core`` and ``io``; ``render`` only ``core``;
+``workbook`` anything but ``cli``; ``cli`` anything. Every import counts, those inside
+functions too (read with ``ast``, not by importing). The checker itself is tested on planted
+violations."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "recallscore_nb"
+LAYERS = ("core", "io", "analysis", "render", "workbook", "cli")
+ALLOWED = {
+    "core": set(),
+    "io": {"core"},
+    "analysis": {"core", "io"},
+    "render": {"core"},
+    "workbook": {"core", "io", "analysis", "render"},
+    "cli": {"core", "io", "analysis", "render", "workbook"},
+}
+ROOT_MODULES = {"__init__.py", "__main__.py", "_version.py"}
+SHARED = {"recallscore_nb._version"}
+"""What every layer may import from the package's root: its version, and nothing else (not
+the package itself, whose public names come from the layers)."""
+
+
+def _module_name(path: Path, package: Path) -> str:
+    parts = [package.name, *path.relative_to(package).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _targets(node: ast.AST, module: str, is_init: bool) -> list[str]:
+    """The package modules an import statement names, absolute."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if node.level == 0:
+        base = node.module or ""
+    else:
+        parts = module.split(".")
+        parts = parts if is_init else parts[:-1]
+        parts = parts[:len(parts) - (node.level - 1)]
+        base = ".".join(parts + ([node.module] if node.module else []))
+    # ``from pkg import name``: name may be a module of pkg, which is then what is imported
+    return [f"{base}.{alias.name}" for alias in node.names] if base else []
+
+
+def _layer(name: str, package: str) -> str | None:
+    parts = name.split(".")
+    if parts[0] != package:
+        return None  # not the package: the standard library, pandas, matplotlib ...
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else "root"
+
+
+def violations(package: Path) -> list[str]:
+    """One line per import that goes against the direction of the layers:
+    ``file:line: <layer> imports <module>``."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package)
+        if len(relative.parts) == 1:
+            continue  # the root's own modules: the public API and ``python -m``
+        layer = relative.parts[0]
+        module = _module_name(path, package)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            for target in _targets(node, module, path.name == "__init__.py"):
+                other = _layer(target, package.name)
+                if other is None or other == layer or target in SHARED:
+                    continue
+                if other == "root" and any(target.startswith(s + ".") or target == s
+                                           for s in SHARED):
+                    continue
+                if layer not in ALLOWED or other not in ALLOWED[layer]:
+                    found.append(f"{relative.as_posix()}:{node.lineno}: {layer} imports {target}")
+    return found
+
+
+def test_the_package_imports_follow_the_layers():
+    assert violations(PACKAGE) == []
+
+
+def test_only_the_public_api_main_and_version_stay_at_the_root():
+    root = {p.name for p in PACKAGE.iterdir() if p.suffix == ".py"}
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert root == ROOT_MODULES
+    assert folders == set(LAYERS) | {"data"}
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_each_layer_says_what_belongs_there(layer):
+    doc = ast.get_docstring(ast.parse((PACKAGE / layer / "__init__.py").read_text()))
+    assert doc and len(doc.split()) >= 40, layer
+    assert "\n\n" not in doc, f"{layer}: one paragraph"
+    assert "belong here" in doc, layer
+
+
+# --- the checker itself -----------------------------------------------------------------------
+def _plant(tmp_path: Path, files: dict[str, str]) -> Path:
+    package = tmp_path / "recallscore_nb"
+    for name in ("__init__.py", *(f"{layer}/__init__.py" for layer in LAYERS)):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text('"""x"""\n')
+    for name, source in files.items():
+        (package / name).write_text(source)
+    return package
+
+
+def test_the_checker_finds_planted_violations(tmp_path):
+    package = _plant(tmp_path, {
+        "core/pure.py": "from .._version import __version__\nfrom . import errors\n"
+                        "def later():\n    from ..render import figures\n",
+        "core/errors.py": "import recallscore_nb.io.files\n",
+        "io/files.py": "from .. import analysis\nfrom ..core import errors\n",
+        "render/figures.py": "from recallscore_nb.io.data import DATA_DIR\nimport matplotlib\n",
+        "analysis/stats.py": "from ..io import files\nfrom ..workbook.session import Session\n",
+        "workbook/session.py": "from ..cli.main import main\nfrom ..render import figures\n",
+        "cli/main.py": "from ..workbook import runner\nfrom .. import load_benchmark\n",
+    })
+    assert violations(package) == [
+        "analysis/stats.py:2: analysis imports recallscore_nb.workbook.session.Session",
+        "cli/main.py:2: cli imports recallscore_nb.load_benchmark",
+        "core/errors.py:1: core imports recallscore_nb.io.files",
+        "core/pure.py:4: core imports recallscore_nb.render.figures",
+        "io/files.py:1: io imports recallscore_nb.analysis",
+        "render/figures.py:1: render imports recallscore_nb.io.data.DATA_DIR",
+        "workbook/session.py:1: workbook imports recallscore_nb.cli.main.main",
+    ]
+
+
+def test_the_checker_passes_a_clean_package(tmp_path):
+    package = _plant(tmp_path, {
+        "core/pure.py": "import numpy as np\nfrom .._version import __version__\n",
+        "io/files.py": "from ..core import pure\nimport recallscore_nb.core.pure\n",
+        "cli/main.py": "from ..workbook import runner\nfrom ..io.files import x\n",
+    })
+    assert violations(package) == []
