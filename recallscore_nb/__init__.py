@@ -5,27 +5,60 @@
 >>> int(scores["checklist_full_match"].sum())
 8
 
-The public names are imported on first use, so the command line starts quickly.
+The public names, listed in ``__all__``, come from the package's layers (``core``: scoring,
+statuses, errors; ``io``: loading files) and are imported on first use, so importing the
+package, and starting the command line, stays quick.
 """
 
 from importlib import import_module
 
 from ._version import __version__
-from .core.errors import BenchmarkFormatError, RecallScoreError
 
 __all__ = [
     "__version__",
-    "Benchmark",
-    "BenchmarkFormatError",
-    "RecallScoreError",
     "load_benchmark",
     "score_benchmark",
+    "load_items",
+    "score_items",
+    "load_scoring_schema",
+    "fact_status",
+    "read_attempts",
+    "literal_match",
+    "normalized_match",
+    "squad_exact_match",
+    "token_f1",
+    "checklist",
+    "Benchmark",
+    "RecallScoreError",
+    "BenchmarkFormatError",
 ]
 
-_LAZY = {"Benchmark": "io.benchmarks", "load_benchmark": "io.benchmarks", "score_benchmark": "core.scoring"}
+_LAZY = {
+    "load_benchmark": "io.benchmarks",
+    "load_items": "io.items",
+    "load_scoring_schema": "io.scoring_schemas",
+    "read_attempts": "io.attempts",
+    "score_benchmark": "core.scoring",
+    "score_items": "core.scoring",
+    "literal_match": "core.scoring",
+    "normalized_match": "core.scoring",
+    "squad_exact_match": "core.scoring",
+    "token_f1": "core.scoring",
+    "checklist": "core.scoring",
+    "fact_status": "core.status",
+    "Benchmark": "core.benchmark",
+    "RecallScoreError": "core.errors",
+    "BenchmarkFormatError": "core.errors",
+}
 
 
 def __getattr__(name: str):
     if name in _LAZY:
-        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

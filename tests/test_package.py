@@ -49,3 +49,57 @@ def test_drawing_a_figure_applies_the_style_only_while_it_draws():
     assert figure_bytes(fig, "svg").startswith(b"<?xml")
     assert fig.texts == [] and fig.axes[0].title.get_fontsize() == 9.0  # the shipped style's
     assert {k: repr(v) for k, v in matplotlib.rcParams.items()} == before
+
+
+# --- the public API ---------------------------------------------------------------------------
+PUBLIC = {"__version__", "load_benchmark", "score_benchmark", "load_items", "score_items",
+          "load_scoring_schema", "fact_status", "read_attempts", "literal_match",
+          "normalized_match", "squad_exact_match", "token_f1", "checklist", "Benchmark",
+          "RecallScoreError", "BenchmarkFormatError"}
+
+
+def test_all_lists_the_public_api_and_every_name_imports():
+    import recallscore_nb
+
+    assert set(recallscore_nb.__all__) == PUBLIC and len(recallscore_nb.__all__) == len(PUBLIC)
+    namespace: dict = {}
+    exec(f"from recallscore_nb import {', '.join(sorted(PUBLIC))}", namespace)
+    assert all(namespace[name] is getattr(recallscore_nb, name) for name in PUBLIC)
+    assert PUBLIC <= set(dir(recallscore_nb))
+    assert namespace["score_items"].__module__ == "recallscore_nb.core.scoring"
+    assert namespace["load_items"].__module__ == "recallscore_nb.io.items"
+
+
+def test_a_name_the_package_does_not_export():
+    import recallscore_nb
+
+    try:
+        recallscore_nb.score_all
+    except AttributeError as error:
+        assert str(error) == "module 'recallscore_nb' has no attribute 'score_all'"
+    else:  # pragma: no cover
+        raise AssertionError("score_all is not public")
+
+
+def test_importing_the_package_stays_cheap():
+    code = ("import sys, recallscore_nb; print(sorted(m for m in ('numpy', 'pandas', 'pyarrow', "
+            "'matplotlib', 'jsonschema') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_public_functions_score_as_the_readme_shows(tmp_path):
+    from recallscore_nb import (checklist, fact_status, literal_match, load_benchmark,
+                                load_items, load_scoring_schema, read_attempts, score_items,
+                                token_f1)
+
+    bench = load_benchmark()
+    assert literal_match(["Paris", "paris"], "Paris").tolist() == [True, False]
+    assert token_f1(["the quick brown fox"], "the quick fox").tolist() == [0.8]
+    assert checklist(["west drawer"], {"place": ["west"]})["fact_place"].tolist() == [True]
+    statuses = fact_status([bench.reference], bench, load_scoring_schema(None, bench))
+    assert float(statuses["weighted_score"].iloc[0]) == 1.0
+    (tmp_path / "items.jsonl").write_text('{"item": "q", "referenceAnswer": ["Paris"]}\n')
+    (tmp_path / "a.csv").write_text("item,attempt\nq,paris\n")
+    table = score_items(load_items(tmp_path / "items.jsonl"), read_attempts(str(tmp_path / "a.csv")))
+    assert table["normalized_match"].tolist() == [True]
