@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from ..core import engine
 from .._version import __version__
-from ..core.normalize import SEED, Normalizer, normalize_array
+from ..core import engine
 from ..core.errors import UsageError
+from ..core.normalize import SEED, Normalizer, normalize_array
 from ..core.status import fact_status
 from ..core.tokens import pad, terms_occur
 

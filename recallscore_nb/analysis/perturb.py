@@ -57,8 +57,8 @@ from typing import Any
 
 from .._version import __version__
 from ..core.errors import UsageError
-from ..core.normalize import SEED, delete_ascii_punctuation
 from ..core.facts import Fact
+from ..core.normalize import SEED, delete_ascii_punctuation
 from ..core.tokens import term_occurs
 
 __all__ = [

@@ -14,8 +14,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import engine
 from .._version import __version__
+from . import engine
 from .normalize import SEED
 
 __all__ = [

@@ -65,10 +65,16 @@ import pyarrow.compute as pc
 
 from . import engine
 from .errors import UsageError
-from .normalize import SEED
-from .numeric import FoundNumber, NumberTerm, NumericPolicy, find_numbers, numbers_equal
-from .numeric import parse_number_term
 from .facts import facts_of
+from .normalize import SEED
+from .numeric import (
+    FoundNumber,
+    NumberTerm,
+    NumericPolicy,
+    find_numbers,
+    numbers_equal,
+    parse_number_term,
+)
 from .schema import ScoringSchema, check_schema_facts, default_schema
 
 __all__ = ["STATUSES", "fact_status", "status_columns", "status_signature"]

@@ -29,7 +29,15 @@ from ..core.normalize import SEED
 from ..core.tokens import term_occurs
 from .data import DEFAULT_BENCHMARK
 from .files import sha256
-from .jsondocs import JsonPath, parse_object, read_document, render, schema_problems, split_path, validator
+from .jsondocs import (
+    JsonPath,
+    parse_object,
+    read_document,
+    render,
+    schema_problems,
+    split_path,
+    validator,
+)
 
 __all__ = ["load_benchmark"]
 

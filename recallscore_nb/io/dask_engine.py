@@ -33,9 +33,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .attempts import _checked, _read_parquet, _refuse_repeats
 from ..core.engine import STRING
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
+from .attempts import _checked, _read_parquet, _refuse_repeats
 from .files import require_regular_file
 
 __all__ = ["score_with_dask", "local_cluster", "attempt_files", "read_attempt_files",

@@ -16,12 +16,12 @@ import os
 import re
 
 from ..core.errors import InputFileError, ItemsFormatError
-from .files import read_input, sha256
-from .jsondocs import load_json_line, render
-from ..core.normalize import SEED
 from ..core.facts import Fact
 from ..core.items import Item, Items
+from ..core.normalize import SEED
 from ..core.tokens import term_occurs
+from .files import read_input, sha256
+from .jsondocs import load_json_line, render
 
 __all__ = ["load_items"]
 

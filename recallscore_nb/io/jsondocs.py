@@ -37,8 +37,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import InputFileError
-from .files import read_input
 from .data import SCHEMAS_DIR
+from .files import read_input
 
 __all__ = ["JsonPath", "MAX_DEPTH", "read_document", "load_json", "load_json_line",
            "parse_object", "check_json_text", "json_path", "split_path", "render", "printable",

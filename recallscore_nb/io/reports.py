@@ -58,7 +58,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._jsonschema import Draft202012Validator
 from .._version import __version__
 from ..core.errors import (
     AttemptsFormatError,
@@ -69,8 +68,9 @@ from ..core.errors import (
     UpdateRefusedError,
     UsageError,
 )
-from .files import atomic_write, read_input, require_regular_file, sha256
+from ._jsonschema import Draft202012Validator
 from .data import DATA_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
+from .files import atomic_write, read_input, require_regular_file, sha256
 from .jsondocs import plain
 
 __all__ = [

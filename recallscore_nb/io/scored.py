@@ -29,8 +29,8 @@ import pyarrow as pa
 import pyarrow.json as pa_json
 import pyarrow.parquet as pq
 
-from ..core.engine import STRING
 from ..core.csvtext import write_csv_text
+from ..core.engine import STRING
 from ..core.errors import InputFileError, UsageError
 from ..core.scoring import RULE_COLUMNS
 from ..core.status import fact_status

@@ -51,7 +51,15 @@ from ..core.schema import (
 )
 from .data import DEFAULT_SCHEMA_PATH
 from .files import sha256
-from .jsondocs import JsonPath, parse_object, read_document, render, schema_problems, split_path, validator
+from .jsondocs import (
+    JsonPath,
+    parse_object,
+    read_document,
+    render,
+    schema_problems,
+    split_path,
+    validator,
+)
 
 __all__ = ["load_scoring_schema"]
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..core.errors import NotebookFailed, UsageError
 from ..io.files import sha256, write_file
+from .parameters import declared_defaults, declared_parameters, parameters_cell, with_default
 from .paths import (
     NOTEBOOKS_DIR,
     REPO_ROOT,
@@ -48,7 +49,6 @@ from .publishing import (
     recorded_defaults,
     remove_stale_work,
 )
-from .parameters import declared_defaults, declared_parameters, parameters_cell, with_default
 from .session import RUN_WORK_VARIABLE, check_input_parameter
 
 __all__ = [

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..core.errors import InputFileError, UsageError
+from ..io.data import DEFAULT_BENCHMARK
 from ..io.files import require_regular_file, sha256, write_file
 from .parameters import check_parameters
 from .paths import (
@@ -42,7 +43,6 @@ from .paths import (
     resolve_user_path,
     user_folder,
 )
-from ..io.data import DEFAULT_BENCHMARK
 
 __all__ = ["Session", "SavedFigure", "start", "check_input_parameter",
            "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo"]

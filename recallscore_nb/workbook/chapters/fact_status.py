@@ -19,8 +19,7 @@ from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ...core.status import STATUSES, fact_status
 from ...render.plots import fact_status_figure
-from ..session import Session
-from ..session import start as _start
+from ..session import Session, start as _start
 from .shared import scoring_schema
 
 __all__ = ["STEM", "start", "schema_table", "settings_table", "status_table",

@@ -23,9 +23,8 @@ from ...analysis.ablation import (
     pipeline_signature,
 )
 from ...render.plots import ablation_figure as draw_ablation
-from ..session import Session
+from ..session import Session, start as _start
 from .shared import scoring_schema
-from ..session import start as _start
 
 __all__ = ["STEM", "start", "pipelines_table", "verdicts_table", "ablation_matrix",
            "flips_table", "ablation_figure"]

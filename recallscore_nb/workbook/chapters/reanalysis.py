@@ -15,16 +15,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...io.attempts import read_attempts
+from ...analysis.stats import (
+    SATURATION_THRESHOLD,
+    bootstrap_signature,
+    grouped_bootstrap_ci,
+    saturated,
+)
 from ...core.errors import AttemptsFormatError, VacuousControlError
 from ...core.facts import partial_credit
-from ...io.data import DEFAULT_ATTEMPTS
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
-from ..session import Session
-from ..session import start as _start
+from ...io.attempts import read_attempts
+from ...io.data import DEFAULT_ATTEMPTS
 from ...render import plots
-from ...analysis.stats import SATURATION_THRESHOLD, bootstrap_signature, grouped_bootstrap_ci, saturated
+from ..session import Session, start as _start
 
 __all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
            "intervals_table", "intervals_figure", "saturation_table",

@@ -5,8 +5,7 @@ from __future__ import annotations
 from ...analysis.reproduce import reproduce
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
-from ..session import Session
-from ..session import start as _start
+from ..session import Session, start as _start
 
 STEM = "01_reproduce_benchmark"
 

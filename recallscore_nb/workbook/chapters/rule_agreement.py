@@ -23,11 +23,10 @@ from ...analysis.agreement import (
     side_by_side,
 )
 from ...core.rules import rules_for
-from ...core.status import fact_status
 from ...core.scoring import score_benchmark
-from ..session import Session
+from ...core.status import fact_status
+from ..session import Session, start as _start
 from .shared import scoring_schema
-from ..session import start as _start
 
 __all__ = ["STEM", "start", "scores_table", "agreement", "precision_recall",
            "disagreement_table"]

@@ -13,8 +13,7 @@ from ...analysis.agreement import NA_TEXT, facts_complete_labels, label_counts
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ...render import plots
-from ..session import Session
-from ..session import start as _start
+from ..session import Session, start as _start
 
 __all__ = ["STEM", "start", "matrix_table", "matrix_figure", "label_table", "label_figure",
            "facts_table", "facts_figure", "rule_matrix", "facts_present"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...core.errors import UsageError
-from ...io.scoring_schemas import load_scoring_schema
 from ...core.schema import default_schema
 from ...io.data import DEFAULT_SCHEMA_PATH
+from ...io.scoring_schemas import load_scoring_schema
 from ..session import Session
 
 __all__ = ["scoring_schema"]

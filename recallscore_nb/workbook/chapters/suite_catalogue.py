@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...io.catalogue import load_catalogue
 from ...analysis.catalogue import catalogue_signature, flags_frame, suites_frame
+from ...io.catalogue import load_catalogue
 from ...io.data import DEFAULT_CATALOGUE
 from ...render import plots
-from ..session import Session, relative_to_repo
-from ..session import start as _start
+from ..session import Session, relative_to_repo, start as _start
 
 __all__ = ["STEM", "start", "source_table", "suites_table", "suites_figure", "flags_table"]
 
