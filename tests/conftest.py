@@ -27,6 +27,14 @@ from pathlib import Path
 
 import pytest
 
+DATA = Path(__file__).resolve().parent / "data"
+"""Files only the tests read."""
+NOTELESS_SCHEMA = DATA / "four_fact_recall.scoring.invalid_missing_note.json"
+"""The shipped scoring schema without its disagreementNote: refused."""
+STORED_REPORT = DATA / "four_fact_recall.report.json"
+"""The scored report of the shipped benchmark under the shipped scoring schema, as ``recallscore
+report --out tests/data/four_fact_recall.report.json`` writes it from the repository root."""
+
 REFERENCE = "The red kite nests on the mill roof at dawn."
 
 FACTS = [

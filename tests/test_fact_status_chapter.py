@@ -30,6 +30,7 @@ from recallscore_nb.render import figures
 from recallscore_nb.workbook.chapters import fact_status as ch07
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
+from tests.conftest import NOTELESS_SCHEMA
 from recallscore_nb.core.rules import rules_for
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
 from recallscore_nb.core.errors import SchemaFormatError
@@ -121,9 +122,8 @@ def test_start_with_a_missing_schema_file(tmp_path):
 
 
 def test_start_with_an_invalid_schema(tmp_path):
-    noteless = DEFAULT_SCHEMA_PATH.with_name("four_fact_recall.scoring.invalid_missing_note.json")
     with pytest.raises(SchemaFormatError) as caught:
-        started(tmp_path, schema_path=noteless)
+        started(tmp_path, schema_path=NOTELESS_SCHEMA)
     assert caught.value.field == "disagreementNote"
 
 

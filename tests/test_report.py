@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from tests.conftest import write_benchmark
+from tests.conftest import NOTELESS_SCHEMA, STORED_REPORT, write_benchmark
 
 from recallscore_nb.io._jsonschema import Draft202012Validator
 from recallscore_nb._version import __version__
@@ -36,7 +36,6 @@ from recallscore_nb.cli.main import main
 from recallscore_nb.workbook.paths import REPO_ROOT
 from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK
 from recallscore_nb.io.reports import REPORT_SCHEMA, check_report
-from recallscore_nb.io.data import SHIPPED_REPORT
 from recallscore_nb.core.rules import rules_for
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
@@ -48,7 +47,6 @@ NOT_PRESENT = {"R09": ("material", "missing"), "R10": ("location", "contradicted
                "R11": ("timing", "contradicted"), "R12": ("material", "contradicted")}
 WEIGHTED = {**{i: 1.0 for i in IDS[:8]}, "R09": 5 / 6, "R10": 3 / 6, "R11": 3 / 6,
             "R12": 4.5 / 6}
-NOTELESS = DEFAULT_SCHEMA_PATH.with_name("four_fact_recall.scoring.invalid_missing_note.json")
 DOCS_EXAMPLE = REPO_ROOT / "docs" / "report-example.json"
 
 
@@ -265,7 +263,7 @@ def _duplicate_id_attempts():
 
 
 def _noteless_schema():
-    return str(shutil.copy(NOTELESS, "in/noteless.json"))
+    return str(shutil.copy(NOTELESS_SCHEMA, "in/noteless.json"))
 
 
 INVALID = {
@@ -367,13 +365,14 @@ def test_error_report_paths_are_relative_to_the_report(capsys):
 
 # --- check-report ---------------------------------------------------------------------------
 def test_the_stored_shipped_report_matches_the_scorer(capsys):
-    code, out, err = run(capsys, "check-report", SHIPPED_REPORT)
+    code, out, err = run(capsys, "check-report", STORED_REPORT)
     assert (code, err) == (0, ""), out
-    assert out == f"OK: {SHIPPED_REPORT} matches a fresh scoring of its inputs\n"
-    document = json.loads(SHIPPED_REPORT.read_text(encoding="utf-8"))
+    assert out == f"OK: {STORED_REPORT} matches a fresh scoring of its inputs\n"
+    document = json.loads(STORED_REPORT.read_text(encoding="utf-8"))
     assert [i["path"] for i in document["inputs"]] == [
-        "../benchmarks/four_fact_recall.json", "../benchmarks/four_fact_recall.scoring.json"]
-    assert check_report(SHIPPED_REPORT, inputs_within=DATA_DIR) == []
+        "../../recallscore_nb/data/benchmarks/four_fact_recall.json",
+        "../../recallscore_nb/data/benchmarks/four_fact_recall.scoring.json"]
+    assert check_report(STORED_REPORT, inputs_within=DATA_DIR) == []
 
 
 def test_a_report_of_the_shipped_benchmark_written_anywhere_checks_without_options(capsys):
@@ -388,7 +387,7 @@ def test_a_report_of_the_shipped_benchmark_written_anywhere_checks_without_optio
 
 def test_the_stored_shipped_report_is_what_report_writes(shipped):
     _, text, _ = shipped
-    stored = json.loads(SHIPPED_REPORT.read_text(encoding="utf-8"))
+    stored = json.loads(STORED_REPORT.read_text(encoding="utf-8"))
     fresh = json.loads(text)
     assert {k: v for k, v in stored.items() if k != "inputs"} == \
         {k: v for k, v in fresh.items() if k != "inputs"}
@@ -527,7 +526,7 @@ def test_score_with_a_schema_to_parquet_records_its_signature(capsys):
 
 
 def test_score_with_an_invalid_schema(capsys):
-    code, out, err = run(capsys, "score", "--schema", NOTELESS)
+    code, out, err = run(capsys, "score", "--schema", NOTELESS_SCHEMA)
     assert (code, out) == (2, "")
     assert one_line_error(err).endswith(
         ": $: disagreementNote: expected a non-empty string: why this key is one defensible "
@@ -690,13 +689,14 @@ def test_report_of_another_benchmark_needs_a_schema(capsys, copied_inputs):
 # --- issue 9 (20): reports built by construction, the same bytes as the JSON module's -------
 def test_the_shipped_report_is_written_byte_for_byte(capsys, tmp_path):
     """Written where its inputs sit as the stored one's do, a fresh report is the same file."""
-    (tmp_path / "data" / "benchmarks").mkdir(parents=True)
-    shutil.copy(DEFAULT_BENCHMARK, tmp_path / "data" / "benchmarks")
-    shutil.copy(DEFAULT_SCHEMA_PATH, tmp_path / "data" / "benchmarks")
-    assert report(capsys, "data/benchmarks/four_fact_recall.json",
-                  schema="data/benchmarks/four_fact_recall.scoring.json",
-                  out="data/reports/four_fact_recall.report.json")[0] == 0
-    assert Path("data/reports/four_fact_recall.report.json").read_bytes() == SHIPPED_REPORT.read_bytes()
+    shipped = tmp_path / "recallscore_nb" / "data" / "benchmarks"
+    shipped.mkdir(parents=True)
+    shutil.copy(DEFAULT_BENCHMARK, shipped)
+    shutil.copy(DEFAULT_SCHEMA_PATH, shipped)
+    assert report(capsys, "recallscore_nb/data/benchmarks/four_fact_recall.json",
+                  schema="recallscore_nb/data/benchmarks/four_fact_recall.scoring.json",
+                  out="tests/data/four_fact_recall.report.json")[0] == 0
+    assert Path("tests/data/four_fact_recall.report.json").read_bytes() == STORED_REPORT.read_bytes()
 
 
 VARIED = [

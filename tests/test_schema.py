@@ -21,9 +21,8 @@ from recallscore_nb.io.scoring_schemas import load_scoring_schema
 from recallscore_nb.core.errors import SchemaFormatError
 from recallscore_nb.core.schema import FactRule, NumericPolicy, ScoringSchema, check_schema_facts, default_schema
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
-from tests.conftest import write_benchmark
+from tests.conftest import NOTELESS_SCHEMA, write_benchmark
 
-NOTELESS = BENCHMARKS_DIR / "four_fact_recall.scoring.invalid_missing_note.json"
 
 VALID = {
     "schemaVersion": 1,
@@ -111,16 +110,16 @@ def test_shipped_schema_signature_is_pinned(bench):
 
 def test_the_noteless_fixture_is_refused(bench):
     with pytest.raises(SchemaFormatError) as info:
-        load_scoring_schema(NOTELESS, bench)
+        load_scoring_schema(NOTELESS_SCHEMA, bench)
     err = info.value
     assert (err.file, err.location, err.field, err.got) == (
-        str(NOTELESS), "$", "disagreementNote", "nothing")
+        str(NOTELESS_SCHEMA), "$", "disagreementNote", "nothing")
     assert err.expected.startswith("a non-empty string")
     assert len(err.errors) == 1 and isinstance(err, InputFileError)
     # It differs from the shipped schema only by the note.
     shipped = json.loads(DEFAULT_SCHEMA_PATH.read_text(encoding="utf-8"))
     del shipped["disagreementNote"]
-    assert json.loads(NOTELESS.read_text(encoding="utf-8")) == shipped
+    assert json.loads(NOTELESS_SCHEMA.read_text(encoding="utf-8")) == shipped
 
 
 # --- a valid file of our own, and the defaults -------------------------------------------

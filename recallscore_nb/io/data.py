@@ -1,5 +1,5 @@
 """Where the package data lives: the shipped benchmark, its scoring schema, the catalogue, the
-example attempts, the stored report and the JSON Schemas.
+example attempts, the JSON Schemas and the figure style.
 
 Every path is found from the installed package itself, never from a checkout or the working
 directory, so it holds wherever the package is installed.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = ["DATA_DIR", "BENCHMARKS_DIR", "SCHEMAS_DIR", "DEFAULT_BENCHMARK", "DEFAULT_SCHEMA_PATH",
-           "DEFAULT_CATALOGUE", "DEFAULT_ATTEMPTS", "SHIPPED_REPORT"]
+           "DEFAULT_CATALOGUE", "DEFAULT_ATTEMPTS"]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 BENCHMARKS_DIR = DATA_DIR / "benchmarks"
@@ -28,5 +28,3 @@ DEFAULT_CATALOGUE = DATA_DIR / "catalogue" / "suites.json"
 """The shipped suite catalogue (notebook 06)."""
 DEFAULT_ATTEMPTS = DATA_DIR / "attempts" / "four_fact_systems.csv"
 """The shipped example of several systems' attempts (notebook 05)."""
-SHIPPED_REPORT = DATA_DIR / "reports" / "four_fact_recall.report.json"
-"""The stored scored report of the shipped benchmark under the shipped scoring schema."""
