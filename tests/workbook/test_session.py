@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from tests.test_runner_faults import fake_execute_all, leftovers, notebook
+from tests.workbook.test_runner_faults import fake_execute_all, leftovers, notebook
 
 from recallscore_nb.workbook import session as session_module
 from recallscore_nb.workbook import runner as workbook
@@ -26,7 +26,7 @@ from recallscore_nb.core.errors import UsageError
 from recallscore_nb.workbook.parameters import check_parameters, declared_parameters
 from recallscore_nb.workbook.session import start
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
 PARAMETERS = ('output_dir: str = ""  # empty: reports/\n'
               'resamples: int = 2000  # bootstrap resamples\n'

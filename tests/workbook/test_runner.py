@@ -138,7 +138,7 @@ def test_declared_parameters_follow_papermills_inspectable_form(book):
 def test_the_readme_example_with_relative_paths_from_another_folder(tmp_path):
     """`recallscore run 05 -p attempts_path my_attempts.csv --output-dir my_reports`, verbatim,
     from a folder of the user's: both paths mean that folder, and nothing else is left behind."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     shipped = root / "recallscore_nb" / "data" / "attempts" / "four_fact_systems.csv"
     (tmp_path / "my_attempts.csv").write_bytes(shipped.read_bytes())
     before = sorted(p.name for p in (root / "notebooks").iterdir())

@@ -31,7 +31,7 @@ from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import NotebookFailed
 from recallscore_nb.workbook.session import Session
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
 
 

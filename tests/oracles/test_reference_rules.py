@@ -16,7 +16,7 @@ import pytest
 from tests.oracles import reference_rules as rr
 
 BENCHMARK = (
-    Path(__file__).resolve().parent.parent
+    Path(__file__).resolve().parents[2]
     / "recallscore_nb"
     / "data"
     / "benchmarks"

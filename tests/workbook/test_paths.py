@@ -16,7 +16,7 @@ from recallscore_nb.cli.main import main
 from recallscore_nb.workbook import runner
 from recallscore_nb.workbook.paths import ROOT_VARIABLE, find_root
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _book(folder: Path, *, reports: bool = True) -> Path:
