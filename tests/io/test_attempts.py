@@ -1,8 +1,7 @@
 """Reading attempts files (CSV, JSONL, Parquet) and writing scored tables.
 
 Every test writes its own small file into ``tmp_path`` and runs from there, so the error
-messages name the file exactly as given ("a.csv"), as the command line would.
-"""
+messages name the file exactly as given ("a.csv"), as the command line would."""
 
 from __future__ import annotations
 
@@ -17,28 +16,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from recallscore_nb.io.attempts import FORMATS, read_attempts
-from recallscore_nb.io.scored import write_scored
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import AttemptsFormatError, RecallScoreError, UsageError
-from recallscore_nb.io.files import atomic_write
-
-# Text that is easy to lose on the way through a file: non-ASCII, tabs, quotes, commas,
-# line breaks inside a field, surrounding spaces, the empty attempt, and the words pandas
-# would take for missing values.
-TRICKY = [
-    "  café ☕  ",
-    "tab\there",
-    'say "hi", ok',
-    "line1\nline2",
-    "cr\r\nlf",
-    "",
-    "NA",
-    "null",
-    "None",
-    "#not a comment",
-    "日本語の答え",
-]
+from recallscore_nb.io.attempts import read_attempts
 
 
 @pytest.fixture(autouse=True)
@@ -68,10 +48,6 @@ def read_error(name: str) -> AttemptsFormatError:
 
 def values(frame: pd.DataFrame) -> list[list]:
     return frame.astype(object).values.tolist()
-
-
-def temp_files(directory: Path = Path(".")) -> list[str]:
-    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".tmp"))
 
 
 # --- CSV ---------------------------------------------------------------------------------
@@ -343,171 +319,3 @@ def test_unknown_extension(name):
 def test_extension_case_is_ignored():
     frame = read_attempts(write_bytes("A.CSV", "attempt\nx\n"))
     assert frame["attempt"].tolist() == ["x"]
-
-
-# --- writing -----------------------------------------------------------------------------
-def scored() -> pd.DataFrame:
-    """A small scored table with every column type the scorer writes."""
-    return pd.DataFrame({
-        "id": pd.array(["007", "1"], dtype=STRING),
-        "attempt": pd.array(["a", ""], dtype=STRING),
-        "ok": np.array([True, False]),
-        "token_f1": np.array([2 / 3, 0.1 + 0.2]),
-        "facts_present": np.array([2, 0], dtype=np.int64),
-    })
-
-
-def test_csv_writer_spells_booleans_and_keeps_full_precision():
-    write_scored(scored(), "out.csv")
-    assert Path("out.csv").read_bytes() == (
-        b"id,attempt,ok,token_f1,facts_present\n"
-        b"007,a,true,0.6666666666666666,2\n"
-        b"1,,false,0.30000000000000004,0\n"
-    )
-
-
-def test_csv_writer_to_stdout(capsys):
-    write_scored(scored(), None)
-    out = capsys.readouterr().out
-    assert out.splitlines()[1] == "007,a,true,0.6666666666666666,2"
-
-
-def test_tricky_text_round_trips_through_csv_byte_exact():
-    write_scored(pd.DataFrame({"attempt": TRICKY}), "in.csv")
-    expected = (
-        'attempt\n'
-        '  café ☕  \n'
-        'tab\there\n'
-        '"say ""hi"", ok"\n'
-        '"line1\nline2"\n'
-        '"cr\r\nlf"\n'
-        '""\n'
-        'NA\nnull\nNone\n'
-        '#not a comment\n'
-        '日本語の答え\n'
-    ).encode("utf-8")
-    assert Path("in.csv").read_bytes() == expected
-    frame = read_attempts("in.csv")
-    assert frame["attempt"].tolist() == TRICKY
-    write_scored(frame, "out.csv")
-    assert Path("out.csv").read_bytes() == (
-        'id,attempt\n'
-        '0,  café ☕  \n'
-        '1,tab\there\n'
-        '2,"say ""hi"", ok"\n'
-        '3,"line1\nline2"\n'
-        '4,"cr\r\nlf"\n'
-        '5,\n'
-        '6,NA\n7,null\n8,None\n'
-        '9,#not a comment\n'
-        '10,日本語の答え\n'
-    ).encode("utf-8")
-    assert read_attempts("out.csv")["attempt"].tolist() == TRICKY
-
-
-@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
-def test_tricky_text_round_trips(suffix):
-    frame = read_attempts(write_parquet("in.parquet", {"attempt": TRICKY, "who": ["ü"] * len(TRICKY)}))
-    write_scored(frame, "out" + suffix)
-    back = read_attempts("out" + suffix)
-    assert back["attempt"].tolist() == TRICKY
-    assert back["id"].tolist() == [str(i) for i in range(len(TRICKY))]
-    assert back["who"].tolist() == ["ü"] * len(TRICKY)
-
-
-def test_jsonl_writer_values_and_types():
-    write_scored(scored(), "out.jsonl")
-    text = Path("out.jsonl").read_text(encoding="utf-8")
-    assert text.endswith("\n") and "\r" not in text
-    records = [json.loads(line) for line in text.splitlines()]
-    assert records == [
-        {"id": "007", "attempt": "a", "ok": True, "token_f1": 2 / 3, "facts_present": 2},
-        {"id": "1", "attempt": "", "ok": False, "token_f1": 0.1 + 0.2, "facts_present": 0},
-    ]
-    assert list(records[0]) == ["id", "attempt", "ok", "token_f1", "facts_present"]
-    assert '"token_f1": 0.6666666666666666' in text
-
-
-def test_jsonl_writer_keeps_non_ascii_as_is():
-    write_scored(pd.DataFrame({"attempt": ["日本 ☕\t"]}), "out.jsonl")
-    assert Path("out.jsonl").read_bytes() == '{"attempt": "日本 ☕\\t"}\n'.encode("utf-8")
-
-
-def test_parquet_writer_types_and_metadata():
-    meta = {"version": "9.9", "signatures": ["a|version:9.9"], "benchmark_sha256": "ab"}
-    write_scored(scored(), "out.parquet", metadata=meta)
-    table = pq.read_table("out.parquet")
-    assert table.schema.field("id").type == pa.string()
-    assert table.schema.field("ok").type == pa.bool_()
-    assert table.schema.field("token_f1").type == pa.float64()
-    assert table.schema.field("facts_present").type == pa.int64()
-    assert json.loads(table.schema.metadata[b"recallscore"]) == meta
-    assert table.column("token_f1").to_pylist() == [2 / 3, 0.1 + 0.2]
-    assert table.column("id").to_pylist() == ["007", "1"]
-
-
-def test_parquet_writer_without_metadata_adds_no_key():
-    write_scored(scored(), "out.parquet")
-    assert b"recallscore" not in (pq.read_table("out.parquet").schema.metadata or {})
-
-
-@pytest.mark.parametrize("suffix", FORMATS)
-def test_writer_leaves_no_temporary_file(suffix):
-    Path("sub").mkdir()
-    write_scored(scored(), f"sub/out{suffix}")
-    assert sorted(p.name for p in Path("sub").iterdir()) == [f"out{suffix}"]
-
-
-def test_writer_creates_missing_directories():
-    write_scored(scored(), "a/b/out.csv")
-    assert Path("a/b/out.csv").read_text().startswith("id,attempt,")
-
-
-def test_writer_rejects_unknown_extension_and_writes_nothing():
-    with pytest.raises(UsageError) as caught:
-        write_scored(scored(), "out.tsv")
-    assert str(caught.value) == "out.tsv: --out must end in .csv, .jsonl, .parquet (got '.tsv')"
-    assert list(Path(".").iterdir()) == []
-
-
-def test_failed_write_leaves_the_old_file_and_no_temporary_file():
-    Path("out.jsonl").write_text("old\n")
-    frame = pd.DataFrame({"attempt": ["a", "b"], "thing": [1, object()]})
-    with pytest.raises(UsageError, match=r"out\.jsonl: row 1: thing: .* cannot be written to JSON"):
-        write_scored(frame, "out.jsonl")  # the first line is written, the second cannot be
-    assert Path("out.jsonl").read_text() == "old\n"
-    assert temp_files() == []
-
-
-def test_atomic_write_failure_mid_write():
-    Path("t.txt").write_text("old")
-
-    def half(tmp):
-        Path(tmp).write_text("half")
-        raise OSError("disk full")
-
-    with pytest.raises(RecallScoreError, match="t.txt: cannot write"):
-        atomic_write("t.txt", half)
-    assert Path("t.txt").read_text() == "old"
-    assert [p.name for p in Path(".").iterdir()] == ["t.txt"]
-
-
-def test_jsonl_writer_writes_missing_carried_values_as_null():
-    frame = read_attempts(write_jsonl("a.jsonl", [{"attempt": "a", "note": "x"}, {"attempt": "b"}]))
-    write_scored(frame, "out.jsonl")
-    lines = Path("out.jsonl").read_text().splitlines()
-    records = [json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} is not JSON")) for line in lines]
-    assert [r["note"] for r in records] == ["x", None]
-
-
-def test_jsonl_writer_writes_carried_nulls_from_parquet_as_null():
-    frame = read_attempts(write_parquet("a.parquet", {"attempt": ["a", "b"], "note": ["x", None]}))
-    write_scored(frame, "out.jsonl")
-    records = [json.loads(line) for line in Path("out.jsonl").read_text().splitlines()]
-    assert [r["note"] for r in records] == ["x", None]
-
-
-def test_csv_writer_writes_carried_nulls_as_empty_fields():
-    frame = read_attempts(write_parquet("a.parquet", {"attempt": ["a", "b"], "note": ["x", None]}))
-    write_scored(frame, "out.csv")
-    assert Path("out.csv").read_text() == "id,attempt,note\n0,a,x\n1,b,\n"

@@ -1,4 +1,4 @@
-"""Items files and score_items: many items, each scored against its own reference and checklist."""
+"""score_items: many items, each attempt scored against its own item's references and checklist."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import pandas as pd
 import pytest
 
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.io.items import load_items
-from recallscore_nb.core.errors import ItemsFormatError
-from recallscore_nb.core.items import Item, Items
 from recallscore_nb.core.facts import Fact
+from recallscore_nb.core.items import Item, Items
 from recallscore_nb.core.scoring import score_all, score_items
+from recallscore_nb.io.items import load_items
 
 
 def write_items(tmp_path, lines, name="items.jsonl"):
@@ -27,48 +26,9 @@ def write_items(tmp_path, lines, name="items.jsonl"):
 KITE = {"item": "kite", "referenceAnswer": "A red kite nests by the river.",
         "factChecklist": [{"fact": "bird", "requiredTerms": ["red kite"]},
                           {"fact": "place", "requiredTerms": ["river"]}]}
+
+
 CAPITAL = {"item": "capital", "referenceAnswer": ["Paris", "Lutetia"]}
-
-
-def test_load_items_reads_references_and_checklists(tmp_path):
-    items = load_items(write_items(tmp_path, [KITE, CAPITAL]))
-    assert items.ids == ("kite", "capital")
-    assert items.items[0].facts == (Fact("bird", ("red kite",)), Fact("place", ("river",)))
-    assert items.items[1] == Item("capital", ("Paris", "Lutetia"), None)
-    assert len(items.sha256) == 64
-
-
-@pytest.mark.parametrize(("line", "message"), [
-    ('{"item": "x"', "items.jsonl: line 2: not valid JSON (Expecting ',' delimiter at column 13)"),
-    ({"item": "", "referenceAnswer": "a", "factChecklist": [{"fact": "f", "requiredTerms": ["a"]}]},
-     'items.jsonl: line 2: item: expected a non-empty string, got ""'),
-    ({"item": "q", "referenceAnswer": "a b"},
-     "items.jsonl: line 2 (id q): factChecklist: expected a checklist (it may be omitted only "
-     "when referenceAnswer is a list), got nothing"),
-    ({"item": "q", "referenceAnswer": [], "factChecklist": []},
-     "items.jsonl: line 2 (id q): referenceAnswer: expected a non-empty string or a non-empty "
-     "list of non-empty strings, got []"),
-    ({"item": "q", "referenceAnswer": "west door", "factChecklist": [{"fact": "2d", "requiredTerms": ["west"]}]},
-     'items.jsonl: line 2 (id q): factChecklist[0].fact: expected an identifier matching '
-     '^[A-Za-z][A-Za-z0-9_]*$, got "2d"'),
-    ({"item": "q", "referenceAnswer": "west door", "factChecklist": [{"fact": "f", "requiredTerms": ["east"]}]},
-     'items.jsonl: line 2 (id q): referenceAnswer: expected the term "east" of fact f, got "west door"'),
-    ({"item": "kite", "referenceAnswer": ["x"]},
-     "items.jsonl: line 2 (id kite): item: duplicate item id (first at line 1)"),
-])
-def test_a_bad_line_is_named_by_line_item_and_field(tmp_path, monkeypatch, line, message):
-    monkeypatch.chdir(tmp_path)
-    write_items(tmp_path, [KITE, line])
-    with pytest.raises(ItemsFormatError) as caught:
-        load_items("items.jsonl")
-    assert str(caught.value) == message
-
-
-def test_every_bad_line_is_collected(tmp_path):
-    with pytest.raises(ItemsFormatError) as caught:
-        load_items(write_items(tmp_path, [{"item": 1}, KITE, '[]']))
-    assert [(e.location, e.field) for e in caught.value.errors] == [
-        ("line 1", "item"), ("line 1", "referenceAnswer"), ("line 3", "")]
 
 
 def test_score_items_columns_and_values_by_hand(tmp_path):
@@ -165,24 +125,3 @@ def test_each_distinct_item_attempt_pair_is_scored_once_and_spread_back():
     assert table["normalized_match"].tolist() == [True, False, True, False]
     assert np.array_equal(table["facts_present"].to_numpy(dtype=int), [1, 0, 1, 0])
     assert table["facts_missing"].tolist() == ["", "f", "", "f"]
-
-
-def test_cli_scores_an_items_file_and_names_unknown_items(tmp_path, monkeypatch, capsys):
-    from recallscore_nb.cli.main import main
-
-    monkeypatch.chdir(tmp_path)
-    write_items(tmp_path, [KITE, CAPITAL])
-    (tmp_path / "a.csv").write_text("item,attempt,system\nkite,A red kite by the river,s1\n"
-                                    "capital,Paris,s2\n", encoding="utf-8")
-    assert main(["score", "items.jsonl", "--attempts", "a.csv", "--out", "o.csv"]) == 0
-    lines = (tmp_path / "o.csv").read_text().splitlines()
-    assert lines[0] == ("id,item,attempt,system,literal_match,normalized_match,squad_exact_match,"
-                        "token_f1,facts_present,facts_total,checklist_full_match,facts_missing")
-    assert lines[2] == "1,capital,Paris,s2,true,true,true,1.0,,,,"
-    assert lines[1].endswith(",2,2,true,")
-    (tmp_path / "b.csv").write_text("item,attempt\nnope,x\n", encoding="utf-8")
-    capsys.readouterr()
-    assert main(["score", "items.jsonl", "--attempts", "b.csv"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("recallscore: error: b.csv: item: 1 unknown item id(s) in the attempts, e.g. 'nope'")
-    assert main(["score", "items.jsonl"]) == 2

@@ -1,8 +1,7 @@
 """Scoring schemas: the shipped one, the defaults, and every way a file can be refused.
 
 Each bad file is a small edit of a valid schema; the tests pin the structured fields
-(file, JSON path, field, expected, got) that reports and the command line use.
-"""
+(file, JSON path, field, expected, got) that reports and the command line use."""
 
 from __future__ import annotations
 
@@ -15,12 +14,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from recallscore_nb import load_benchmark
-from recallscore_nb.core.errors import InputFileError, UsageError
-from recallscore_nb.io.data import BENCHMARKS_DIR, SCHEMAS_DIR
+from recallscore_nb.core.errors import InputFileError, SchemaFormatError
+from recallscore_nb.core.schema import FactRule, NumericPolicy
+from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH, SCHEMAS_DIR
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
-from recallscore_nb.core.errors import SchemaFormatError
-from recallscore_nb.core.schema import FactRule, NumericPolicy, ScoringSchema, check_schema_facts, default_schema
-from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 from tests.conftest import NOTELESS_SCHEMA, write_benchmark
 
 
@@ -152,15 +149,6 @@ def test_empty_cues_turn_negation_off(write, bench):
     assert "|neg:none|" in schema.signature()
 
 
-def test_default_schema_is_no_schema_at_all(bench):
-    schema = default_schema(bench)
-    assert (schema.path, schema.sha256, schema.disagreement_note) == (None, None, "")
-    assert schema.false_positive_penalty == 0 and schema.negation_cues == ()
-    assert list(schema.facts.values()) == [FactRule(n) for n in bench.fact_names]
-    assert schema.signature() == (
-        "schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:0.1.0")
-
-
 def test_a_schema_for_another_benchmark(tmp_path):
     kite = load_benchmark(write_benchmark(tmp_path))
     path = tmp_path / "kite.scoring.json"
@@ -171,13 +159,6 @@ def test_a_schema_for_another_benchmark(tmp_path):
     with pytest.raises(SchemaFormatError) as info:
         load_scoring_schema(path, load_benchmark())
     assert (info.value.location, info.value.field) == ("$.facts", "bird")
-
-
-def test_a_schema_built_in_code_must_name_checklist_facts(bench):
-    schema = ScoringSchema(None, None, "", 0.5, (), 0, {"colour": FactRule("colour")},
-                           NumericPolicy())
-    with pytest.raises(UsageError, match="'colour'"):
-        check_schema_facts(schema, bench.facts)
 
 
 # --- refusals ----------------------------------------------------------------------------

@@ -1,0 +1,68 @@
+"""Items files (JSONL): loaded, validated, every bad line named by line, item and field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from recallscore_nb.core.errors import ItemsFormatError
+from recallscore_nb.core.facts import Fact
+from recallscore_nb.core.items import Item, Items
+from recallscore_nb.io.items import load_items
+
+
+def write_items(tmp_path, lines, name="items.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
+                            for line in lines), encoding="utf-8")
+    return path
+
+
+KITE = {"item": "kite", "referenceAnswer": "A red kite nests by the river.",
+        "factChecklist": [{"fact": "bird", "requiredTerms": ["red kite"]},
+                          {"fact": "place", "requiredTerms": ["river"]}]}
+
+
+CAPITAL = {"item": "capital", "referenceAnswer": ["Paris", "Lutetia"]}
+
+
+def test_load_items_reads_references_and_checklists(tmp_path):
+    items = load_items(write_items(tmp_path, [KITE, CAPITAL]))
+    assert items.ids == ("kite", "capital")
+    assert items.items[0].facts == (Fact("bird", ("red kite",)), Fact("place", ("river",)))
+    assert items.items[1] == Item("capital", ("Paris", "Lutetia"), None)
+    assert len(items.sha256) == 64
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"item": "x"', "items.jsonl: line 2: not valid JSON (Expecting ',' delimiter at column 13)"),
+    ({"item": "", "referenceAnswer": "a", "factChecklist": [{"fact": "f", "requiredTerms": ["a"]}]},
+     'items.jsonl: line 2: item: expected a non-empty string, got ""'),
+    ({"item": "q", "referenceAnswer": "a b"},
+     "items.jsonl: line 2 (id q): factChecklist: expected a checklist (it may be omitted only "
+     "when referenceAnswer is a list), got nothing"),
+    ({"item": "q", "referenceAnswer": [], "factChecklist": []},
+     "items.jsonl: line 2 (id q): referenceAnswer: expected a non-empty string or a non-empty "
+     "list of non-empty strings, got []"),
+    ({"item": "q", "referenceAnswer": "west door", "factChecklist": [{"fact": "2d", "requiredTerms": ["west"]}]},
+     'items.jsonl: line 2 (id q): factChecklist[0].fact: expected an identifier matching '
+     '^[A-Za-z][A-Za-z0-9_]*$, got "2d"'),
+    ({"item": "q", "referenceAnswer": "west door", "factChecklist": [{"fact": "f", "requiredTerms": ["east"]}]},
+     'items.jsonl: line 2 (id q): referenceAnswer: expected the term "east" of fact f, got "west door"'),
+    ({"item": "kite", "referenceAnswer": ["x"]},
+     "items.jsonl: line 2 (id kite): item: duplicate item id (first at line 1)"),
+])
+def test_a_bad_line_is_named_by_line_item_and_field(tmp_path, monkeypatch, line, message):
+    monkeypatch.chdir(tmp_path)
+    write_items(tmp_path, [KITE, line])
+    with pytest.raises(ItemsFormatError) as caught:
+        load_items("items.jsonl")
+    assert str(caught.value) == message
+
+
+def test_every_bad_line_is_collected(tmp_path):
+    with pytest.raises(ItemsFormatError) as caught:
+        load_items(write_items(tmp_path, [{"item": 1}, KITE, '[]']))
+    assert [(e.location, e.field) for e in caught.value.errors] == [
+        ("line 1", "item"), ("line 1", "referenceAnswer"), ("line 3", "")]
