@@ -1,10 +1,4 @@
-"""Outputs (issue 9): what a writer does to the file it is told to write.
-
-``atomic_write`` refuses an output that is not a regular file (a pipe, a device, a folder),
-writes through a symbolic link onto its target (the link stays a link), keeps an existing
-file's permissions and gives a new file what ``open`` would (0666 less the umask). Every
-command refuses an ``--out`` that is one of its own inputs, whatever the spelling.
-"""
+"""Every command's output: a pipe is refused, and an output that is one of the command's own inputs, whatever its spelling or link, is refused before anything is written."""
 
 from __future__ import annotations
 
@@ -15,10 +9,7 @@ from pathlib import Path
 import pytest
 
 from recallscore_nb.cli.main import main
-from recallscore_nb.core.errors import UsageError
-from recallscore_nb.io.files import atomic_write
-from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
+from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
 
 
 @pytest.fixture(autouse=True)
@@ -42,110 +33,12 @@ def one_line_error(err: str) -> str:
     return lines[0].removeprefix("recallscore: error: ")
 
 
-def write_text(text: str):
-    return lambda tmp: Path(tmp).write_text(text, encoding="utf-8")
-
-
-def mode_of(path) -> int:
-    return stat.S_IMODE(os.stat(path).st_mode)
-
-
-# --- atomic_write -------------------------------------------------------------------------
-def test_a_pipe_is_refused_and_left_a_pipe():
-    os.mkfifo("pipe.json")
-    with pytest.raises(UsageError) as caught:
-        atomic_write("pipe.json", write_text("x"))
-    assert str(caught.value) == "pipe.json: not a regular file (a pipe); give a file to write"
-    assert stat.S_ISFIFO(os.lstat("pipe.json").st_mode)
-    assert sorted(os.listdir(".")) == ["pipe.json"]  # no temporary file left behind
-
-
-def test_a_link_to_a_pipe_is_refused():
-    os.mkfifo("pipe")
-    os.symlink("pipe", "link.json")
-    with pytest.raises(UsageError, match=r"^link\.json: not a regular file \(a pipe\)"):
-        atomic_write("link.json", write_text("x"))
-    assert stat.S_ISFIFO(os.lstat("pipe").st_mode) and os.path.islink("link.json")
-
-
-def test_a_folder_is_refused():
-    Path("out.json").mkdir()
-    with pytest.raises(UsageError, match=r"^out\.json: not a regular file \(a folder\)"):
-        atomic_write("out.json", write_text("x"))
-
-
 def test_perturb_refuses_a_pipe_as_out(capsys):
     os.mkfifo("draft.json")
     code, out, err = run(capsys, "perturb", "--out", "draft.json")
     assert (code, out) == (2, "")
     assert one_line_error(err) == "draft.json: not a regular file (a pipe); give a file to write"
     assert stat.S_ISFIFO(os.lstat("draft.json").st_mode)
-
-
-def test_a_symbolic_link_is_written_through_and_stays_a_link():
-    Path("data").mkdir()
-    Path("data/target.txt").write_text("old")
-    os.symlink("data/target.txt", "link.txt")
-    atomic_write("link.txt", write_text("new"))
-    assert os.path.islink("link.txt") and os.readlink("link.txt") == "data/target.txt"
-    assert Path("data/target.txt").read_text() == "new"
-    assert sorted(os.listdir("data")) == ["target.txt"] and sorted(os.listdir(".")) == ["data", "link.txt"]
-
-
-def test_a_chain_of_links_is_written_through_to_the_last_target():
-    Path("target.txt").write_text("old")
-    os.symlink("target.txt", "one.txt")
-    os.symlink("one.txt", "two.txt")
-    atomic_write("two.txt", write_text("new"))
-    assert os.path.islink("two.txt") and os.path.islink("one.txt")
-    assert Path("target.txt").read_text() == "new"
-
-
-def test_a_dangling_link_creates_its_target():
-    Path("data").mkdir()
-    os.symlink("data/new.txt", "link.txt")
-    atomic_write("link.txt", write_text("made"))
-    assert os.path.islink("link.txt") and Path("data/new.txt").read_text() == "made"
-
-
-def test_an_existing_file_keeps_its_mode():
-    Path("secret.txt").write_text("old")
-    os.chmod("secret.txt", 0o600)
-    atomic_write("secret.txt", write_text("new"))
-    assert (Path("secret.txt").read_text(), mode_of("secret.txt")) == ("new", 0o600)
-
-
-def test_a_linked_file_keeps_its_mode():
-    Path("secret.txt").write_text("old")
-    os.chmod("secret.txt", 0o640)
-    os.symlink("secret.txt", "link.txt")
-    atomic_write("link.txt", write_text("new"))
-    assert os.path.islink("link.txt")
-    assert (Path("secret.txt").read_text(), mode_of("secret.txt")) == ("new", 0o640)
-
-
-@pytest.mark.parametrize("umask, expected", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
-def test_a_new_file_gets_what_open_would_give(umask, expected):
-    old = os.umask(umask)
-    try:
-        atomic_write("new.txt", write_text("x"))
-        with open("plain.txt", "w"):
-            pass
-    finally:
-        os.umask(old)
-    assert mode_of("new.txt") == expected == mode_of("plain.txt")
-
-
-def test_a_failed_write_leaves_the_target_and_no_temporary_file():
-    Path("out.txt").write_text("kept")
-
-    def fail(tmp):
-        Path(tmp).write_text("half")
-        raise RuntimeError("boom")
-
-    with pytest.raises(RuntimeError):
-        atomic_write("out.txt", fail)
-    assert Path("out.txt").read_text() == "kept" and sorted(os.listdir(".")) == ["out.txt"]
 
 
 # --- an output that is one of the command's inputs ----------------------------------------
