@@ -19,10 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import matplotlib.colors
-import matplotlib.patches
-import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -36,17 +32,15 @@ from recallscore_nb.analysis.ablation import (
     facts_matrix,
     flip_matrix,
     flips,
-    heatmap_panel,
     macro_tag,
     matrix_table,
     normalized_verdicts,
     pipeline_signature,
     verdict_matrix,
 )
-from recallscore_nb.render.figures import figure, style
-from recallscore_nb.render.plots import FLIP_COLOR, plot_ablation
-from recallscore_nb.core.normalize import SEED, Normalizer
 from recallscore_nb.core.facts import Fact
+from recallscore_nb.core.normalize import SEED, Normalizer
+
 
 F = False
 
@@ -216,17 +210,3 @@ def test_matrix_table_marks_flips_and_counts_them():
 @pytest.mark.parametrize(("name", "tag"), [("seed+nfkc", "SeedNfkc"), ("seed-nocase", "SeedNocase")])
 def test_macro_tag(name, tag):
     assert macro_tag(name) == tag
-
-
-def test_plot_ablation_outlines_exactly_the_flips(shipped):
-    with style():
-        fig, ax = figure()
-        artists = plot_ablation(ax, heatmap_panel(shipped, "checklist_full_match"))
-    outlines = [a for a in artists if isinstance(a, matplotlib.patches.Rectangle)
-                and np.allclose(a.get_edgecolor()[:3], matplotlib.colors.to_rgb(FLIP_COLOR))]
-    assert len(outlines) == 4 + 7  # seed-nocase and seed-nopunct, see the module docstring
-    assert ax.get_title() == "checklist full match\n(facts present of 4)"
-    cells = [t.get_text() for t in artists if isinstance(t, matplotlib.text.Text)]
-    assert cells[:7] == ["4", "4", "3", "4", "4", "4", "4"]  # R01: seed-nopunct loses a fact
-    assert [t.get_text() for t in ax.get_xticklabels()] == list(ABLATIONS)
-    plt.close(fig)

@@ -26,18 +26,16 @@ import json
 
 import pytest
 
+from recallscore_nb.core.errors import SchemaFormatError, UsageError
+from recallscore_nb.core.rules import rules_for
+from recallscore_nb.core.status import STATUSES
+from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
+from recallscore_nb.io.files import sha256 as file_sha256
+from recallscore_nb.io.scoring_schemas import load_scoring_schema
 from recallscore_nb.render import figures
 from recallscore_nb.workbook.chapters import fact_status as ch07
-from recallscore_nb.core.errors import UsageError
-from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from tests.conftest import NOTELESS_SCHEMA
-from recallscore_nb.core.rules import rules_for
-from recallscore_nb.io.scoring_schemas import load_scoring_schema
-from recallscore_nb.core.errors import SchemaFormatError
-from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
-from recallscore_nb.io.files import sha256 as file_sha256
 from recallscore_nb.workbook.session import Session, relative_to_repo
-from recallscore_nb.core.status import STATUSES
+from tests.conftest import NOTELESS_SCHEMA
 
 PARAMETERS = {"output_dir": str, "benchmark_path": str, "schema_path": str}
 HERON = ["The heron waits at the pond at dawn.", "The heron waits at the lake at dawn.",

@@ -2,29 +2,36 @@
 papermill), holds to the paper's page: at most :data:`~recallscore_nb.render.figures.TEXT_WIDTH`
 wide (or its text still large enough once scaled down to it), no text under
 :data:`~recallscore_nb.render.figures.MIN_POINTS` points there, no two texts on top of each other,
-no bars on a log axis, and legends naming only what is drawn.
-"""
+no bars on a log axis, and legends naming only what is drawn."""
 
 from __future__ import annotations
 
 import matplotlib
+import matplotlib.colors
+import matplotlib.patches
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.container import BarContainer
 
+from recallscore_nb import load_benchmark
+from recallscore_nb.analysis.ablation import ABLATIONS, ablation_table, heatmap_panel
 from recallscore_nb.render import figures
-from recallscore_nb.workbook.chapters import fact_status as ch07
-from recallscore_nb.workbook.chapters import normalization_ablation as ch03
-from recallscore_nb.workbook.chapters import reanalysis as ch05
-from recallscore_nb.workbook.chapters import rule_figures as ch02
-from recallscore_nb.workbook.chapters import suite_catalogue as ch06
 from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure, style
-from recallscore_nb.render.plots import plot_suite_points
+from recallscore_nb.render.plots import FLIP_COLOR, plot_ablation, plot_suite_points
+from recallscore_nb.workbook.chapters import (
+    fact_status as ch07,
+    normalization_ablation as ch03,
+    reanalysis as ch05,
+    rule_figures as ch02,
+    suite_catalogue as ch06,
+)
 from recallscore_nb.workbook.session import Session
 
+
 PAGE_HEIGHT = 9.0  # inches of text height on a letter or A4 page
+
 
 # The notebooks' default parameters (their parameters cells), every input the shipped one.
 PARAMETERS = {
@@ -34,6 +41,8 @@ PARAMETERS = {
     ch06: {"catalogue_path": ""},
     ch07: {"benchmark_path": "", "schema_path": ""},
 }
+
+
 STEPS = {
     "02 matrix": (ch02, "matrix_figure"),
     "02 by_label": (ch02, "label_figure"),
@@ -81,42 +90,6 @@ def legend_texts(fig) -> list[str]:
 
 def all_texts(fig) -> str:
     return "\n".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))
-
-
-# --- the check itself can fail --------------------------------------------------------------
-@pytest.mark.parametrize(("width", "points", "fits"), [
-    (16.0, 9, False),  # the old 03 heatmap: 9 pt prints at 3.9 pt in a 7-in text width
-    (9.5, 9, False),   # the old 05: 6.6 pt
-    (6.9, 6, False),   # narrow enough, text too small
-    (6.9, 7, True),
-    (9.5, 10, True),   # wider, but its text is still 7.3 pt scaled down
-])
-def test_the_page_check_fails_on_a_wide_figure_or_small_text(width, points, fits):
-    with style():
-        fig, ax = figure(figsize=(width, 3.0), layout="constrained")
-        ax.set_title("a title", fontsize=points)
-        ax.tick_params(labelsize=points + 1)
-        ax.set_xlabel("a label", fontsize=points + 1)
-    m = measure(fig)
-    plt.close(fig)
-    assert m.width == pytest.approx(width, abs=0.05)  # as saved: tight, plus 0.05-in padding
-    assert m.smallest.points == points and m.smallest.text == "a title"
-    assert fits_the_page(m) is fits
-
-
-def test_measure_counts_only_the_texts_drawn():
-    with style():
-        fig, ax = figure(figsize=(3.0, 2.0))
-        ax.set_xlim(0, 1)
-        ax.text(0.5, 0.5, "hidden", fontsize=2, visible=False)
-        ax.text(0.5, 0.5, "", fontsize=2)
-        ax.text(0.2, 0.2, "one")
-        ax.text(0.25, 0.2, "two")
-    m = measure(fig)
-    plt.close(fig)
-    assert "hidden" not in [t.text for t in m.texts]
-    assert m.smallest.points == 8  # the shipped style's font size
-    assert m.overlaps() == [("one", "two")]
 
 
 # --- every figure of the workbook -----------------------------------------------------------
@@ -187,20 +160,12 @@ def test_07_legend_names_only_the_statuses_drawn(drawn):
     assert "negated" not in texts  # no fact of the shipped benchmark is negated
 
 
-def test_figures_are_byte_deterministic(tmp_path):
-    for fmt in figures.FIGURE_FORMATS:
-        first, second = (figures.figure_bytes(draw("02 facts", tmp_path), fmt, description="d")
-                         for _ in "ab")
-        assert first == second, fmt
-
-
 def test_03_pipeline_labels_are_upright(drawn):
     """Oblique tick labels measure as their upright boxes: the heatmap keeps them upright."""
     fig, _ = drawn["03 heatmap"]
     for ax in fig.axes:
         for label in ax.get_xticklabels() + ax.get_yticklabels():
             assert np.isclose(label.get_rotation() % 90, 0), label.get_text()
-
 
 
 def test_06_points_place_a_zero_on_the_log_axis_left_edge():
@@ -217,3 +182,23 @@ def test_06_points_place_a_zero_on_the_log_axis_left_edge():
     assert hollow.get_offsets()[:, 0].tolist() == [low] and low == pytest.approx(4 / 1.6)
     assert high == pytest.approx(50 * 2.5)
     assert [t.get_text() for t in ax.texts] == ["0", "50", "4"]
+
+
+# --- the whole benchmark ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def shipped():
+    return ablation_table(load_benchmark())
+
+
+def test_plot_ablation_outlines_exactly_the_flips(shipped):
+    with style():
+        fig, ax = figure()
+        artists = plot_ablation(ax, heatmap_panel(shipped, "checklist_full_match"))
+    outlines = [a for a in artists if isinstance(a, matplotlib.patches.Rectangle)
+                and np.allclose(a.get_edgecolor()[:3], matplotlib.colors.to_rgb(FLIP_COLOR))]
+    assert len(outlines) == 4 + 7  # seed-nocase and seed-nopunct, see the module docstring
+    assert ax.get_title() == "checklist full match\n(facts present of 4)"
+    cells = [t.get_text() for t in artists if isinstance(t, matplotlib.text.Text)]
+    assert cells[:7] == ["4", "4", "3", "4", "4", "4", "4"]  # R01: seed-nopunct loses a fact
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(ABLATIONS)
+    plt.close(fig)

@@ -1,8 +1,4 @@
-"""The step functions of notebooks 02-04, called directly with a Session writing to a
-temporary folder: the values of the tables they return, the paper numbers they record, and
-the files they write. A benchmark of our own (another reference, three facts, no labels)
-checks that nothing depends on the shipped one.
-"""
+"""Notebook 04's chapter: agreement between the rules and against the facts-complete label."""
 
 from __future__ import annotations
 
@@ -12,10 +8,7 @@ import math
 import pytest
 
 from recallscore_nb.render import figures
-from recallscore_nb.analysis.ablation import ABLATIONS, pipeline_signature
-from recallscore_nb.workbook.chapters import normalization_ablation as ch03
 from recallscore_nb.workbook.chapters import rule_agreement as ch04
-from recallscore_nb.workbook.chapters import rule_figures as ch02
 from recallscore_nb.workbook.session import Session
 
 
@@ -27,12 +20,6 @@ def session(chapter, tmp_path, benchmark_path="", **extra) -> Session:
 def written(tmp_path, stem, what, kind="tables"):
     exts = ("csv", "md", "tex") if kind == "tables" else figures.FIGURE_FORMATS
     return all((tmp_path / kind / f"{stem}__{what}.{ext}").stat().st_size > 0 for ext in exts)
-
-
-@pytest.fixture
-def svg_only(monkeypatch):
-    """Figures saved as SVG only: each format costs about half a second per figure."""
-    monkeypatch.setattr(figures, "FIGURE_FORMATS", ("svg",))
 
 
 @pytest.fixture
@@ -53,78 +40,6 @@ def own_benchmark(tmp_path):
         "rows": [{"id": f"o{i}", "attempt": a} for i, a in enumerate(rows, start=1)],
     }))
     return path
-
-
-# --- 02 ------------------------------------------------------------------------------------
-def test_02_tables_and_figures_on_the_shipped_benchmark(tmp_path, svg_only):
-    nb = session(ch02, tmp_path, squad_mode="v1.1")
-    matrix = ch02.matrix_table(nb)
-    assert matrix["literal_match"].sum() == 1 and matrix["checklist_full_match"].sum() == 8
-    assert matrix["facts_present"].tolist() == [4] * 8 + [3] * 4
-    counts = ch02.label_table(nb).set_index("rule")
-    assert counts.loc["checklist", ["complete_pass", "incomplete_pass"]].tolist() == [8, 0]
-    assert counts.loc["literal", ["complete_pass", "complete_total"]].tolist() == [1, 8]
-    assert nb.numbers["FigureCompletePassNormalized"] == "4"
-    facts = ch02.facts_table(nb)
-    assert facts["missing"].tolist()[8:] == ["material", "location", "timing", "material"]
-    for step, what in [(ch02.matrix_figure, "matrix"), (ch02.label_figure, "by_label"),
-                       (ch02.facts_figure, "facts")]:
-        step(nb)
-        assert written(tmp_path, ch02.STEM, what, "figures")
-    for what in ("matrix", "by_label", "facts"):
-        assert written(tmp_path, ch02.STEM, what)
-
-
-def test_02_without_labels_says_na(tmp_path, own_benchmark):  # every format, once
-    nb = session(ch02, tmp_path, own_benchmark, squad_mode="v1.1")
-    counts = ch02.label_table(nb)
-    assert counts["complete_pass"].tolist() == ["n/a"] * 4
-    assert counts["unlabelled"].tolist() == [4] * 4
-    assert nb.numbers["FigureCompletePassChecklist"] == "n/a"
-    assert ch02.facts_table(nb)["facts_total"].tolist() == [3] * 4
-    ch02.label_figure(nb)
-    assert written(tmp_path, ch02.STEM, "by_label", "figures")
-
-
-# --- 03 ------------------------------------------------------------------------------------
-def test_03_start_signs_every_pipeline(tmp_path):
-    namespace = {"__annotations__": {"output_dir": str, "benchmark_path": str},
-                 "output_dir": str(tmp_path), "benchmark_path": ""}
-    nb = ch03.start(namespace)
-    for normalizer in ABLATIONS.values():
-        assert pipeline_signature(normalizer) in nb.signatures
-
-
-def test_03_flips_on_the_shipped_benchmark(tmp_path):
-    nb = session(ch03, tmp_path)
-    assert ch03.pipelines_table(nb)["pipeline"].tolist() == list(ABLATIONS)
-    assert len(ch03.verdicts_table(nb)) == 7 * 12
-    flips = ch03.flips_table(nb).set_index(["pipeline", "rule"])["flips"]
-    assert flips[("seed-nocase", "checklist_full_match")] == 4
-    assert flips[("seed-nopunct", "checklist_full_match")] == 7
-    assert nb.numbers["AblationNormalizedFlipsSeedNospace"] == "1"
-    assert nb.numbers["AblationChecklistFlipsSeedNfkc"] == "0"
-    assert nb.numbers["AblationPipelinesFlipping"] == "3"
-    matrix = ch03.ablation_matrix(nb)
-    assert matrix.loc[matrix["id"] == "flips", "seed-nopunct"].tolist() == ["1", "7", "7"]
-    assert flips[("seed-nocase", "schema_full_match")] == 4
-    assert nb.numbers["AblationSchemaFlipsSeedNopunct"] == "7"
-    for what in ("pipelines", "verdicts", "flips", "matrix"):
-        assert written(tmp_path, ch03.STEM, what)
-
-
-def test_03_on_a_benchmark_of_our_own(tmp_path, own_benchmark, svg_only):
-    nb = session(ch03, tmp_path, own_benchmark)
-    flips = ch03.flips_table(nb).set_index(["pipeline", "rule"])
-    # o4 (upper case) loses both verdicts without case folding.
-    assert flips.loc[("seed-nocase", "normalized_match"), "lost"] == "o4"
-    assert flips.loc[("seed-nocase", "checklist_full_match"), "lost"] == "o4"
-    # o1 ends "pond." which no longer matches the term "pond" without punctuation deletion.
-    assert flips.loc[("seed-nopunct", "checklist_full_match"), "lost"] == "o1, o4"
-    # o2 lacks only the reference's leading article: removing articles makes it match.
-    assert flips.loc[("seed+articles", "normalized_match"), "gained"] == "o2"
-    ch03.ablation_figure(nb)
-    assert written(tmp_path, ch03.STEM, "heatmap", "figures")
 
 
 # --- 04 ------------------------------------------------------------------------------------

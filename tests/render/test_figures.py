@@ -1,0 +1,98 @@
+"""The figure machinery: the page check (a figure's printed width and smallest text) can fail, measure counts only what is drawn, and rendering gives the same bytes every time."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pytest
+
+from recallscore_nb.render import figures
+from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure, style
+from recallscore_nb.workbook.chapters import (
+    fact_status as ch07,
+    normalization_ablation as ch03,
+    reanalysis as ch05,
+    rule_figures as ch02,
+    suite_catalogue as ch06,
+)
+from recallscore_nb.workbook.session import Session
+
+
+# The notebooks' default parameters (their parameters cells), every input the shipped one.
+PARAMETERS = {
+    ch02: {"benchmark_path": "", "squad_mode": "v1.1"},
+    ch03: {"benchmark_path": "", "schema_path": ""},
+    ch05: {"benchmark_path": "", "attempts_path": "", "seed": 20260916, "resamples": 2000},
+    ch06: {"catalogue_path": ""},
+    ch07: {"benchmark_path": "", "schema_path": ""},
+}
+
+
+STEPS = {
+    "02 matrix": (ch02, "matrix_figure"),
+    "02 by_label": (ch02, "label_figure"),
+    "02 facts": (ch02, "facts_figure"),
+    "03 heatmap": (ch03, "ablation_figure"),
+    "05 intervals": (ch05, "intervals_figure"),
+    "06 suites": (ch06, "suites_figure"),
+    "07 matrix": (ch07, "status_figure"),
+}
+
+
+def draw(name: str, tmp_path):
+    """The figure the step ``name`` makes from the shipped data, caught before it is saved."""
+    chapter, step = STEPS[name]
+    nb = Session(stem=chapter.STEM, output_dir=tmp_path,
+                 parameters={"output_dir": str(tmp_path), **PARAMETERS[chapter]})
+    made = []
+    nb.figure = lambda what, fig: made.append(fig)
+    getattr(chapter, step)(nb)
+    assert len(made) == 1
+    return made[0]
+
+
+def fits_the_page(m: figures.Measurement) -> bool:
+    """At most TEXT_WIDTH wide, or wider with its smallest text still legible scaled down."""
+    return m.printed_points(TEXT_WIDTH) >= MIN_POINTS
+
+
+# --- the check itself can fail --------------------------------------------------------------
+@pytest.mark.parametrize(("width", "points", "fits"), [
+    (16.0, 9, False),  # the old 03 heatmap: 9 pt prints at 3.9 pt in a 7-in text width
+    (9.5, 9, False),   # the old 05: 6.6 pt
+    (6.9, 6, False),   # narrow enough, text too small
+    (6.9, 7, True),
+    (9.5, 10, True),   # wider, but its text is still 7.3 pt scaled down
+])
+def test_the_page_check_fails_on_a_wide_figure_or_small_text(width, points, fits):
+    with style():
+        fig, ax = figure(figsize=(width, 3.0), layout="constrained")
+        ax.set_title("a title", fontsize=points)
+        ax.tick_params(labelsize=points + 1)
+        ax.set_xlabel("a label", fontsize=points + 1)
+    m = measure(fig)
+    plt.close(fig)
+    assert m.width == pytest.approx(width, abs=0.05)  # as saved: tight, plus 0.05-in padding
+    assert m.smallest.points == points and m.smallest.text == "a title"
+    assert fits_the_page(m) is fits
+
+
+def test_measure_counts_only_the_texts_drawn():
+    with style():
+        fig, ax = figure(figsize=(3.0, 2.0))
+        ax.set_xlim(0, 1)
+        ax.text(0.5, 0.5, "hidden", fontsize=2, visible=False)
+        ax.text(0.5, 0.5, "", fontsize=2)
+        ax.text(0.2, 0.2, "one")
+        ax.text(0.25, 0.2, "two")
+    m = measure(fig)
+    plt.close(fig)
+    assert "hidden" not in [t.text for t in m.texts]
+    assert m.smallest.points == 8  # the shipped style's font size
+    assert m.overlaps() == [("one", "two")]
+
+
+def test_figures_are_byte_deterministic(tmp_path):
+    for fmt in figures.FIGURE_FORMATS:
+        first, second = (figures.figure_bytes(draw("02 facts", tmp_path), fmt, description="d")
+                         for _ in "ab")
+        assert first == second, fmt
