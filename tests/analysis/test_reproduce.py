@@ -12,13 +12,13 @@ import json
 
 import pandas as pd
 import pytest
+
+from recallscore_nb.analysis.reproduce import ROW_LABELS, SUMMARY_FIELDS, Difference, reproduce
+from recallscore_nb.cli.main import main
+from recallscore_nb.io.benchmarks import load_benchmark
+from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from tests.conftest import BENCHMARK, DELETE, ROW_IDS, benchmark_data, write_benchmark
 
-from recallscore_nb.io.benchmarks import load_benchmark
-from recallscore_nb.cli.main import main
-from recallscore_nb.cli.handlers import render_reproduction
-from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from recallscore_nb.analysis.reproduce import ROW_LABELS, SUMMARY_FIELDS, Difference, reproduce
 
 LABELS = list(ROW_LABELS)  # literalMatch, normalizedMatch, factsPresent, checklistFullMatch
 
@@ -111,32 +111,6 @@ def test_fixture_benchmark_reproduces(bench_path):
     assert rep.summary["recomputed"].tolist() == [5, 3, 2, 1, 2, 3]
 
 
-def test_out_dir_tables_byte_exact(bench_path, tmp_path, capsys):
-    code, _, _ = run(capsys, bench_path, "--out-dir", tmp_path / "out")
-    assert code == 0
-    assert (tmp_path / "out" / "reproduce__rows.csv").read_text(encoding="utf-8") == (
-        "id,condition,literalMatch_published,literalMatch_recomputed,"
-        "normalizedMatch_published,normalizedMatch_recomputed,"
-        "factsPresent_published,factsPresent_recomputed,"
-        "checklistFullMatch_published,checklistFullMatch_recomputed,agrees\n"
-        "K1,copied,true,true,true,true,3,3,true,true,true\n"
-        "K2,shouted,false,false,true,true,3,3,true,true,true\n"
-        "K3,reordered,false,false,false,false,3,3,true,true,true\n"
-        "K4,term split,false,false,false,false,2,2,false,false,true\n"
-        "K5,two facts changed,false,false,false,false,1,1,false,false,true\n"
-    )
-    assert (tmp_path / "out" / "reproduce__summary.csv").read_text(encoding="utf-8") == (
-        "field,published,recomputed\n"
-        "variantCount,5,5\n"
-        "completeFactFixtures,3,3\n"
-        "oneFactChangedOrMissingFixtures,2,2\n"
-        "literalFullMatches,1,1\n"
-        "normalizedFullMatches,2,2\n"
-        "checklistFullMatches,3,3\n"
-    )
-    assert not any(p.name.endswith(".tmp") for p in (tmp_path / "out").iterdir())
-
-
 # --- differences -------------------------------------------------------------------------
 def test_wrong_row_label_is_a_difference(tmp_path, capsys):
     data = with_rows(lambda rows: rows[2].update(literalMatch=True))  # K3 is not a literal copy
@@ -190,15 +164,6 @@ def test_fixture_counts_come_from_fixture_facts_complete(tmp_path):
         Difference("summary", "completeFactFixtures", 3, 2),
         Difference("summary", "oneFactChangedOrMissingFixtures", 2, 3),
     }
-
-
-def test_render_lists_every_difference(tmp_path):
-    def edit(rows):
-        rows[0].update(literalMatch=False)
-        rows[4].update(factsPresent=2)
-    lines = render_reproduction(reproduce_data(tmp_path, with_rows(edit)))
-    at = lines.index("ROW FIELD published recomputed")
-    assert lines[at + 1: at + 3] == ["K1 literalMatch false true", "K5 factsPresent 2 1"]
 
 
 # --- what cannot be checked --------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from recallscore_nb.core.errors import UsageError
@@ -11,6 +13,8 @@ from recallscore_nb.workbook.parameters import (
     parse_parameters,
     with_default,
 )
+from recallscore_nb.workbook.session import start
+from tests.workbook.books import notebook
 
 
 def test_a_hash_inside_a_string_default_is_not_the_help_comment():
@@ -60,3 +64,37 @@ def test_the_session_checks_the_kernels_values_with_the_same_declarations():
     assert check_parameters(namespace, history=[]) == {"ratio": 1, "seed": 2}
     with pytest.raises(UsageError, match=r"parameter 'seed' must be int \(got 2.0 that is a float\)"):
         check_parameters({**namespace, "seed": 2.0}, history=[])
+
+
+# --- the check cell's rules, without a kernel ----------------------------------------------------
+DECLARED = {"__annotations__": {"output_dir": str, "resamples": int}, "output_dir": "",
+            "resamples": 2000}
+
+
+def test_leftovers_of_an_earlier_run_are_not_parameters():
+    namespace = DECLARED | {"nb": object(), "table": [1, 2], "x": 3}
+    assert check_parameters(namespace, history=["", "output_dir: str = ''", "nb = start()"]) == {
+        "output_dir": "", "resamples": 2000}
+
+
+@pytest.mark.parametrize("injected, message", [
+    ("# Parameters\nresample = 10\n", "unknown parameter 'resample'; this notebook declares: "
+                                      "output_dir, resamples; did you mean 'resamples'?"),
+    ("# Parameters\nget_ipython = 1\n", "unknown parameter 'get_ipython'; this notebook "
+                                       "declares: output_dir, resamples"),
+    ("# Parameters\nimport os\n", "the injected parameters cell holds code that is not "
+                                  "'name = value': import os"),
+    ("# Parameters\nresamples = int('5')\n", "the injected parameters cell holds code that is "
+                                             "not 'name = value': resamples = int('5')"),
+])
+def test_what_papermill_injected_must_assign_declared_names_to_values(injected, message):
+    with pytest.raises(UsageError) as caught:
+        check_parameters(dict(DECLARED), history=["", "output_dir: str = ''", injected, "nb = …"])
+    assert str(caught.value) == message
+
+
+def test_a_well_formed_injection_is_accepted():
+    injected = '# Parameters\nresamples = 500\noutput_dir = "x"\n'
+    namespace = DECLARED | {"resamples": 500, "output_dir": "x"}
+    assert check_parameters(namespace, history=["", "...", injected, "nb = …"]) == {
+        "output_dir": "x", "resamples": 500}

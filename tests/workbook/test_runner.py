@@ -11,10 +11,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from recallscore_nb.workbook import runner as workbook
-from recallscore_nb.workbook.parameters import declared_parameters
 from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import UsageError
+from recallscore_nb.workbook import runner as workbook
+from recallscore_nb.workbook.parameters import declared_parameters
 
 PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
 WRITES = """\

@@ -10,8 +10,6 @@ runs a real notebook in a real subprocess.
 
 from __future__ import annotations
 
-import errno
-import hashlib
 import json
 import os
 import signal
@@ -21,132 +19,13 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
-import pandas as pd
 import psutil
 import pytest
 
-from recallscore_nb.workbook import publishing, runner as workbook
 from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import NotebookFailed
-from recallscore_nb.workbook.session import Session
-
-ROOT = Path(__file__).resolve().parents[2]
-PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
-
-
-def notebook(path: Path, *sources: str, parameters: str = PARAMETERS) -> Path:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
-    params = nbformat.v4.new_code_cell(parameters)
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, *(nbformat.v4.new_code_cell(s) for s in sources)]
-    nbformat.write(nb, path)
-    return path
-
-
-def fake_execute_all(plan, work, jobs, progress):
-    """What each notebook's session writes into the work folder, without a kernel."""
-    (work / "notebooks").mkdir(parents=True, exist_ok=True)
-    for nb, values in plan.items():
-        session = Session(stem=nb.stem, parameters={**values, "output_dir": str(work)},
-                          output_dir=work)
-        session.table("values", pd.DataFrame({"label": [values.get("label", "")], "n": [1]}))
-        session.number(nb.stem.split("_")[1].capitalize() + "Answer", 42)
-        session.finish()
-        (work / "notebooks" / nb.name).write_text("{}")
-
-
-def refuse_execution(*args):
-    raise AssertionError("no notebook may run")
-
-
-@pytest.fixture
-def book(tmp_path, monkeypatch):
-    """Two notebooks, reports/ in tmp, execution faked."""
-    notebooks, reports = tmp_path / "notebooks", tmp_path / "reports"
-    notebooks.mkdir()
-    for stem in ("01_first", "02_second"):
-        notebook(notebooks / f"{stem}.ipynb", "pass")
-    monkeypatch.setattr(workbook, "NOTEBOOKS_DIR", notebooks)
-    monkeypatch.setattr(workbook, "REPORTS_DIR", reports)
-    monkeypatch.setattr(workbook, "REPO_ROOT", tmp_path)
-    monkeypatch.setattr(workbook, "STAMPS_DIR", tmp_path / ".stamps")
-    monkeypatch.setattr(workbook, "_code_fingerprint", lambda: "fixed code")
-    monkeypatch.setattr(workbook, "_execute_all", fake_execute_all)
-    return tmp_path
-
-
-def hashes(folder: Path) -> dict[str, str]:
-    """Every file's SHA-256, the runner's own lock and work folders left out."""
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()
-            and not any(part.startswith(".recallscore") for part in p.relative_to(folder).parts)}
-
-
-def leftovers(folder: Path) -> list[str]:
-    """The runner's own entries in ``folder``: its lock, and any work folder left behind."""
-    return sorted(p.name for p in folder.iterdir() if p.name.startswith(".recallscore"))
-
-
-# --- publishing keeps the old outputs through any failure (9.1) ------------------------------
-def _failing_replace(monkeypatch, *, after: int, error: int, once: bool) -> list:
-    """os.replace into the output folder fails with ``error`` after ``after`` moves succeeded
-    (every time, or ``once``); moves inside work folders (the sessions' writes) always work."""
-    real = os.replace
-    moves, failures = [], []
-
-    def replace(src, dst, *args, **kwargs):
-        if ".recallscore-" not in str(dst):
-            if len(moves) >= after and not (once and failures):
-                failures.append(dst)
-                raise OSError(error, os.strerror(error), str(src), None, str(dst))
-            moves.append(dst)
-        return real(src, dst, *args, **kwargs)
-
-    monkeypatch.setattr(os, "replace", replace)
-    return failures
-
-
-@pytest.mark.parametrize("after, error, once", [(0, errno.EXDEV, False), (3, errno.ENOSPC, True)],
-                         ids=["cross-device-every-move", "disk-full-midway"])
-def test_a_failed_publish_leaves_every_old_output_as_it_was(book, monkeypatch, capsys,
-                                                           after, error, once):
-    out = book / "mine"
-    assert main(["run", "--output-dir", str(out)]) == 0
-    before = hashes(out)
-    failures = _failing_replace(monkeypatch, after=after, error=error, once=once)
-    assert main(["run", "-p", "label", "changed", "--output-dir", str(out)]) == 3
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "Traceback" not in err
-    assert f"could not publish into {out}" in err and os.strerror(error) in err
-    assert "the previous outputs are unchanged" in err
-    assert failures
-    monkeypatch.undo()
-    assert hashes(out) == before
-    assert leftovers(out) == [".recallscore.lock"]
-
-
-def test_a_move_across_filesystems_inside_the_output_folder_is_copied(book, monkeypatch):
-    out = book / "mine"
-    workbook.run_workbook(output_dir=out, progress=False)
-    failures = _failing_replace(monkeypatch, after=0, error=errno.EXDEV, once=True)
-    workbook.run_workbook(["01"], [("label", "changed")], output_dir=out, progress=False)
-    monkeypatch.undo()
-    assert failures and "changed" in (out / "tables" / "01_first__values.csv").read_text()
-    assert leftovers(out) == [".recallscore.lock"]
-
-
-def test_publishing_replaces_then_removes_what_a_notebook_no_longer_writes(book):
-    out = book / "mine"
-    workbook.run_workbook(output_dir=out, progress=False)
-    stale = out / "tables" / "01_first__gone.csv"
-    stale.write_text("old\n")
-    workbook.run_workbook(["01"], output_dir=out, force=True, progress=False)
-    assert not stale.exists()
-    manifest = json.loads((out / "manifest.json").read_text())
-    assert "tables/01_first__gone.csv" not in {o["path"] for o in manifest["outputs"]}
-    assert sorted(manifest["notebooks"]) == ["01_first", "02_second"]
+from recallscore_nb.workbook import publishing, runner as workbook
+from tests.workbook.books import fake_execute_all, leftovers, notebook, refuse_execution
 
 
 # --- output folders that are refused (9.2) ----------------------------------------------------

@@ -17,26 +17,35 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from tests.workbook.test_runner_faults import fake_execute_all, leftovers, notebook
 
-from recallscore_nb.workbook import session as session_module
-from recallscore_nb.workbook import runner as workbook
-from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.workbook.parameters import check_parameters, declared_parameters
+from recallscore_nb.workbook import runner as workbook, session as session_module
+from recallscore_nb.workbook.parameters import declared_parameters
 from recallscore_nb.workbook.session import start
+from tests.workbook.books import leftovers, notebook
+
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
+
+
 PARAMETERS = ('output_dir: str = ""  # empty: reports/\n'
               'resamples: int = 2000  # bootstrap resamples\n'
               'label: str = "a&b"  # a cell of the table')
+
+
 DEFAULTS = {"output_dir": "", "resamples": 2000, "label": "a&b"}
+
+
 CHECK = """\
 from pathlib import Path
 import recallscore_nb.workbook.session as s
 s.REPO_ROOT = Path({repo!r}); s.REPORTS_DIR = s.REPO_ROOT / "reports"; s.NOTEBOOKS_DIR = s.REPO_ROOT / "notebooks"
 nb = s.start("05_fake", globals())"""
+
+
 WRITE = """\
 import pandas as pd
 nb.table("values", pd.DataFrame({"label": [label], "resamples": [resamples]}))
@@ -142,40 +151,6 @@ def test_papermill_runs_resolve_publish_and_refuse(repo, tmp_path):
                            "label, output_dir, resamples; did you mean 'resamples'?"]
 
 
-# --- the check cell's rules, without a kernel ----------------------------------------------------
-DECLARED = {"__annotations__": {"output_dir": str, "resamples": int}, "output_dir": "",
-            "resamples": 2000}
-
-
-def test_leftovers_of_an_earlier_run_are_not_parameters():
-    namespace = DECLARED | {"nb": object(), "table": [1, 2], "x": 3}
-    assert check_parameters(namespace, history=["", "output_dir: str = ''", "nb = start()"]) == {
-        "output_dir": "", "resamples": 2000}
-
-
-@pytest.mark.parametrize("injected, message", [
-    ("# Parameters\nresample = 10\n", "unknown parameter 'resample'; this notebook declares: "
-                                      "output_dir, resamples; did you mean 'resamples'?"),
-    ("# Parameters\nget_ipython = 1\n", "unknown parameter 'get_ipython'; this notebook "
-                                       "declares: output_dir, resamples"),
-    ("# Parameters\nimport os\n", "the injected parameters cell holds code that is not "
-                                  "'name = value': import os"),
-    ("# Parameters\nresamples = int('5')\n", "the injected parameters cell holds code that is "
-                                             "not 'name = value': resamples = int('5')"),
-])
-def test_what_papermill_injected_must_assign_declared_names_to_values(injected, message):
-    with pytest.raises(UsageError) as caught:
-        check_parameters(dict(DECLARED), history=["", "output_dir: str = ''", injected, "nb = …"])
-    assert str(caught.value) == message
-
-
-def test_a_well_formed_injection_is_accepted():
-    injected = '# Parameters\nresamples = 500\noutput_dir = "x"\n'
-    namespace = DECLARED | {"resamples": 500, "output_dir": "x"}
-    assert check_parameters(namespace, history=["", "...", injected, "nb = …"]) == {
-        "output_dir": "x", "resamples": 500}
-
-
 def test_start_refuses_changed_parameters_into_reports(repo, monkeypatch):
     monkeypatch.setattr(session_module, "REPO_ROOT", repo)
     monkeypatch.setattr(session_module, "REPORTS_DIR", repo / "reports")
@@ -222,74 +197,3 @@ def test_a_session_outside_run_publishes_completely_and_merges(tmp_path):
     numbers = (out / "paper" / "numbers.tex").read_text()
     assert "\\rsValueOne" in numbers and "\\rsValueTwo" in numbers
     assert not (out / "fragments").exists() and leftovers(out) == [".recallscore.lock"]
-
-
-# --- explore: a scratch copy for JupyterLab ----------------------------------------------------
-def test_explore_copies_a_notebook_into_scratch_with_its_outputs_there(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(workbook, "REPO_ROOT", tmp_path)
-    monkeypatch.setattr(workbook, "SCRATCH_DIR", tmp_path / "scratch")
-    assert main(["explore", "05"]) == 0
-    copy = tmp_path / "scratch" / "05_reanalysis.ipynb"
-    declared = declared_parameters(copy)
-    original = declared_parameters(ROOT / "notebooks" / "05_reanalysis.ipynb")
-    assert declared["output_dir"].default == "scratch/05_reanalysis"
-    assert declared["output_dir"].help == original["output_dir"].help
-    assert {k: p.default for k, p in declared.items() if k != "output_dir"} == {
-        k: p.default for k, p in original.items() if k != "output_dir"}
-    assert all(c.get("outputs", []) == [] for c in nbformat.read(copy, as_version=4).cells)
-    out = capsys.readouterr().out
-    assert "scratch/05_reanalysis.ipynb" in out and "jupyter lab" in out
-    assert "scratch/05_reanalysis/" in out
-    copy.write_text(copy.read_text().replace("2000", "500"))  # the user's exploration
-    assert main(["explore", "05"]) == 0
-    assert "500" in copy.read_text() and "kept" in capsys.readouterr().out
-    assert main(["explore", "05", "--force"]) == 0
-    assert "500" not in copy.read_text()
-
-
-def test_scratch_and_work_folders_are_ignored_by_git():
-    paths = ["scratch/05_reanalysis.ipynb", ".recallscore-run-abc/x", "reports/.recallscore.lock",
-             "notebooks/.recallscore-run-x/y", ".recallscore-check-q/z",
-             "reports/.recallscore-work-05-x/tables/a.csv", "reports/.recallscore.lock.owner"]
-    result = subprocess.run(["git", "check-ignore", *paths], cwd=ROOT, capture_output=True, text=True)
-    assert result.stdout.split() == paths
-
-
-# --- the paper's defaults, recorded in the manifest ------------------------------------------------
-@pytest.fixture
-def book(tmp_path, monkeypatch):
-    notebooks = tmp_path / "notebooks"
-    notebooks.mkdir()
-    for stem in ("01_first", "02_second"):
-        notebook(notebooks / f"{stem}.ipynb", "pass")
-    monkeypatch.setattr(workbook, "NOTEBOOKS_DIR", notebooks)
-    monkeypatch.setattr(workbook, "REPORTS_DIR", tmp_path / "reports")
-    monkeypatch.setattr(workbook, "REPO_ROOT", tmp_path)
-    monkeypatch.setattr(workbook, "STAMPS_DIR", tmp_path / ".stamps")
-    monkeypatch.setattr(workbook, "_code_fingerprint", lambda: "fixed code")
-    monkeypatch.setattr(workbook, "_execute_all", fake_execute_all)
-    return tmp_path
-
-
-def test_changed_defaults_in_a_committed_notebook_need_accept_defaults(book, capsys):
-    assert main(["run"]) == 0
-    manifest = manifest_of(book / "reports")
-    assert manifest["notebooks"]["01_first"]["defaults"] == {"output_dir": "", "label": "a&b"}
-    path = book / "notebooks" / "01_first.ipynb"
-    path.write_text(path.read_text().replace('label: str = \\"a&b\\"', 'label: str = \\"other\\"')
-                    .replace('output_dir: str = \\"\\"', 'output_dir: str = \\"lab\\"'))
-    before = (book / "reports" / "manifest.json").read_bytes()
-    capsys.readouterr()
-    for command in (["run"], ["run", "01"], ["check"]):
-        assert main(command) == 2
-        err = capsys.readouterr().err
-        assert ("01_first: the notebook's defaults differ from those of the paper in "
-                f"{book / 'reports' / 'manifest.json'} (output_dir: '' → 'lab', label: 'a&b' → "
-                "'other')") in err
-        assert "--accept-defaults" in err and "git checkout" in err
-    assert main(["run", "02"]) == 0  # another notebook is not concerned
-    assert main(["run", "--output-dir", str(book / "elsewhere")]) == 0
-    assert (book / "reports" / "manifest.json").read_bytes() == before
-    assert main(["run", "--accept-defaults"]) == 0
-    assert manifest_of(book / "reports")["notebooks"]["01_first"]["defaults"]["label"] == "other"
-    assert main(["check"]) == 0

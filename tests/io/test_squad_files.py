@@ -1,0 +1,162 @@
+"""SQuAD's own files: datasets and predictions read and validated as the official scripts read them, every fault named by file, JSON path and field."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from recallscore_nb.core.errors import InputFileError
+from recallscore_nb.io.squad_files import (
+    parse_predictions,
+    parse_squad_dataset,
+    read_predictions,
+    read_squad_dataset,
+)
+from tests.oracles import squad_official_port as official
+
+
+def _qa(qid, *answers, **extra):
+    return {"id": qid, "question": f"question {qid}?",
+            "answers": [{"text": a, "answer_start": 0} for a in answers], **extra}
+
+
+def _dataset(version, paragraphs_per_article):
+    return {
+        "version": version,
+        "data": [
+            {"title": f"article {a}",
+             "paragraphs": [{"context": "…", "qas": qas} for qas in paragraphs]}
+            for a, paragraphs in enumerate(paragraphs_per_article)
+        ],
+    }
+
+
+V11 = _dataset("1.1", [
+    [
+        [_qa("q1", "the Eiffel Tower", "Eiffel Tower", "the Eiffel Tower"),
+         _qa("q2", "1889")],
+        [_qa("q3", "Denver Broncos"), _qa("q4", "Santa Clara"), _qa("q5", "“Super Bowl L”")],
+    ],
+    [
+        [_qa("q6", "24–10"), _qa("q7", "an apple a day")],
+        [_qa("q8", "Paris"),
+         _qa("q9", "Santa Clara", "Levi's Stadium",
+             "Levi's Stadium in the San Francisco Bay Area at Santa Clara, California."),
+         _qa("q10", "Ça va"), _qa("q11", "token token")],
+    ],
+])
+
+
+V11_PREDICTIONS = {
+    "q1": "Eiffel tower.", "q2": "In 1889", "q3": "", "q5": "Super Bowl L", "q6": "24-10",
+    "q7": "Apple, day!", "q8": "!!!", "q9": "Levi's Stadium, Santa Clara", "q10": "ÇA VA",
+    "q11": "token", "not-in-dataset": "ignored by both scripts",
+}
+
+
+def _write(tmp_path, name, value):
+    path = tmp_path / name
+    path.write_text(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False),
+                    encoding="utf-8")
+    return str(path)
+
+
+# --- reading and validating --------------------------------------------------------------
+def _broken(edit):
+    data = copy.deepcopy(V11)
+    edit(data)
+    return data
+
+
+def _qa_of(data, a, p, q):
+    return data["data"][a]["paragraphs"][p]["qas"][q]
+
+
+@pytest.mark.parametrize("data, location, field, message", [
+    ([], "$", "", "expected an object with a 'data' array, got []"),
+    ({"version": "1.1"}, "$", "data", "missing (expected an array of articles)"),
+    (_broken(lambda d: d.update(version=1.1)), "$", "version", "expected a string, got 1.1"),
+    (_broken(lambda d: d["data"].append("article")), "$", "data[2]",
+     'expected an article object, got "article"'),
+    (_broken(lambda d: d["data"][1].pop("paragraphs")), "$.data[1]", "paragraphs",
+     "missing (expected an array of paragraphs)"),
+    (_broken(lambda d: d["data"][0]["paragraphs"][1].update(qas={})), "$.data[0].paragraphs[1]",
+     "qas", "expected an array of questions, got {}"),
+    (_broken(lambda d: _qa_of(d, 0, 1, 2).update(answers=None)),
+     "$.data[0].paragraphs[1].qas[2]", "answers", "expected an array of answer objects, got null"),
+    (_broken(lambda d: _qa_of(d, 1, 1, 0).pop("id")), "$.data[1].paragraphs[1].qas[0]", "id",
+     "missing (expected a string)"),
+    (_broken(lambda d: _qa_of(d, 1, 1, 0).update(id=7)), "$.data[1].paragraphs[1].qas[0]", "id",
+     "expected a string, got 7"),
+    (_broken(lambda d: _qa_of(d, 1, 1, 1)["answers"][2].update(text=["Levi's"])),
+     "$.data[1].paragraphs[1].qas[1].answers[2]", "text", """expected a string, got ["Levi's"]"""),
+    (_broken(lambda d: _qa_of(d, 1, 1, 1)["answers"].insert(1, "Levi's")),
+     "$.data[1].paragraphs[1].qas[1]", "answers[1]",
+     """expected an answer object, got "Levi's\""""),
+    (_broken(lambda d: _qa_of(d, 1, 0, 1).update(id="q2")), "$.data[1].paragraphs[0].qas[1]",
+     "id", "question id 'q2' repeats the one at $.data[0].paragraphs[0].qas[1] (the official "
+           "scripts key scores by id)"),
+    ({"version": "1.1", "data": [{"paragraphs": [{"qas": []}]}]}, "$", "data",
+     "holds no question (the official scripts divide by the number of questions)"),
+])
+def test_dataset_errors_name_file_path_and_field(tmp_path, data, location, field, message):
+    path = _write(tmp_path, "dev.json", data)
+    with pytest.raises(InputFileError) as caught:
+        read_squad_dataset(path)
+    err = caught.value
+    assert (err.file, err.location, err.field, err.message) == (path, location, field, message)
+    assert str(err) == ": ".join(p for p in (path, location, field, message) if p)
+
+
+def test_dataset_errors_are_all_collected():
+    def edit(d):
+        _qa_of(d, 0, 0, 0)["answers"] = None
+        _qa_of(d, 1, 1, 3)["id"] = None
+    with pytest.raises(InputFileError) as caught:
+        parse_squad_dataset(_broken(edit), "dev.json")
+    assert [(e.location, e.field) for e in caught.value.errors] == [
+        ("$.data[0].paragraphs[0].qas[0]", "answers"), ("$.data[1].paragraphs[1].qas[3]", "id")]
+
+
+def test_dataset_reads_in_file_order():
+    dataset = parse_squad_dataset(V11, "dev.json")
+    assert dataset.qids == tuple(f"q{i}" for i in range(1, 12))
+    assert dataset.answers[8][1] == "Levi's Stadium"
+    assert dataset.location(4) == "$.data[0].paragraphs[1].qas[2]"
+    assert dataset.version == "1.1" and len(dataset) == 11
+
+
+@pytest.mark.parametrize("text, location, field, message", [
+    ('{"q1": "a", "q2": null}', "$", "q2", "expected a string, got null"),
+    ('{"q1": "a", "q 2": {"text": "b"}}', "$", "q 2", 'expected a string, got {"text": "b"}'),
+    ('{"q1": "a", "q1": "b"}', "$", "q1", "duplicate key"),
+    ('["a", "b"]', "$", "", 'expected an object mapping question ids to answer strings, '
+                            'got ["a", "b"]'),
+    ('{"q1": "a",}', "line 1 column 12", "", "not valid JSON: Expecting property name enclosed "
+                                             "in double quotes"),
+])
+def test_prediction_errors(tmp_path, text, location, field, message):
+    path = _write(tmp_path, "pred.json", text)
+    with pytest.raises(InputFileError) as caught:
+        read_predictions(path)
+    err = caught.value
+    assert (err.file, err.location, err.field, err.message) == (path, location, field, message)
+
+
+def test_predictions_read_as_a_mapping(tmp_path):
+    predictions = read_predictions(_write(tmp_path, "pred.json", V11_PREDICTIONS))
+    assert dict(predictions) == V11_PREDICTIONS
+    assert predictions.path.endswith("pred.json")
+    assert parse_predictions({}, "p.json").answers == {}
+
+
+def test_unreadable_files(tmp_path):
+    with pytest.raises(InputFileError, match="no such file"):
+        read_squad_dataset(tmp_path / "absent.json")
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"q1": "Ça"}'.encode("latin-1"))
+    with pytest.raises(InputFileError) as caught:
+        read_predictions(path)
+    assert (caught.value.location, caught.value.message) == ("byte 8", "not UTF-8 text (byte 0xc7)")

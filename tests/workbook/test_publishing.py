@@ -1,0 +1,74 @@
+"""Publishing keeps the old outputs through any failure: replace, then remove what a notebook no longer writes, and put everything back when a move fails."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import time
+
+import pytest
+
+from recallscore_nb.cli.main import main
+from recallscore_nb.workbook import publishing, runner as workbook
+from tests.workbook.books import hashes, leftovers, notebook
+
+
+# --- publishing keeps the old outputs through any failure (9.1) ------------------------------
+def _failing_replace(monkeypatch, *, after: int, error: int, once: bool) -> list:
+    """os.replace into the output folder fails with ``error`` after ``after`` moves succeeded
+    (every time, or ``once``); moves inside work folders (the sessions' writes) always work."""
+    real = os.replace
+    moves, failures = [], []
+
+    def replace(src, dst, *args, **kwargs):
+        if ".recallscore-" not in str(dst):
+            if len(moves) >= after and not (once and failures):
+                failures.append(dst)
+                raise OSError(error, os.strerror(error), str(src), None, str(dst))
+            moves.append(dst)
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    return failures
+
+
+@pytest.mark.parametrize("after, error, once", [(0, errno.EXDEV, False), (3, errno.ENOSPC, True)],
+                         ids=["cross-device-every-move", "disk-full-midway"])
+def test_a_failed_publish_leaves_every_old_output_as_it_was(book, monkeypatch, capsys,
+                                                           after, error, once):
+    out = book / "mine"
+    assert main(["run", "--output-dir", str(out)]) == 0
+    before = hashes(out)
+    failures = _failing_replace(monkeypatch, after=after, error=error, once=once)
+    assert main(["run", "-p", "label", "changed", "--output-dir", str(out)]) == 3
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert f"could not publish into {out}" in err and os.strerror(error) in err
+    assert "the previous outputs are unchanged" in err
+    assert failures
+    monkeypatch.undo()
+    assert hashes(out) == before
+    assert leftovers(out) == [".recallscore.lock"]
+
+
+def test_a_move_across_filesystems_inside_the_output_folder_is_copied(book, monkeypatch):
+    out = book / "mine"
+    workbook.run_workbook(output_dir=out, progress=False)
+    failures = _failing_replace(monkeypatch, after=0, error=errno.EXDEV, once=True)
+    workbook.run_workbook(["01"], [("label", "changed")], output_dir=out, progress=False)
+    monkeypatch.undo()
+    assert failures and "changed" in (out / "tables" / "01_first__values.csv").read_text()
+    assert leftovers(out) == [".recallscore.lock"]
+
+
+def test_publishing_replaces_then_removes_what_a_notebook_no_longer_writes(book):
+    out = book / "mine"
+    workbook.run_workbook(output_dir=out, progress=False)
+    stale = out / "tables" / "01_first__gone.csv"
+    stale.write_text("old\n")
+    workbook.run_workbook(["01"], output_dir=out, force=True, progress=False)
+    assert not stale.exists()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert "tables/01_first__gone.csv" not in {o["path"] for o in manifest["outputs"]}
+    assert sorted(manifest["notebooks"]) == ["01_first", "02_second"]
