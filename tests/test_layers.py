@@ -139,3 +139,39 @@ def test_the_checker_passes_a_clean_package(tmp_path):
         "cli/main.py": "from ..workbook import runner\nfrom ..io.files import x\n",
     })
     assert violations(package) == []
+
+
+# --- tests mirror the code ----------------------------------------------------------------------
+TESTS = Path(__file__).resolve().parent
+
+
+def _modules(package: Path) -> list[Path]:
+    return sorted(p.relative_to(package) for p in package.rglob("*.py")
+                  if p.name != "__init__.py" and len(p.relative_to(package).parts) > 1)
+
+
+def test_every_module_has_its_tests_one_hop_away():
+    """``recallscore_nb/<layer>/<module>.py`` is tested in ``tests/<layer>/test_<module>.py``
+    (or ``test_<module>_<topic>.py`` when there are many)."""
+    missing = []
+    for module in _modules(PACKAGE):
+        folder = TESTS / module.parent
+        name = module.stem.lstrip("_")
+        if not list(folder.glob(f"test_{name}.py")) + list(folder.glob(f"test_{name}_*.py")):
+            missing.append(module.as_posix())
+    assert missing == []
+
+
+def test_every_test_file_mirrors_a_module():
+    """No test file for a module that is not there (the package-wide ones excepted)."""
+    modules = {(m.parent, m.stem.lstrip("_")) for m in _modules(PACKAGE)}
+    strays = []
+    for test in sorted(TESTS.rglob("test_*.py")):
+        where = test.relative_to(TESTS)
+        if len(where.parts) == 1 or where.parts[0] == "oracles":
+            continue  # the package as a whole (tests/test_*.py) and the oracles' own tests
+        stem = test.stem.removeprefix("test_")
+        if not any(where.parent == folder and (stem == name or stem.startswith(name + "_"))
+                   for folder, name in modules):
+            strays.append(where.as_posix())
+    assert strays == []

@@ -25,7 +25,6 @@ import pytest
 from recallscore_nb import __version__, load_benchmark
 from recallscore_nb.analysis.ablation import (
     ABLATIONS,
-    BASELINE,
     CHANGES,
     ablation_signature,
     ablation_table,
@@ -58,10 +57,6 @@ def test_each_pipeline_switches_one_step_of_seed(name, switched):
     differs = {f.name: getattr(normalizer, f.name) for f in dataclasses.fields(Normalizer)
                if f.name != "name" and getattr(normalizer, f.name) != getattr(SEED, f.name)}
     assert differs == switched
-
-
-def test_the_baseline_is_the_published_seed_pipeline():
-    assert BASELINE == "seed" and ABLATIONS[BASELINE] == SEED
 
 
 def test_signatures_are_pinned():

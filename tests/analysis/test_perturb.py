@@ -11,12 +11,7 @@ import json
 import random
 
 import pytest
-from tests.conftest import benchmark_data, write_benchmark
 
-from recallscore_nb.io.benchmarks import load_benchmark
-from recallscore_nb.core.errors import UsageError
-from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from recallscore_nb.cli.handlers import perturb_command
 from recallscore_nb.analysis.perturb import (
     INTENDED_LABELS,
     KINDS,
@@ -35,8 +30,12 @@ from recallscore_nb.analysis.perturb import (
     uppercase,
 )
 from recallscore_nb.analysis.reproduce import reproduce
+from recallscore_nb.cli.handlers import perturb_command
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.core.facts import Fact
-from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
+from recallscore_nb.io.benchmarks import load_benchmark
+from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
+from tests.conftest import benchmark_data, write_benchmark
 
 LABELS = ["literalMatch", "normalizedMatch", "factsPresent", "checklistFullMatch",
           "fixtureFactsComplete"]

@@ -16,7 +16,6 @@ import pytest
 from scipy import stats as scipy_stats
 
 from recallscore_nb import __version__
-from recallscore_nb.core.errors import UsageError
 from recallscore_nb.analysis.stats import (
     bootstrap_ci,
     bootstrap_means,
@@ -24,6 +23,7 @@ from recallscore_nb.analysis.stats import (
     grouped_bootstrap_ci,
     saturated,
 )
+from recallscore_nb.core.errors import UsageError
 
 
 # --- parity with scipy -------------------------------------------------------------------------

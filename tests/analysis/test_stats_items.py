@@ -19,7 +19,6 @@ from scipy import stats as scipy_stats
 
 from recallscore_nb import __version__
 from recallscore_nb.analysis import stats
-from recallscore_nb.core.errors import UsageError
 from recallscore_nb.analysis.stats import (
     SUMMARY_RULES,
     bootstrap_ci,
@@ -32,6 +31,7 @@ from recallscore_nb.analysis.stats import (
     saturation,
     system_table,
 )
+from recallscore_nb.core.errors import UsageError
 
 COLUMNS = ["system", "rule", "items", "attempts", "excluded", "mean", "low", "high", "unit"]
 

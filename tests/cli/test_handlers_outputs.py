@@ -1,4 +1,5 @@
-"""Every command's output: a pipe is refused, and an output that is one of the command's own inputs, whatever its spelling or link, is refused before anything is written."""
+"""Every command's output: a pipe is refused, and an output that is one of the command's own
+inputs, whatever its spelling or link, is refused before anything is written."""
 
 from __future__ import annotations
 

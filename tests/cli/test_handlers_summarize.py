@@ -1,4 +1,5 @@
-"""recallscore summarize, end to end: Markdown on stdout with its notes, files by extension, the paired table, and what is refused."""
+"""recallscore summarize, end to end: Markdown on stdout with its notes, files by extension, the
+paired table, and what is refused."""
 
 from __future__ import annotations
 

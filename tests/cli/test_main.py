@@ -20,12 +20,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from tests.conftest import BENCHMARK, REFERENCE, ROW_IDS, write_benchmark
 
-from recallscore_nb.cli import main as cli
 from recallscore_nb._version import __version__
+from recallscore_nb.cli import main as cli
 from recallscore_nb.cli.main import main
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
+from tests.conftest import BENCHMARK, REFERENCE, write_benchmark
 
 V = __version__
 SIGNATURES = {
@@ -605,11 +605,3 @@ def test_e2e_difference_exits_1(e2e):
     assert (code, err) == (1, "")
     assert "K1 literalMatch false true" in out.splitlines()
     assert out.splitlines()[-1] == "DIFFERENT: 4 of 5 rows with published labels agree; 26 published values checked, 1 differ"
-
-
-def test_cli_module_has_the_exit_codes():
-    assert (cli.EXIT_OK, cli.EXIT_DIFFERENT, cli.EXIT_INVALID) == (0, 1, 2)
-
-
-def test_row_ids_of_the_fixture():
-    assert ROW_IDS == ["K1", "K2", "K3", "K4", "K5"]

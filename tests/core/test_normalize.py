@@ -11,8 +11,7 @@ import string
 
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from recallscore_nb.core.normalize import (
     NORMALIZERS,

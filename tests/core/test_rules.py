@@ -7,9 +7,17 @@ import dataclasses
 import pytest
 
 from recallscore_nb import __version__
-from recallscore_nb.core.rules import RULES, SQUAD_MODES, Checklist, LiteralMatch, NormalizedMatch, SquadExactMatch, TokenF1, rules_for
-from recallscore_nb.core.facts import Fact
 from recallscore_nb.core import scoring
+from recallscore_nb.core.facts import Fact
+from recallscore_nb.core.rules import (
+    RULES,
+    Checklist,
+    LiteralMatch,
+    NormalizedMatch,
+    SquadExactMatch,
+    TokenF1,
+    rules_for,
+)
 
 
 def test_version():
@@ -66,10 +74,6 @@ def test_registry():
 )
 def test_columns(rule, column):
     assert rule.column == column
-
-
-def test_squad_modes():
-    assert SQUAD_MODES == ("v1.1", "v2.0")
 
 
 @pytest.mark.parametrize("mode", ["v1.1", "v2.0"])

@@ -16,15 +16,21 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
+from recallscore_nb import load_benchmark
+from recallscore_nb.core.facts import Fact, as_facts
+from recallscore_nb.core.scoring import (
+    RULE_COLUMNS,
+    checklist,
+    literal_match,
+    normalized_match,
+    score_all,
+    score_benchmark,
+    squad_exact_match,
+    token_f1,
+)
 from tests.oracles import reference_rules as rr
-
-from recallscore_nb import load_benchmark  # noqa: E402
-from recallscore_nb.core.facts import Fact  # noqa: E402
-from recallscore_nb.core.scoring import RULE_COLUMNS, checklist, literal_match, normalized_match, score_all, score_benchmark, squad_exact_match, token_f1
-from recallscore_nb.core.facts import as_facts
 
 # Each example below is one vectorized call over a list of up to 12 rows (about 10 ms of
 # fixed cost), so these properties take 100 examples to keep the file near 20 s.

@@ -20,12 +20,17 @@ import pytest
 from recallscore_nb import load_benchmark
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.io.scoring_schemas import load_scoring_schema
+from recallscore_nb.core.facts import as_facts
 from recallscore_nb.core.schema import FactRule, NumericPolicy, ScoringSchema
 from recallscore_nb.core.scoring import score_benchmark
-from recallscore_nb.core.facts import as_facts
-from recallscore_nb.core.status import NO_SCHEMA_NOTE, STATUSES, fact_status, status_columns
-from recallscore_nb.core.status import status_signature
+from recallscore_nb.core.status import (
+    NO_SCHEMA_NOTE,
+    STATUSES,
+    fact_status,
+    status_columns,
+    status_signature,
+)
+from recallscore_nb.io.scoring_schemas import load_scoring_schema
 
 FACTS = as_facts({"place": ["west", "drawer"], "time": ["before dawn"]})
 RULES = {

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from recallscore_nb.core.normalize import SEED
 from recallscore_nb.core.tokens import pad, term_occurs, terms_occur

@@ -17,8 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.core.errors import AttemptsFormatError
+from recallscore_nb.io.attempts import read_attempts
 
 BOM = b"\xef\xbb\xbf"
 

@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 from jsonschema import Draft202012Validator
 
-from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.core.benchmark import Benchmark, Row
 from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import BenchmarkFormatError
-from recallscore_nb.io.data import BENCHMARKS_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 from recallscore_nb.core.facts import Fact
+from recallscore_nb.io.benchmarks import load_benchmark
+from recallscore_nb.io.data import BENCHMARKS_DIR, DEFAULT_BENCHMARK, SCHEMAS_DIR
 
 REFERENCE = "Ms. Ada Okafor leaves the blue umbrella at the north gate on Friday."
 

@@ -1,4 +1,5 @@
-"""Files at the edges: atomic writes (links, pipes, modes, failures), regular-file inputs, the one SHA-256, write_file."""
+"""Files at the edges: atomic writes (links, pipes, modes, failures), regular-file inputs, the one
+SHA-256, write_file."""
 
 from __future__ import annotations
 
@@ -126,3 +127,53 @@ def test_a_failed_write_leaves_the_target_and_no_temporary_file():
     with pytest.raises(RuntimeError):
         atomic_write("out.txt", fail)
     assert Path("out.txt").read_text() == "kept" and sorted(os.listdir(".")) == ["out.txt"]
+
+
+# --- write_file, read_input, the one SHA-256 ---------------------------------------------------
+def test_write_file_writes_text_as_utf8_and_bytes_as_given(tmp_path):
+    from recallscore_nb.io.files import write_file
+
+    text = write_file(tmp_path / "sub" / "t.md", "é\r\nline\n")
+    assert text == tmp_path / "sub" / "t.md" and text.read_bytes() == "é\r\nline\n".encode()
+    assert write_file(tmp_path / "b.png", b"\x89PNG").read_bytes() == b"\x89PNG"
+
+
+def test_write_file_runs_the_check_before_it_replaces(tmp_path):
+    from recallscore_nb.io.files import write_file
+
+    target = tmp_path / "draft.json"
+    target.write_text("old")
+    seen = []
+
+    def refuse(tmp):
+        seen.append(Path(tmp).read_text())
+        raise RuntimeError("does not reproduce")
+
+    with pytest.raises(RuntimeError, match="does not reproduce"):
+        write_file(target, "new", check=refuse)
+    assert seen == ["new"] and target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["draft.json"]
+
+
+def test_sha256_of_bytes_and_of_a_file_agree(tmp_path):
+    import hashlib
+
+    from recallscore_nb.io.files import sha256
+
+    path = tmp_path / "data.bin"
+    path.write_bytes(b"x" * 300_000)
+    assert sha256(path) == sha256(path.read_bytes()) == hashlib.sha256(b"x" * 300_000).hexdigest()
+    assert sha256(str(path)) == sha256(path)
+
+
+def test_read_input_refuses_what_is_not_a_regular_file(tmp_path):
+    from recallscore_nb.core.errors import BenchmarkFormatError
+    from recallscore_nb.io.files import read_input, refuse_output_among_inputs
+
+    with pytest.raises(BenchmarkFormatError, match="not a regular file \\(a folder\\); give a file"):
+        read_input(tmp_path, BenchmarkFormatError)
+    (tmp_path / "a.json").write_text("{}")
+    assert read_input(tmp_path / "a.json") == b"{}"
+    refuse_output_among_inputs("-", {"benchmark": tmp_path / "a.json"})  # stdout never clashes
+    with pytest.raises(UsageError, match="is the benchmark input"):
+        refuse_output_among_inputs(tmp_path / "x" / ".." / "a.json", {"benchmark": tmp_path / "a.json"})

@@ -14,16 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from recallscore_nb.io.benchmarks import load_benchmark
-from recallscore_nb.io.catalogue import load_catalogue
-from recallscore_nb.io.data import DEFAULT_CATALOGUE
 from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import InputFileError
+from recallscore_nb.io.benchmarks import load_benchmark
+from recallscore_nb.io.catalogue import load_catalogue
+from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_CATALOGUE, DEFAULT_SCHEMA_PATH
 from recallscore_nb.io.items import load_items
 from recallscore_nb.io.jsondocs import MAX_DEPTH, check_json_text, load_json
-from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
-from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 from recallscore_nb.io.squad_files import read_predictions, read_squad_dataset
 
 BENCHMARK = DEFAULT_BENCHMARK.read_text(encoding="utf-8")

@@ -28,17 +28,16 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from tests.conftest import NOTELESS_SCHEMA, STORED_REPORT, write_benchmark
 
-from recallscore_nb.io._jsonschema import Draft202012Validator
 from recallscore_nb._version import __version__
 from recallscore_nb.cli.main import main
-from recallscore_nb.workbook.paths import REPO_ROOT
-from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK
-from recallscore_nb.io.reports import REPORT_SCHEMA, check_report
 from recallscore_nb.core.rules import rules_for
+from recallscore_nb.io._jsonschema import Draft202012Validator
+from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
+from recallscore_nb.io.reports import REPORT_SCHEMA, check_report
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
-from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
+from recallscore_nb.workbook.paths import REPO_ROOT
+from tests.conftest import NOTELESS_SCHEMA, STORED_REPORT, write_benchmark
 
 V = __version__
 FACTS = ["material", "object", "location", "timing"]

@@ -1,4 +1,5 @@
-"""Reading scored files back (CSV, JSONL, Parquet): typed, checked, every fault named by file, row, id and column."""
+"""Reading scored files back (CSV, JSONL, Parquet): typed, checked, every fault named by file, row,
+id and column."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""SQuAD's own files: datasets and predictions read and validated as the official scripts read them, every fault named by file, JSON path and field."""
+"""SQuAD's own files: datasets and predictions read and validated as the official scripts read
+them, every fault named by file, JSON path and field."""
 
 from __future__ import annotations
 

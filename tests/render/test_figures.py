@@ -1,4 +1,5 @@
-"""The figure machinery: the page check (a figure's printed width and smallest text) can fail, measure counts only what is drawn, and rendering gives the same bytes every time."""
+"""The figure machinery: the page check (a figure's printed width and smallest text) can fail,
+measure counts only what is drawn, and rendering gives the same bytes every time."""
 
 from __future__ import annotations
 

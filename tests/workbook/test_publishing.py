@@ -1,4 +1,5 @@
-"""Publishing keeps the old outputs through any failure: replace, then remove what a notebook no longer writes, and put everything back when a move fails."""
+"""Publishing keeps the old outputs through any failure: replace, then remove what a notebook no
+longer writes, and put everything back when a move fails."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""recallscore explore: a scratch copy of a notebook for JupyterLab, its outputs kept out of reports/; and the paper's defaults, recorded in the manifest, guarded."""
+"""recallscore explore: a scratch copy of a notebook for JupyterLab, its outputs kept out of
+reports/; and the paper's defaults, recorded in the manifest, guarded."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Notebook 05's chapter: several systems' attempts under every rule, bootstrap intervals, negative controls and saturation."""
+"""Notebook 05's chapter: several systems' attempts under every rule, bootstrap intervals, negative
+controls and saturation."""
 
 from __future__ import annotations
 

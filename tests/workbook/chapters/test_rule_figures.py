@@ -1,4 +1,5 @@
-"""Notebook 02's chapter: the rules' matrix, the facts-complete bars and the facts present, on the shipped benchmark and on one of our own."""
+"""Notebook 02's chapter: the rules' matrix, the facts-complete bars and the facts present, on the
+shipped benchmark and on one of our own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Notebook 06's chapter: the catalogue's source, suites, flags and figure, on the shipped file and on one of our own."""
+"""Notebook 06's chapter: the catalogue's source, suites, flags and figure, on the shipped file and
+on one of our own."""
 
 from __future__ import annotations
 

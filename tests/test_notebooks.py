@@ -20,7 +20,7 @@ from papermill.parameterize import parameterize_notebook
 
 from recallscore_nb.workbook.parameters import declared_parameters
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SMALL = {"resamples": 200}  # applied to the notebooks that declare them
 

@@ -1,0 +1,52 @@
+"""The vectorized engine the rules share, on small cases checked by hand (the rules' parity
+with the official scripts is in test_scoring.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from recallscore_nb.core import engine
+from recallscore_nb.core.facts import Fact
+
+
+def test_as_string_array_takes_series_arrays_and_sequences():
+    for attempts in (["a", "b"], pd.Series(["a", "b"], dtype=engine.STRING),
+                     pa.chunked_array([["a"], ["b"]]), pa.array(["a", "b"], type=pa.large_string())):
+        assert engine.as_string_array(attempts).to_pylist() == ["a", "b"]
+    assert engine.as_string_array([]).type == pa.string()
+
+
+@pytest.mark.parametrize(("attempts", "error", "message"), [
+    ("one string", TypeError, "'attempts' must be a sequence of strings (got a single str)"),
+    (pa.array([1, 2]), TypeError, "'attempts' must hold strings (got Arrow type int64)"),
+    (["a", None], ValueError, "'attempts' must not contain nulls (row 1 is null)"),
+])
+def test_as_string_array_refuses(attempts, error, message):
+    with pytest.raises(error) as caught:
+        engine.as_string_array(attempts)
+    assert str(caught.value) == message
+
+
+def test_checklist_matrix_matches_whole_consecutive_tokens():
+    facts = (Fact("place", ("west drawer",)), Fact("time", ("dawn",)))
+    attempts = engine.Attempts(["The WEST drawer, at dawn.", "northwest drawer at dawn",
+                                "drawer west"])
+    assert engine.checklist_matrix(attempts, facts).tolist() == [
+        [True, True], [False, True], [False, False]]
+
+
+def test_token_f1_counts_a_bag_of_tokens():
+    attempts = engine.Attempts(["token token", "the quick brown fox", ""])
+    refs = engine.References.build("the quick fox token", 3)
+    # "token token" vs "quick fox token": 1 common, precision 1/2, recall 1/3, F1 2/5
+    f1 = engine.token_f1(attempts, refs, "v1.1")
+    assert f1.tolist() == pytest.approx([2 / 5, 2 * (2 / 3) * (2 / 3) / (4 / 3), 0.0])
+
+
+def test_phrase_starts_stay_within_a_row():
+    tokens = engine.Tokens(ids=np.array([0, 1, 0, 1]), rows=np.array([0, 0, 1, 2]),
+                           positions=np.array([0, 1, 0, 0]), counts=np.array([2, 1, 1]))
+    assert engine.phrase_starts(tokens, [0, 1]).tolist() == [0]  # row 1 ends before row 2's 1
