@@ -56,7 +56,8 @@ def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
 def summary_tables(scored: pd.DataFrame, *, by: str = "system", rules=None, paired=None,
                    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                    confidence: float = 0.95):
-    """(system table, saturation table, paired table or None); see :mod:`recallscore_nb.analysis.stats`.
+    """(system table, saturation table, paired table or None); see
+    :mod:`recallscore_nb.analysis.stats`.
 
     The paired table has one row per rule, columns :data:`PAIRED_COLUMNS` plus
     ``items_only_a, items_only_b, mcnemar_note``; its ``attrs["signatures"]`` lists the

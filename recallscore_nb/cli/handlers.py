@@ -27,10 +27,10 @@ from ..io.files import read_input, refuse_output_among_inputs, sha256, write_fil
 from ..io.items import load_items
 from ..io.scored import write_scored
 
-__all__ = ["validate_command", "signature_command", "score_command", "score_items_command", "score_dask_command", "report_command",
-           "check_report_command", "reproduce_command", "render_reproduction",
-           "summarize_command", "squad_command", "perturb_command", "run_command",
-           "check_command", "explore_command"]
+__all__ = ["validate_command", "signature_command", "score_command", "score_items_command",
+           "score_dask_command", "report_command", "check_report_command", "reproduce_command",
+           "render_reproduction", "summarize_command", "squad_command", "perturb_command",
+           "run_command", "check_command", "explore_command"]
 
 
 def validate_command(benchmark_path) -> list[str]:
@@ -310,13 +310,15 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     table, verdicts, pairs = summary_tables(frame, by=by, rules=names, paired=paired,
                                             resamples=resamples, seed=seed,
                                             confidence=confidence)
-    footer = summary_footer(path, sha256(read_input(path, InputFileError)), len(frame), table, verdicts)
+    digest = sha256(read_input(path, InputFileError))
+    footer = summary_footer(path, digest, len(frame), table, verdicts)
     if out is None:
         lines = [f"{by} means per rule, {confidence:.0%} percentile bootstrap interval", ""]
         lines += markdown_text(table, footer).rstrip("\n").split("\n")
         if pairs is not None:
             lines += ["", f"paired comparison of {paired[0]} and {paired[1]}", ""]
-            lines += markdown_text(paired_shown(pairs), paired_footer(pairs)).rstrip("\n").split("\n")
+            text = markdown_text(paired_shown(pairs), paired_footer(pairs))
+            lines += text.rstrip("\n").split("\n")
         return lines
     out = Path(str(out))
     writers = {".csv": lambda f, notes: csv_text(f), ".md": markdown_text, ".tex": latex_text}
@@ -438,7 +440,10 @@ def explore_command(notebook: str, *, force: bool = False) -> list[str]:
                  f"go to {shown(done.output_dir)}/ (git-ignored, like scratch/; reports/ stays "
                  "as it is)"]
     else:
-        lines = [f"{shown(done.copy)} exists: kept your copy (--force replaces it with a fresh one)"]
+        lines = [f"{shown(done.copy)} exists: kept your copy (--force replaces it with a fresh "
+                 "one)"]
     jupyter = Path(sys.executable).with_name("jupyter")
-    command = shown(jupyter) if jupyter.is_file() and str(jupyter).startswith(str(root)) else "jupyter"
-    return lines + [f"open it from the repository root ({root}):", f"  {command} lab {shown(done.copy)}"]
+    ours = jupyter.is_file() and str(jupyter).startswith(str(root))
+    command = shown(jupyter) if ours else "jupyter"
+    return lines + [f"open it from the repository root ({root}):",
+                    f"  {command} lab {shown(done.copy)}"]

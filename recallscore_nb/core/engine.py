@@ -4,7 +4,8 @@ Pure computation on Arrow arrays and numpy; no file I/O. Each attempt is normali
 (seed pipeline), split into tokens once, and its tokens mapped to integer ids in the small
 vocabulary of the references and terms; every rule is then a numpy operation on those ids.
 Rows of non-ASCII text get their SQuAD tokens from the exact Python steps. The public entry
-points are :mod:`recallscore_nb.core.scoring` and the rule objects of :mod:`recallscore_nb.core.rules`.
+points are :mod:`recallscore_nb.core.scoring` and the rule objects of
+:mod:`recallscore_nb.core.rules`.
 """
 
 from __future__ import annotations

@@ -126,8 +126,8 @@ def fact_status(attempts, benchmark, schema: ScoringSchema | None = None, *,
         Whose checklist gives the facts and their required terms (or facts in any form
         :func:`recallscore_nb.core.facts.as_facts` takes).
     schema : ScoringSchema, optional
-        What :func:`recallscore_nb.io.scoring_schemas.load_scoring_schema` returns; None scores with no
-        schema (present or missing only, every weight 1).
+        What :func:`recallscore_nb.io.scoring_schemas.load_scoring_schema` returns; None scores
+        with no schema (present or missing only, every weight 1).
     normalizer : Normalizer, keyword-only
         The normalization terms, cues and attempts are matched under: the published ``seed``
         pipeline unless an ablation asks for a variant (numbers are found as always).

@@ -6,9 +6,10 @@ guessing: an empty field is the empty attempt and "NA", "null" or "None" are lit
 attempts. In JSONL and Parquet a null attempt is an error.
 
 The readers here are the package's strict readers of tabular files (the one strict CSV reader
-among them): scored files are read through :func:`read_strict_csv`,
-:func:`read_jsonl_records` and :func:`read_parquet_table` too (:mod:`recallscore_nb.io.scored`). Inputs must be regular files (a device or a pipe named as an
-input is refused, not read without end); ``-`` is CSV on standard input.
+among them): scored files are read through :func:`read_strict_csv`, :func:`read_jsonl_records`
+and :func:`read_parquet_table` too (:mod:`recallscore_nb.io.scored`). Inputs must be regular
+files (a device or a pipe named as an input is refused, not read without end); ``-`` is CSV on
+standard input.
 """
 
 from __future__ import annotations

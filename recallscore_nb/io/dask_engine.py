@@ -5,10 +5,10 @@ from their footers alone (one schema, a string ``attempt`` column, row counts); 
 are grouped into about one partition per worker thread (scoring deduplicates (item, attempt)
 pairs within a partition, so fewer partitions do less work), at most 1,000,000 rows each unless
 one file holds more. On the workers each file is read with the checks of
-:func:`recallscore_nb.io.attempts.read_attempts` and each partition scored with the same vectorized
-function as the pandas engine (:func:`~recallscore_nb.core.scoring.score_items` or
-:func:`~recallscore_nb.core.scoring.score_benchmark`), so the result equals the pandas engine's row for
-row, dtypes included. Without an ``id`` column the ids are the global row numbers across the
+:func:`recallscore_nb.io.attempts.read_attempts` and each partition scored with the same
+vectorized function as the pandas engine (:func:`~recallscore_nb.core.scoring.score_items` or
+:func:`~recallscore_nb.core.scoring.score_benchmark`), so the result equals the pandas engine's
+row for row, dtypes included. Without an ``id`` column the ids are the global row numbers across the
 files. :func:`read_attempt_files` reads the same dataset in one process, for the pandas engine.
 
 Dask is an optional extra (``pip install -e .[dask]``), imported only when the engine runs, so

@@ -15,8 +15,8 @@ A report is one JSON document, described by ``data/schemas/report.schema.json``:
     ``sha256`` is null for a file that could not be read.
 ``attempts`` (ok only)
     For each attempt, in input order: ``id``; ``rules``, the five rule values;
-    ``facts``, each fact's ``status`` and ``basis`` (see :func:`recallscore_nb.core.status.fact_status`);
-    ``weighted_score``.
+    ``facts``, each fact's ``status`` and ``basis`` (see
+    :func:`recallscore_nb.core.status.fact_status`); ``weighted_score``.
 ``totals`` (ok only)
     ``count``, ``mean_weighted_score`` (null for no attempts) and ``status_counts``: per fact,
     how many attempts have each status (zeros included).

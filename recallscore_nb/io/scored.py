@@ -53,7 +53,8 @@ _TYPES = {pa.string(): STRING, pa.large_string(): STRING, pa.bool_(): pd.Boolean
 
 
 # --- writing ----------------------------------------------------------------------------
-def write_scored(frame: pd.DataFrame, path: str | None, *, metadata: dict[str, str] | None = None) -> None:
+def write_scored(frame: pd.DataFrame, path: str | None, *,
+                 metadata: dict[str, str] | None = None) -> None:
     """Write a scored table as CSV, JSONL or Parquet (by extension), atomically; ``None``: CSV
     to standard output. Booleans are ``true``/``false``; floats keep full precision.
     ``metadata`` goes into Parquet's file metadata (key ``recallscore``, as JSON).
