@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .errors import UsageError
 from .normalize import (
     SEED,
     SQUAD,
@@ -521,3 +522,29 @@ def _distinct_counts(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return keys, keys
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     return keys[starts], np.diff(np.append(starts, len(keys)))
+
+
+def missing_fact_names(rows: np.ndarray, facts: np.ndarray, row_item: np.ndarray,
+                       lists: ItemChecklists, n: int) -> pd.api.extensions.ExtensionArray:
+    """Per row, the names of its item's absent facts joined by ";", from the (row, fact) pairs
+    :func:`item_checklist` found present: one Python join per distinct (item, present facts)
+    pattern, not per row."""
+    if n == 0:
+        return pd.array([], dtype=STRING)
+    local = facts - lists.item_fact_start[lists.fact_item[facts]]
+    if lists.item_fact_count.max(initial=0) > 63:
+        raise UsageError("an item has more than 63 facts; the checklist supports at most 63")
+    mask = np.zeros(n, dtype=np.uint64)
+    if len(rows):  # (row, fact) pairs come sorted by row, each once
+        starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
+        bits = np.left_shift(np.uint64(1), local.astype(np.uint64))
+        mask[rows[starts]] = np.bitwise_or.reduceat(bits, starts)
+    mask_codes, masks = pd.factorize(mask)
+    codes, uniques = pd.factorize(row_item.astype(np.int64) * len(masks) + mask_codes)
+    uniques = [(int(k) // len(masks), masks[int(k) % len(masks)]) for k in uniques]
+    names = []
+    for item, bits in uniques:
+        lo, count = lists.item_fact_start[item], lists.item_fact_count[item]
+        names.append(";".join(lists.fact_names[lo + k] for k in range(count)
+                              if not (int(bits) >> k) & 1))
+    return pd.array(np.array(names, dtype=object)[codes], dtype=STRING)

@@ -1,24 +1,55 @@
-"""The scoring rules as small frozen objects with a signature; the RULES registry.
+"""The scoring rules and their registry: the one place a rule, its columns and its measures
+are named.
+
+A rule is a small frozen object. It declares its ``name`` (its signature's first field), the
+:class:`Column` values it adds to a scored table (in output order, each binary, graded or a
+count), the :class:`Measure` values a summary, a table or a figure shows of it (each binary or
+graded, with its labels; a derived measure, such as the checklist's partial credit, says which
+columns it is computed from and how), and ``fields()`` for its signature. Every rule scores
+through one interface, ``compute(attempts, target)``: the prepared attempts of
+:mod:`recallscore_nb.core.engine` against a :class:`Target`, of which each rule reads its part
+(the references, or the checklist's facts), returning its columns by name.
+
+:data:`RULES` lists the rule classes in output order; everything else asks the functions
+below, at call time, so that a new rule is one class added to :data:`RULES` (and its tests):
+:func:`rules_for` (the rules of a SQuAD mode), :func:`output_columns` (every output column for
+a set of facts), :func:`stored_columns` and :func:`column_of` (what a scored file's columns
+hold), :func:`measures`, :func:`binary_measures` and :func:`measure` (lookup by column, naming
+the valid ones), and :func:`verdict_columns` (each rule's own value).
 
 A rule's ``signature()`` records every choice that changes its scores, in one grammar,
 ``name|key:value|…|version:X``, as sacrebleu does; cite it beside the numbers.
 
 >>> TokenF1(mode="v2.0").signature()  # doctest: +ELLIPSIS
 'token_f1|mode:v2.0|norm:squad|tok:ws|bag:multiset|empty:both-one|version:...'
+>>> [m.column for m in measures()]  # doctest: +NORMALIZE_WHITESPACE
+['literal_match', 'normalized_match', 'squad_exact_match', 'token_f1', 'checklist_full_match',
+ 'partial_credit']
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
 from .._version import __version__
 from . import engine
+from .errors import UsageError
+from .facts import Fact, partial_credit
 from .normalize import SEED
 
 __all__ = [
+    "BINARY",
+    "GRADED",
+    "COUNT",
+    "Column",
+    "Measure",
+    "Target",
     "Rule",
     "LiteralMatch",
     "NormalizedMatch",
@@ -28,9 +59,18 @@ __all__ = [
     "RULES",
     "SQUAD_MODES",
     "rules_for",
+    "output_columns",
+    "stored_columns",
+    "column_of",
+    "measures",
+    "binary_measures",
+    "measure",
+    "verdict_columns",
 ]
 
 SQUAD_MODES = engine.SQUAD_MODES
+BINARY, GRADED, COUNT = "binary", "graded", "count"
+"""What a column holds: true/false, a number from 0 to 1, or an integer >= 0."""
 
 
 def _check_mode(mode: str) -> str:
@@ -39,11 +79,91 @@ def _check_mode(mode: str) -> str:
     return mode
 
 
+@dataclass(frozen=True)
+class Column:
+    """A column a rule adds to a scored table: its name, what it holds (:data:`BINARY`,
+    :data:`GRADED` or :data:`COUNT`), whether it may be missing (``optional``: an item without
+    a checklist), and the column it may not exceed (``at_most``)."""
+
+    name: str
+    kind: str
+    optional: bool = False
+    at_most: str | None = None
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One number a rule gives each attempt, as summaries, tables and figures show it.
+
+    ``column`` names it in scored tables and summaries; ``name`` in the tables that compare
+    rules (a rule's own verdict: the rule's name); ``label`` is its text in tables, ``short``
+    in figures, ``tag`` in paper macros. ``kind`` is :data:`BINARY` (0 or 1 per attempt) or
+    :data:`GRADED`. A derived measure ``reads`` other columns and ``derive`` computes it from
+    them (as float arrays); ``optional``: missing for an item without a checklist.
+    """
+
+    column: str
+    kind: str
+    label: str
+    short: str
+    tag: str
+    name: str | None = None
+    reads: tuple[str, ...] = ()
+    derive: Callable[..., np.ndarray] | None = None
+    optional: bool = False
+
+    @property
+    def binary(self) -> bool:
+        return self.kind == BINARY
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """The scored columns the measure is computed from."""
+        return self.reads or (self.column,)
+
+    def values(self, scores: pd.DataFrame) -> np.ndarray:
+        """The measure of every row of a scored table (a derived one computed here)."""
+        if self.derive is not None:
+            return self.derive(*(scores[c] for c in self.reads))
+        return scores[self.column].to_numpy()
+
+
+@dataclass(frozen=True, eq=False)
+class Target:
+    """What attempts are scored against; each rule reads its part.
+
+    ``references`` (:class:`~recallscore_nb.core.engine.References`, aligned with the
+    attempts) for the reference rules; for the checklist either ``facts``, one checklist for
+    every attempt (a benchmark), or ``checklists`` with ``row_item``, each attempt its own
+    item's checklist (an items file).
+    """
+
+    references: engine.References | None = None
+    facts: tuple[Fact, ...] | None = None
+    checklists: engine.ItemChecklists | None = None
+    row_item: np.ndarray | None = None
+
+
 class Rule:
-    """Base of the rules: a name, the output column, and the signature's fields."""
+    """Base of the rules: a name, the columns, the measures, and the signature's fields.
+
+    ``column`` is the rule's own verdict: the column of its first measure. A subclass lists
+    its ``measures``; its ``columns`` default to one per measure that is not derived.
+    """
 
     name: ClassVar[str]
+    columns: ClassVar[tuple[Column, ...]]
+    measures: ClassVar[tuple[Measure, ...]]
     column: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        own = tuple(dataclasses.replace(m, name=m.name or cls.name) for m in cls.measures)
+        cls.measures = own
+        cls.column = own[0].column
+        if "columns" not in cls.__dict__:
+            cls.columns = tuple(Column(m.column, m.kind, m.optional) for m in own
+                                if m.derive is None)
 
     def fields(self) -> list[tuple[str, str]]:
         """The (key, value) pairs of the signature, version excluded."""
@@ -52,6 +172,15 @@ class Rule:
     def signature(self) -> str:
         parts = [self.name] + [f"{k}:{v}" for k, v in self.fields()]
         return "|".join(parts + [f"version:{__version__}"])
+
+    def output_columns(self, facts=None) -> list[str]:
+        """The columns ``compute`` returns, in order (``facts``: a benchmark's checklist, or
+        None for an items file, each attempt its item's)."""
+        return [c.name for c in self.columns]
+
+    def compute(self, attempts: engine.Attempts, target: Target) -> dict[str, np.ndarray]:
+        """The rule's columns for every attempt, by name, in output order."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -63,13 +192,15 @@ class LiteralMatch(Rule):
     """
 
     name: ClassVar[str] = "literal"
-    column: ClassVar[str] = "literal_match"
+    measures: ClassVar[tuple[Measure, ...]] = (
+        Measure("literal_match", BINARY, "literal", "literal", "Literal"),)
 
     def fields(self):
         return [("norm", "none")]
 
-    def compute(self, attempts: engine.Attempts, refs: engine.References) -> np.ndarray:
-        return engine.equal_any(attempts.raw, refs.values, refs)
+    def compute(self, attempts, target):
+        refs = target.references
+        return {self.column: engine.equal_any(attempts.raw, refs.values, refs)}
 
 
 @dataclass(frozen=True)
@@ -81,13 +212,15 @@ class NormalizedMatch(Rule):
     """
 
     name: ClassVar[str] = "normalized"
-    column: ClassVar[str] = "normalized_match"
+    measures: ClassVar[tuple[Measure, ...]] = (
+        Measure("normalized_match", BINARY, "normalized", "normalized", "Normalized"),)
 
     def fields(self):
         return [("norm", SEED.name)]
 
-    def compute(self, attempts: engine.Attempts, refs: engine.References) -> np.ndarray:
-        return engine.equal_any(attempts.seed, refs.seed, refs)
+    def compute(self, attempts, target):
+        refs = target.references
+        return {self.column: engine.equal_any(attempts.seed, refs.seed, refs)}
 
 
 @dataclass(frozen=True)
@@ -99,7 +232,8 @@ class SquadExactMatch(Rule):
     """
 
     name: ClassVar[str] = "squad_exact_match"
-    column: ClassVar[str] = "squad_exact_match"
+    measures: ClassVar[tuple[Measure, ...]] = (
+        Measure("squad_exact_match", BINARY, "SQuAD exact match", "SQuAD EM", "Squad"),)
     mode: str = "v1.1"
 
     def __post_init__(self):
@@ -108,8 +242,8 @@ class SquadExactMatch(Rule):
     def fields(self):
         return [("mode", self.mode), ("norm", "squad")]
 
-    def compute(self, attempts: engine.Attempts, refs: engine.References) -> np.ndarray:
-        return engine.squad_exact_match(attempts, refs, self.mode)
+    def compute(self, attempts, target):
+        return {self.column: engine.squad_exact_match(attempts, target.references, self.mode)}
 
 
 @dataclass(frozen=True)
@@ -123,7 +257,8 @@ class TokenF1(Rule):
     """
 
     name: ClassVar[str] = "token_f1"
-    column: ClassVar[str] = "token_f1"
+    measures: ClassVar[tuple[Measure, ...]] = (
+        Measure("token_f1", GRADED, "token F1", "token F1", "TokenF"),)
     mode: str = "v1.1"
 
     def __post_init__(self):
@@ -134,44 +269,161 @@ class TokenF1(Rule):
         return [("mode", self.mode), ("norm", "squad"), ("tok", "ws"), ("bag", "multiset"),
                 ("empty", empty)]
 
-    def compute(self, attempts: engine.Attempts, refs: engine.References) -> np.ndarray:
-        return engine.token_f1(attempts, refs, self.mode)
+    def compute(self, attempts, target):
+        return {self.column: engine.token_f1(attempts, target.references, self.mode)}
 
 
 @dataclass(frozen=True)
 class Checklist(Rule):
     """A fact is present when each of its terms occurs as whole consecutive tokens.
 
+    Its columns: the facts present, the facts total, and the full match (every fact present);
+    then, against one checklist, a true/false ``fact_<name>`` column per fact, or, each
+    attempt against its own item's, the absent facts' names joined by ";" (missing, like the
+    counts, for an item without a checklist). Its measures: the full match, and the partial
+    credit (the share of the facts present).
+
     >>> Checklist().signature()  # doctest: +ELLIPSIS
     'checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:...'
+    >>> Checklist().output_columns((Fact("place", ("west",)),))
+    ['facts_present', 'facts_total', 'checklist_full_match', 'fact_place']
     """
 
     name: ClassVar[str] = "checklist"
-    column: ClassVar[str] = "checklist_full_match"
+    present: ClassVar[str] = "facts_present"
+    total: ClassVar[str] = "facts_total"
+    missing: ClassVar[str] = "facts_missing"
+    fact_prefix: ClassVar[str] = "fact_"
+    measures: ClassVar[tuple[Measure, ...]] = (
+        Measure("checklist_full_match", BINARY, "checklist, all facts", "checklist full",
+                "Checklist", optional=True),
+        Measure("partial_credit", GRADED, "checklist, share of facts", "partial credit",
+                "PartialCredit", name="partial_credit", reads=(present, total),
+                derive=partial_credit, optional=True),
+    )
+    columns: ClassVar[tuple[Column, ...]] = (
+        Column(present, COUNT, optional=True, at_most=total),
+        Column(total, COUNT, optional=True),
+        Column(measures[0].column, BINARY, optional=True),
+    )
 
     def fields(self):
         return [("norm", SEED.name), ("tok", "ws"), ("match", "whole-token"),
                 ("full", "all-facts")]
 
-    def compute(self, attempts: engine.Attempts, facts) -> np.ndarray:
-        return engine.checklist_matrix(attempts, facts)
+    @classmethod
+    def fact_column(cls, name: str) -> str:
+        """The column of one fact: ``fact_<name>``."""
+        return f"{cls.fact_prefix}{name}"
+
+    @classmethod
+    def is_fact_column(cls, column) -> bool:
+        return str(column).startswith(cls.fact_prefix)
+
+    def output_columns(self, facts=None) -> list[str]:
+        fixed = [c.name for c in self.columns]
+        if facts is None:
+            return fixed + [self.missing]
+        return fixed + [self.fact_column(f.name) for f in facts]
+
+    def compute(self, attempts, target):
+        if target.facts is not None:
+            return self._against_facts(attempts, target.facts)
+        if target.checklists is None:
+            raise UsageError("the checklist needs facts: a benchmark's, or each item's")
+        return self._against_items(attempts, target.checklists, target.row_item)
+
+    def _against_facts(self, attempts, facts) -> dict[str, np.ndarray]:
+        matrix = engine.checklist_matrix(attempts, facts)
+        present = matrix.sum(axis=1, dtype=np.int64)
+        out = {self.present: present,
+               self.total: np.full(len(present), len(facts), dtype=np.int64),
+               self.column: present == len(facts)}
+        out.update({self.fact_column(f.name): matrix[:, j] for j, f in enumerate(facts)})
+        return out
+
+    def _against_items(self, attempts, lists, row_item) -> dict[str, np.ndarray]:
+        rows, facts = engine.item_checklist(attempts, row_item, lists)
+        present = np.bincount(rows, minlength=len(attempts))
+        total = lists.item_fact_count[row_item]
+        out = {self.present: pd.array(present, dtype="Int64"),
+               self.total: pd.array(total, dtype="Int64"),
+               self.column: pd.array(present == total, dtype="boolean"),
+               self.missing: engine.missing_fact_names(rows, facts, row_item, lists,
+                                                        len(attempts))}
+        without = ~lists.item_has_checklist[row_item]
+        for values in out.values():
+            values[without] = pd.NA
+        return out
 
 
 RULES: dict[str, type[Rule]] = {
     r.name: r for r in (LiteralMatch, NormalizedMatch, SquadExactMatch, TokenF1, Checklist)
 }
+"""The rule classes by name, in output order: the registry every list of rules derives from."""
 
 
+# --- the registry's questions ---------------------------------------------------------------
 def rules_for(squad_mode: str = "v1.1") -> tuple[Rule, ...]:
-    """The five rules, in output order, with the given SQuAD mode.
+    """Every rule, in output order; those with a ``mode`` follow the given SQuAD mode.
 
     >>> [r.name for r in rules_for()]
     ['literal', 'normalized', 'squad_exact_match', 'token_f1', 'checklist']
     """
-    return (
-        LiteralMatch(),
-        NormalizedMatch(),
-        SquadExactMatch(mode=squad_mode),
-        TokenF1(mode=squad_mode),
-        Checklist(),
-    )
+    _check_mode(squad_mode)
+    return tuple(cls(mode=squad_mode) if "mode" in {f.name for f in dataclasses.fields(cls)}
+                 else cls() for cls in RULES.values())
+
+
+def output_columns(facts=None) -> list[str]:
+    """Every column the rules add for ``facts`` (one checklist for every attempt), or for an
+    items file (None: each attempt against its own item), in output order."""
+    return [c for rule in rules_for() for c in rule.output_columns(facts)]
+
+
+def stored_columns() -> tuple[Column, ...]:
+    """Every rule's declared columns, in output order (the ``fact_<name>`` ones aside)."""
+    return tuple(c for cls in RULES.values() for c in cls.columns)
+
+
+def column_of(name) -> Column | None:
+    """What a scored table's column holds: its :class:`Column`; an optional binary one for
+    a ``fact_<name>`` column; None for a column no rule writes."""
+    for column in stored_columns():
+        if column.name == name:
+            return column
+    if Checklist.is_fact_column(name):
+        return Column(str(name), BINARY, optional=True)
+    return None
+
+
+def measures() -> tuple[Measure, ...]:
+    """Every measure of every rule, in output order."""
+    return tuple(m for cls in RULES.values() for m in cls.measures)
+
+
+def binary_measures() -> tuple[Measure, ...]:
+    """The measures that are 0 or 1 per attempt, in output order."""
+    return tuple(m for m in measures() if m.binary)
+
+
+def measure(column: str) -> Measure:
+    """The measure named ``column``; an unknown name lists the valid ones.
+
+    >>> measure("token_f1").kind
+    'graded'
+    >>> measure("nope")
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.core.errors.UsageError: unknown rule 'nope' (rules: literal_match, normalized_match, squad_exact_match, token_f1, checklist_full_match, partial_credit)
+    """
+    known = measures()
+    for m in known:
+        if m.column == column:
+            return m
+    raise UsageError(f"unknown rule {column!r} (rules: {', '.join(m.column for m in known)})")
+
+
+def verdict_columns() -> list[str]:
+    """Each rule's own value, in output order: what a report lists per attempt."""
+    return [cls.column for cls in RULES.values()]

@@ -14,26 +14,16 @@ whose items are a string or a list of alternative strings. Every function return
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import engine
+from . import engine, rules
 from .errors import UsageError
-from .facts import Fact, as_facts
+from .facts import as_facts
 from .items import Items
-from .rules import (
-    Checklist,
-    LiteralMatch,
-    NormalizedMatch,
-    Rule,
-    SquadExactMatch,
-    TokenF1,
-    rules_for,
-)
+from .rules import Checklist, LiteralMatch, NormalizedMatch, Rule, SquadExactMatch, Target, TokenF1
 
 __all__ = [
     "literal_match",
@@ -45,18 +35,8 @@ __all__ = [
     "score_benchmark",
     "output_columns",
     "score_items",
-    "RULE_COLUMNS",
 ]
 
-RULE_COLUMNS = (
-    "literal_match",
-    "normalized_match",
-    "squad_exact_match",
-    "token_f1",
-    "facts_present",
-    "facts_total",
-    "checklist_full_match",
-)
 _CHUNK_ROWS = 200_000
 
 
@@ -68,8 +48,9 @@ def _index_of(attempts) -> pd.Index:
 
 def _pair_rule(rule: Rule, attempts, references) -> pd.Series:
     prepared = engine.Attempts(attempts)
-    refs = engine.References.build(references, len(prepared))
-    return pd.Series(rule.compute(prepared, refs), index=_index_of(attempts), name=rule.column)
+    target = Target(references=engine.References.build(references, len(prepared)))
+    values = rule.compute(prepared, target)[rule.column]
+    return pd.Series(values, index=_index_of(attempts), name=rule.column)
 
 
 def literal_match(attempts, references) -> pd.Series:
@@ -110,41 +91,26 @@ def token_f1(attempts, references, *, mode: str = "v1.1") -> pd.Series:
     return _pair_rule(TokenF1(mode=mode), attempts, references)
 
 
-def _checklist_frame(matrix: np.ndarray, facts: Sequence[Fact], index) -> pd.DataFrame:
-    present = matrix.sum(axis=1, dtype=np.int64)
-    columns = {
-        "facts_present": present,
-        "facts_total": np.full(len(present), len(facts), dtype=np.int64),
-        "checklist_full_match": present == len(facts),
-    }
-    columns.update({f"fact_{f.name}": matrix[:, j] for j, f in enumerate(facts)})
-    return pd.DataFrame(columns, index=index)
-
-
 def checklist(attempts, facts) -> pd.DataFrame:
-    """The fact checklist: ``facts_present``, ``facts_total``, ``checklist_full_match`` and
-    one boolean ``fact_<name>`` column per fact.
+    """The fact checklist: the facts present, the facts total, the full match, and one
+    boolean ``fact_<name>`` column per fact (:class:`~recallscore_nb.core.rules.Checklist`).
 
-    >>> checklist(["west drawer", "northwest drawer"], {"place": ["west", "drawer"]})
-       facts_present  facts_total  checklist_full_match  fact_place
-    0              1            1                  True        True
-    1              0            1                 False       False
+    >>> table = checklist(["west drawer", "northwest drawer"], {"place": ["west", "drawer"]})
+    >>> table.values.tolist(), table.columns[-1]
+    ([[1, 1, True, True], [0, 1, False, False]], 'fact_place')
     """
-    facts = as_facts(facts)
-    matrix = Checklist().compute(engine.Attempts(attempts), facts)
-    return _checklist_frame(matrix, facts, _index_of(attempts))
+    target = Target(facts=as_facts(facts))
+    return pd.DataFrame(Checklist().compute(engine.Attempts(attempts), target),
+                        index=_index_of(attempts))
 
 
-def _score_chunk(attempts, references, facts, rules) -> dict[str, np.ndarray]:
+def _score_chunk(attempts, references, facts, rules_) -> dict[str, np.ndarray]:
     prepared = engine.Attempts(attempts)
-    refs = engine.References.build(references, len(prepared))
+    target = Target(references=engine.References.build(references, len(prepared)),
+                    facts=facts)
     out: dict[str, np.ndarray] = {}
-    for rule in rules:
-        if isinstance(rule, Checklist):
-            frame = _checklist_frame(rule.compute(prepared, facts), facts, None)
-            out.update({c: frame[c].to_numpy() for c in frame.columns})
-        else:
-            out[rule.column] = rule.compute(prepared, refs)
+    for rule in rules_:
+        out.update(rule.compute(prepared, target))
     return out
 
 
@@ -156,15 +122,15 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     chunks of 200,000 to bound memory; ``progress``, when given, is called with the number
     of chunks done and the total after each chunk (a progress bar's update).
 
+    >>> from recallscore_nb.core.rules import output_columns
     >>> table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
-    >>> table.columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
-    ['literal_match', 'normalized_match', 'squad_exact_match', 'token_f1', 'facts_present',
-     'facts_total', 'checklist_full_match', 'fact_place']
+    >>> table.columns.tolist() == output_columns(as_facts({"place": ["west"]}))
+    True
     >>> [v.item() for v in table.iloc[0]]
     [False, True, True, 1.0, 1, 1, True, True]
     """
     facts = as_facts(facts)
-    rules = rules_for(squad_mode)
+    every = rules.rules_for(squad_mode)
     index = _index_of(attempts)
     values = engine.as_string_array(attempts)
     n = len(values)
@@ -181,7 +147,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     for start in range(0, max(len(values), 1), _CHUNK_ROWS):
         stop = min(start + _CHUNK_ROWS, len(values))
         chunk_refs = references if expand is not None else references[start:stop]
-        parts.append(_score_chunk(values.slice(start, stop - start), chunk_refs, facts, rules))
+        parts.append(_score_chunk(values.slice(start, stop - start), chunk_refs, facts, every))
         _report_progress(progress, len(parts), len(values))
     columns = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
     if expand is not None:
@@ -210,8 +176,9 @@ def _attempts_frame(benchmark, attempts) -> pd.DataFrame:
 
 
 def output_columns(benchmark) -> list[str]:
-    """The columns :func:`score_benchmark` adds: the rule columns, then ``fact_<name>``."""
-    return list(RULE_COLUMNS) + [f"fact_{f.name}" for f in benchmark.facts]
+    """The columns :func:`score_benchmark` adds: every rule's, for the benchmark's facts
+    (:func:`recallscore_nb.core.rules.output_columns`)."""
+    return rules.output_columns(benchmark.facts)
 
 
 def _report_progress(progress, done: int, rows: int) -> None:
@@ -236,15 +203,16 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
     Returns
     -------
     DataFrame
-        ``id, attempt``, the carried columns, the rule columns, then ``fact_<name>``.
+        ``id, attempt``, the carried columns, then every rule's columns (the checklist's
+        ending with ``fact_<name>``).
 
     Examples
     --------
     >>> from recallscore_nb import load_benchmark
     >>> table = score_benchmark(load_benchmark())
-    >>> int(table["literal_match"].sum()), int(table["normalized_match"].sum())
+    >>> int(table[LiteralMatch.column].sum()), int(table[NormalizedMatch.column].sum())
     (1, 4)
-    >>> int(table["checklist_full_match"].sum())
+    >>> int(table[Checklist.column].sum())
     8
     """
     frame = _attempts_frame(benchmark, attempts)
@@ -257,51 +225,17 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
     return pd.concat([frame.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
 
 
-ITEM_COLUMNS = RULE_COLUMNS + ("facts_missing",)
-
-
 def _item_rules(values, row_item: np.ndarray, items, squad_mode: str) -> dict[str, np.ndarray]:
-    """The five rules for attempts each scored against its own item."""
+    """Every rule for attempts each scored against its own item."""
     prepared = engine.Attempts(values)
-    refs = engine.item_references([item.references for item in items.items], row_item)
-    out = {rule.column: rule.compute(prepared, refs) for rule in rules_for(squad_mode)[:4]}
-    lists = engine.ItemChecklists.build([item.facts for item in items.items])
-    rows, facts = engine.item_checklist(prepared, row_item, lists)
-    n = len(prepared)
-    present = np.bincount(rows, minlength=n)
-    total = lists.item_fact_count[row_item]
-    has = lists.item_has_checklist[row_item]
-    out["facts_present"] = pd.array(present, dtype="Int64")
-    out["facts_total"] = pd.array(total, dtype="Int64")
-    out["checklist_full_match"] = pd.array(present == total, dtype="boolean")
-    out["facts_missing"] = _missing_names(rows, facts, row_item, lists, n)
-    for column in ("facts_present", "facts_total", "checklist_full_match", "facts_missing"):
-        out[column][~has] = pd.NA
+    target = Target(
+        references=engine.item_references([item.references for item in items.items], row_item),
+        checklists=engine.ItemChecklists.build([item.facts for item in items.items]),
+        row_item=row_item)
+    out: dict[str, np.ndarray] = {}
+    for rule in rules.rules_for(squad_mode):
+        out.update(rule.compute(prepared, target))
     return out
-
-
-def _missing_names(rows, facts, row_item, lists, n) -> pd.api.extensions.ExtensionArray:
-    """Per row, the names of its item's absent facts joined by ";" — one Python join per
-    distinct (item, present facts) pattern, not per row."""
-    if n == 0:
-        return pd.array([], dtype=engine.STRING)
-    local = facts - lists.item_fact_start[lists.fact_item[facts]]
-    if lists.item_fact_count.max(initial=0) > 63:
-        raise UsageError("an item has more than 63 facts; the checklist supports at most 63")
-    mask = np.zeros(n, dtype=np.uint64)
-    if len(rows):  # (row, fact) pairs come sorted by row, each once
-        starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
-        bits = np.left_shift(np.uint64(1), local.astype(np.uint64))
-        mask[rows[starts]] = np.bitwise_or.reduceat(bits, starts)
-    mask_codes, masks = pd.factorize(mask)
-    codes, uniques = pd.factorize(row_item.astype(np.int64) * len(masks) + mask_codes)
-    uniques = [(int(k) // len(masks), masks[int(k) % len(masks)]) for k in uniques]
-    names = []
-    for item, bits in uniques:
-        lo, count = lists.item_fact_start[item], lists.item_fact_count[item]
-        names.append(";".join(lists.fact_names[lo + k] for k in range(count)
-                              if not (int(bits) >> k) & 1))
-    return pd.array(np.array(names, dtype=object)[codes], dtype=engine.STRING)
 
 
 def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
@@ -319,9 +253,10 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     Returns
     -------
     DataFrame
-        ``id, item, attempt``, the carried columns, the rule columns and ``facts_missing``
-        (the absent facts' names joined by ";"); the checklist columns are empty for an item
-        without a checklist. Each distinct (item, attempt) pair is scored once.
+        ``id, item, attempt``, the carried columns, then every rule's columns (the
+        checklist's ending with the absent facts' names joined by ";"); the checklist's
+        columns are empty for an item without a checklist. Each distinct (item, attempt)
+        pair is scored once.
 
     Examples
     --------
@@ -330,7 +265,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     >>> items = Items("demo", "", (Item("q1", ("The west drawer.",), (Fact("place", ("west",)),)),
     ...                            Item("q2", ("Paris", "Lutetia"), None)))
     >>> table = score_items(items, pd.DataFrame({"item": ["q1", "q2"], "attempt": ["east drawer", "lutetia"]}))
-    >>> table[["normalized_match", "facts_present", "facts_missing"]].values.tolist()
+    >>> table[[NormalizedMatch.column, Checklist.present, Checklist.missing]].values.tolist()
     [[False, 0, 'place'], [True, <NA>, <NA>]]
     """
     if not isinstance(items, Items):
@@ -359,9 +294,9 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
         rows = first[start:start + _CHUNK_ROWS]
         parts.append(_item_rules(values.take(pa.array(rows)), row_item[rows], items, squad_mode))
         _report_progress(progress, len(parts), len(pairs))
-    columns = {c: _concat([p[c] for p in parts])[inverse] for c in ITEM_COLUMNS}
+    columns = {c: _concat([p[c] for p in parts])[inverse] for c in parts[0]}
     carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
-    clash = sorted(set(carried) & set(ITEM_COLUMNS))
+    clash = sorted(set(carried) & set(columns))
     if clash:
         raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
     out = frame[["id", "item", "attempt", *carried]].copy()

@@ -6,8 +6,10 @@ basis as compact JSON text.
 output); :func:`read_scored` reads a scored file through the strict readers of
 :mod:`recallscore_nb.io.attempts` and types and checks its known columns, naming the file,
 row, id and column of a fault. In a scored CSV every field is text: the rule columns are parsed
-here (``true``/``false`` in any case; numbers), and an empty field is missing, which only the
-checklist columns may be (an item without a checklist).
+here as the rule registry declares them (:func:`recallscore_nb.core.rules.column_of`: binary
+ones ``true``/``false`` in any case, graded ones numbers from 0 to 1, counts integers), and an
+empty field is missing, which only a rule's optional columns may be (the checklist's, for an
+item without a checklist).
 """
 
 from __future__ import annotations
@@ -32,22 +34,18 @@ import pyarrow.parquet as pq
 from ..core.csvtext import write_csv_text
 from ..core.engine import STRING
 from ..core.errors import InputFileError, UsageError
-from ..core.scoring import RULE_COLUMNS
+from ..core.rules import BINARY, COUNT, GRADED, column_of, stored_columns
 from ..core.status import fact_status
 from .attempts import FORMATS, file_format, read_jsonl_records, read_parquet_table, read_strict_csv
 from .files import atomic_write, read_input
 from .jsondocs import plain
 
-__all__ = ["write_scored", "read_scored", "status_frame", "SCORED_FORMATS", "BOOLEAN_COLUMNS",
-           "NULLABLE_COLUMNS"]
+__all__ = ["write_scored", "read_scored", "status_frame", "SCORED_FORMATS"]
 
 SCORED_FORMATS = FORMATS
 """The formats of a scored file, by extension."""
-BOOLEAN_COLUMNS = ("literal_match", "normalized_match", "squad_exact_match",
-                   "checklist_full_match")
-"""Scored columns holding true/false (and every ``fact_<name>`` column)."""
-NULLABLE_COLUMNS = ("facts_present", "facts_total", "checklist_full_match")
-"""Scored columns that are missing for an item without a checklist (and ``fact_<name>``)."""
+_EXPECTED = {BINARY: "true or false", GRADED: "a number from 0 to 1", COUNT: "an integer >= 0"}
+"""What a rule column must hold, by its kind, as an error says it."""
 _TYPES = {pa.string(): STRING, pa.large_string(): STRING, pa.bool_(): pd.BooleanDtype(),
           pa.int64(): pd.Int64Dtype()}
 
@@ -288,9 +286,9 @@ def read_scored(path, *, by: str = "system", columns: Sequence[str] = ()) -> pd.
     Returns
     -------
     DataFrame
-        The file's columns, with the true/false columns as nullable booleans, ``token_f1``
-        as floats, ``facts_present``/``facts_total`` as nullable integers, and ``by`` and
-        ``item`` (when present) as strings.
+        The file's columns, with every rule's columns typed by their kind (binary ones as
+        nullable booleans, graded ones as floats, counts as nullable integers), and ``by``
+        and ``item`` (when present) as strings.
 
     Raises
     ------
@@ -306,14 +304,16 @@ def read_scored(path, *, by: str = "system", columns: Sequence[str] = ()) -> pd.
     Examples
     --------
     >>> import tempfile, os
+    >>> from recallscore_nb.core.rules import LiteralMatch, TokenF1
+    >>> literal, f1 = LiteralMatch.column, TokenF1.column
     >>> p = os.path.join(tempfile.mkdtemp(), "s.csv")
-    >>> _ = open(p, "w").write("id,system,literal_match\\nr1,x,true\\nr2,x,False\\n")
-    >>> read_scored(p, columns=["literal_match"])["literal_match"].tolist()
+    >>> _ = open(p, "w").write(f"id,system,{literal}\\nr1,x,true\\nr2,x,False\\n")
+    >>> read_scored(p, columns=[literal])[literal].tolist()
     [True, False]
-    >>> read_scored(p, columns=["token_f1"])  # doctest: +ELLIPSIS
+    >>> read_scored(p, columns=[f1])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    recallscore_nb.core.errors.InputFileError: ...s.csv: token_f1: missing column 'token_f1' (columns: ...)
+    recallscore_nb.core.errors.InputFileError: ...s.csv: ...: missing column ... (columns: id, system, ...)
     """
     name = str(path)
     suffix = Path(name).suffix.lower()
@@ -322,9 +322,10 @@ def read_scored(path, *, by: str = "system", columns: Sequence[str] = ()) -> pd.
                          f"(got {suffix or 'no extension'!r})")
     frame = {".csv": _read_csv, ".jsonl": _read_jsonl, ".parquet": _read_parquet}[suffix](name)
     found = ", ".join(map(str, frame.columns)) or "none"
-    if not any(column in frame.columns for column in RULE_COLUMNS):
+    known = [c.name for c in stored_columns()]
+    if not any(column in frame.columns for column in known):
         raise InputFileError(name, message=f"not a scored file (no rule column such as "
-                                           f"{RULE_COLUMNS[0]!r}; columns: {found}): "
+                                           f"{known[0]!r}; columns: {found}): "
                                            f"run 'recallscore score' first")
     for column in dict.fromkeys([by, *columns]):
         if column not in frame.columns:
@@ -405,43 +406,42 @@ def _typed(frame: pd.DataFrame, name: str, by: str) -> pd.DataFrame:
             if missing.any():
                 fail(missing, column, "a name", raw)
             frame[column] = raw.astype(str).astype(STRING)
-    booleans = [c for c in frame.columns if c in BOOLEAN_COLUMNS or str(c).startswith("fact_")]
+    kinds = {c: column_of(c) for c in frame.columns}
+    booleans = [c for c, kind in kinds.items() if kind is not None and kind.kind == BINARY]
     for column in booleans:
         raw = frame[column]
         values, missing, bad = _parse_booleans(raw)
         if bad.any():
-            fail(bad, column, "true or false", raw)
-        nullable = column in NULLABLE_COLUMNS or str(column).startswith("fact_")
-        if missing.any() and not nullable:
-            fail(missing, column, "true or false", raw)
+            fail(bad, column, _EXPECTED[BINARY], raw)
+        if missing.any() and not kinds[column].optional:
+            fail(missing, column, _EXPECTED[BINARY], raw)
         out = pd.array(values, dtype="boolean")
         out[missing] = pd.NA
         frame[column] = out
-    for column, expected in (("token_f1", "a number from 0 to 1"),
-                             ("facts_present", "an integer >= 0"),
-                             ("facts_total", "an integer >= 0")):
-        if column not in frame.columns:
-            continue
+    numbers = [c for c in stored_columns() if c.kind != BINARY and c.name in frame.columns]
+    for kind in numbers:
+        column, expected = kind.name, _EXPECTED[kind.kind]
         raw = frame[column]
         values, missing, bad = _parse_numbers(raw)
-        if column == "token_f1":
+        if kind.kind == GRADED:
             bad |= ~missing & ~bad & ((values < 0) | (values > 1))
         else:
             bad |= ~missing & ~bad & ((values < 0) | (values != np.floor(values)))
         if bad.any():
             fail(bad, column, expected, raw)
-        if missing.any() and column not in NULLABLE_COLUMNS:
+        if missing.any() and not kind.optional:
             fail(missing, column, expected, raw)
-        if column == "token_f1":
+        if kind.kind == GRADED:
             frame[column] = values
         else:
             out = pd.array(np.where(missing, 0, values).astype(np.int64), dtype="Int64")
             out[missing] = pd.NA
             frame[column] = out
-    if {"facts_present", "facts_total"} <= set(frame.columns):
-        over = (frame["facts_present"] > frame["facts_total"]).fillna(False).to_numpy(bool)
-        if over.any():
-            fail(over, "facts_present", "at most facts_total", frame["facts_present"])
+    for kind in numbers:
+        if kind.at_most is not None and kind.at_most in frame.columns:
+            over = (frame[kind.name] > frame[kind.at_most]).fillna(False).to_numpy(bool)
+            if over.any():
+                fail(over, kind.name, f"at most {kind.at_most}", frame[kind.name])
     return frame
 
 
