@@ -3,9 +3,10 @@
 Pure: takes the table :func:`~recallscore_nb.core.scoring.score_benchmark` returns (and, for the
 explanations, the benchmark), returns DataFrames; opens no file, draws nothing.
 
-The binary rules are literal match, normalized match, SQuAD exact match and the checklist's
-full match; token F1 and the checklist's partial credit (``facts_present / facts_total``)
-are graded and shown beside them as means.
+Which rules are binary and which graded is the rule registry's to say
+(:mod:`recallscore_nb.core.rules`): the binary measures (literal match, normalized match,
+SQuAD exact match, the checklist's full match) are compared pairwise and against the label;
+the graded ones (token F1, the checklist's partial credit) are shown beside them as means.
 
 Undefined values are a policy, not an accident: they are NaN, and :func:`na_as_text` shows
 them as ``n/a``.
@@ -33,17 +34,16 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ..core.facts import partial_credit as facts_partial_credit
+from ..core import rules as registry
 from ..core.normalize import SEED
-from ..core.rules import rules_for
 from ..core.tokens import term_occurs
 
 __all__ = [
     "BINARY_RULES",
     "NA_TEXT",
+    "binary_rules",
     "percent_agreement",
     "cohen_kappa",
-    "partial_credit",
     "facts_complete_labels",
     "side_by_side",
     "agreement_table",
@@ -55,10 +55,21 @@ __all__ = [
     "na_as_text",
 ]
 
-BINARY_RULES: dict[str, str] = {
-    rule.column: rule.name for rule in rules_for() if rule.column != "token_f1"
-}
-"""Score column → rule name, for the binary rules, in output order."""
+
+
+def binary_rules() -> dict[str, str]:
+    """Score column → rule name, for the registry's binary measures, in output order: what
+    the tables here compare by default.
+
+    >>> list(binary_rules().values()) == [m.name for m in registry.measures() if m.binary]
+    True
+    """
+    return {m.column: m.name for m in registry.binary_measures()}
+
+
+BINARY_RULES: dict[str, str] = binary_rules()
+""":func:`binary_rules` when the module was imported (for the notebooks' chapters; the
+functions here ask the registry at each call)."""
 
 NA_TEXT = "n/a"
 """How an undefined value (NaN, a missing label) is shown."""
@@ -130,17 +141,6 @@ def cohen_kappa(a, b, *, undefined: float = float("nan")) -> float:
     return (n * agree - chance) / (n * n - chance)
 
 
-def partial_credit(scores: pd.DataFrame) -> pd.Series:
-    """The checklist's partial credit of every row (:func:`recallscore_nb.core.facts.partial_credit`
-    of ``facts_present`` and ``facts_total``), as a Series aligned with ``scores``.
-
-    >>> partial_credit(pd.DataFrame({"facts_present": [3, 4], "facts_total": [4, 4]})).tolist()
-    [0.75, 1.0]
-    """
-    credit = facts_partial_credit(scores["facts_present"], scores["facts_total"])
-    return pd.Series(credit, index=scores.index, name="partial_credit")
-
-
 def facts_complete_labels(benchmark) -> pd.Series:
     """Each row's ``fixtureFactsComplete`` label (nullable boolean; NA where absent).
 
@@ -165,34 +165,27 @@ def _with_text_labels(labels: pd.Series) -> pd.Series:
 
 
 def side_by_side(scores: pd.DataFrame, labels) -> pd.DataFrame:
-    """Every rule's score of every row side by side, with the facts-complete label.
+    """Every measure of every rule for every row side by side, with the facts-complete label.
 
-    Columns: ``id``, ``condition``, the four binary rules (by rule name), ``token_f1``,
-    ``facts_present``, ``facts_total``, ``partial_credit`` and ``facts_complete``
-    (``n/a`` where the row has no label).
+    Columns: ``id``, ``condition``, each measure of the registry in output order under its
+    name (a rule's own verdict under the rule's name), a derived measure preceded by the
+    columns it is computed from, and ``facts_complete`` (``n/a`` where the row has no label).
 
     >>> from recallscore_nb import load_benchmark, score_benchmark
     >>> b = load_benchmark()
     >>> table = side_by_side(score_benchmark(b), facts_complete_labels(b))
-    >>> table.loc[7:8, ["id", "normalized", "checklist", "partial_credit", "facts_complete"]]
-        id  normalized  checklist  partial_credit facts_complete
-    7  R08       False       True            1.00           True
-    8  R09       False      False            0.75          False
+    >>> table.loc[7:8, ["id", "normalized", "checklist", "facts_complete"]]
+        id  normalized  checklist facts_complete
+    7  R08       False       True           True
+    8  R09       False      False          False
     """
     labels = _aligned_labels(scores, labels)
-    columns = {
-        "id": scores["id"].to_numpy(dtype=object),
-        "condition": _conditions(scores),
-        "literal": scores["literal_match"].to_numpy(),
-        "normalized": scores["normalized_match"].to_numpy(),
-        "squad_exact_match": scores["squad_exact_match"].to_numpy(),
-        "token_f1": scores["token_f1"].to_numpy(),
-        "checklist": scores["checklist_full_match"].to_numpy(),
-        "facts_present": scores["facts_present"].to_numpy(),
-        "facts_total": scores["facts_total"].to_numpy(),
-        "partial_credit": partial_credit(scores).to_numpy(),
-        "facts_complete": _with_text_labels(labels).to_numpy(),
-    }
+    columns = {"id": scores["id"].to_numpy(dtype=object), "condition": _conditions(scores)}
+    for measure in registry.measures():
+        if measure.derive is not None:
+            columns.update({c: scores[c].to_numpy() for c in measure.reads})
+        columns[measure.name] = measure.values(scores)
+    columns["facts_complete"] = _with_text_labels(labels).to_numpy()
     return pd.DataFrame(columns)
 
 
@@ -210,7 +203,7 @@ def agreement_table(scores: pd.DataFrame, rules: dict[str, str] | None = None) -
     scores : DataFrame
         The rules' columns, as :func:`~recallscore_nb.core.scoring.score_benchmark` returns.
     rules : dict, optional
-        Score column → rule name; :data:`BINARY_RULES` by default.
+        Score column → rule name; :func:`binary_rules` by default.
 
     Returns
     -------
@@ -227,7 +220,7 @@ def agreement_table(scores: pd.DataFrame, rules: dict[str, str] | None = None) -
 
     (kappa: n = 3, agree = 2, S = 2·1 + 1·2 = 4, so (3·2 - 4) / (3² - 4) = 2/5.)
     """
-    rules = BINARY_RULES if rules is None else rules
+    rules = binary_rules() if rules is None else rules
     records = []
     for col_a, col_b in combinations(rules, 2):
         a = _binary(scores[col_a].to_numpy(), col_a)
@@ -253,13 +246,13 @@ def label_counts(scores: pd.DataFrame, labels, rules: dict[str, str] | None = No
 
     Returns ``rule, complete_pass, complete_total, incomplete_pass, incomplete_total,
     unlabelled``; rows without a label are counted in ``unlabelled`` and nowhere else.
-    ``rules`` maps score columns to rule names (:data:`BINARY_RULES` by default).
+    ``rules`` maps score columns to rule names (:func:`binary_rules` by default).
 
     >>> s = pd.DataFrame({"x": [True, False, True, True]})
     >>> label_counts(s, [True, True, False, None], {"x": "x"}).iloc[0].to_dict()
     {'rule': 'x', 'complete_pass': 1, 'complete_total': 2, 'incomplete_pass': 1, 'incomplete_total': 1, 'unlabelled': 1}
     """
-    rules = BINARY_RULES if rules is None else rules
+    rules = binary_rules() if rules is None else rules
     known, complete, incomplete = _groups(_aligned_labels(scores, labels))
     records = []
     for column, name in rules.items():
@@ -304,10 +297,10 @@ def precision_recall_table(scores: pd.DataFrame, labels, *, rules: dict[str, str
     -------
     DataFrame
         ``rule, kind, labelled, unlabelled, tp, fp, fn, tn, precision, recall,
-        mean_complete, mean_incomplete``: one row per binary rule, then ``token_f1`` and
-        ``partial_credit`` and the ``extra_graded`` score columns (kind ``graded``: counts
-        NA, precision and recall NaN). ``rules`` maps binary score columns to rule names
-        (:data:`BINARY_RULES` by default). The means
+        mean_complete, mean_incomplete``: one row per binary rule, then the registry's
+        graded measures (by name) and the ``extra_graded`` score columns (kind ``graded``:
+        counts NA, precision and recall NaN). ``rules`` maps binary score columns to rule
+        names (:func:`binary_rules` by default). The means
         are the mean score over facts-complete and over facts-incomplete rows (for a binary
         rule, its pass rate).
 
@@ -323,7 +316,7 @@ def precision_recall_table(scores: pd.DataFrame, labels, *, rules: dict[str, str
     """
     known, complete, incomplete = _groups(_aligned_labels(scores, labels))
     records = []
-    for column, name in (BINARY_RULES if rules is None else rules).items():
+    for column, name in (binary_rules() if rules is None else rules).items():
         passes = _binary(scores[column].to_numpy(), column)
         tp = int(np.sum(passes & complete))
         fp = int(np.sum(passes & incomplete))
@@ -336,8 +329,8 @@ def precision_recall_table(scores: pd.DataFrame, labels, *, rules: dict[str, str
             "mean_complete": _mean(passes[complete].astype(float)),
             "mean_incomplete": _mean(passes[incomplete].astype(float)),
         })
-    graded = {"token_f1": scores["token_f1"].to_numpy(dtype=float),
-              "partial_credit": partial_credit(scores).to_numpy()}
+    graded = {m.name: m.values(scores).astype(float) for m in registry.measures()
+              if not m.binary}
     graded.update({column: scores[column].to_numpy(dtype=float) for column in extra_graded})
     for name, values in graded.items():
         records.append({
@@ -423,12 +416,13 @@ def disagreements(benchmark, scores: pd.DataFrame) -> pd.DataFrame:
     >>> from recallscore_nb import load_benchmark, score_benchmark
     >>> b = load_benchmark()
     >>> t = disagreements(b, score_benchmark(b))
-    >>> t.loc[t["id"] == "R02", ["passing", "failing"]].iloc[0].tolist()
-    ['normalized, squad_exact_match, checklist', 'literal']
+    >>> row = t.loc[t["id"] == "R02"].iloc[0]
+    >>> row["failing"], len(row["passing"].split(", "))
+    ('literal', 3)
     >>> t.loc[t["id"] == "R02", "first_difference"].iloc[0]
     "equal after seed normalization; raw char 1: 'H' vs 'h'"
     """
-    rules = BINARY_RULES
+    rules = binary_rules()
     verdicts = np.column_stack([_binary(scores[c].to_numpy(), c) for c in rules])
     split = verdicts.any(axis=1) & ~verdicts.all(axis=1)
     reference = benchmark.reference

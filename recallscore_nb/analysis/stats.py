@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
+from ..core import rules as registry
 from ..core.errors import UsageError
-from ..core.facts import partial_credit
 
 __all__ = [
     "bootstrap_ci",
@@ -48,9 +48,6 @@ __all__ = [
     "mcnemar_signature",
     "rule_values",
     "resolve_rules",
-    "SUMMARY_RULES",
-    "BINARY_RULES",
-    "CHECKLIST_RULES",
     "DEFAULT_SEED",
     "DEFAULT_RESAMPLES",
 ]
@@ -268,37 +265,29 @@ DEFAULT_SEED = 20260916
 """The bootstrap seed of notebook 05 and of ``recallscore summarize`` unless told otherwise."""
 DEFAULT_RESAMPLES = 2000
 
-SUMMARY_RULES = {
-    "literal_match": ("literal_match",),
-    "normalized_match": ("normalized_match",),
-    "squad_exact_match": ("squad_exact_match",),
-    "token_f1": ("token_f1",),
-    "checklist_full_match": ("checklist_full_match",),
-    "partial_credit": ("facts_present", "facts_total"),
-}
-"""The rules a scored table is summarized by: rule -> the scored columns it reads.
-``partial_credit`` is ``facts_present / facts_total``, the share of the facts present."""
-BINARY_RULES = ("literal_match", "normalized_match", "squad_exact_match", "checklist_full_match")
-"""The rules whose per-attempt score is 0 or 1 (McNemar's test applies to them)."""
-CHECKLIST_RULES = ("checklist_full_match", "partial_credit")
-"""The rules undefined for an item without a checklist: its rows are missing there, and are
-excluded from these rules (and counted in ``excluded``), never scored 0."""
-
 _BLOCK_ENTRIES = 1 << 22  # indices drawn at once: 32 MiB; 2,000 resamples of 2,097 items
 
 
 def resolve_rules(rules=None) -> list[str]:
-    """Rule names checked against :data:`SUMMARY_RULES`, duplicates dropped; None: all.
+    """Rule names checked against the registry's measures
+    (:func:`recallscore_nb.core.rules.measure`), duplicates dropped; None: every measure of
+    every rule, in output order.
 
-    >>> resolve_rules(["token_f1", "token_f1", "literal_match"])
-    ['token_f1', 'literal_match']
+    A table is summarized by measures: each rule's own verdict, and derived ones such as the
+    checklist's partial credit (the share of the facts present). A binary measure is 0 or 1
+    per attempt (McNemar's test applies to it); an optional one is undefined for an item
+    without a checklist: its rows are missing there, and are excluded from it (and counted in
+    ``excluded``), never scored 0.
+
+    >>> f1, literal = registry.TokenF1.column, registry.LiteralMatch.column
+    >>> resolve_rules([f1, f1, literal]) == [f1, literal]
+    True
     """
     if rules is None:
-        return list(SUMMARY_RULES)
+        return [m.column for m in registry.measures()]
     names = list(dict.fromkeys([rules] if isinstance(rules, str) else rules))
-    unknown = [r for r in names if r not in SUMMARY_RULES]
-    if unknown:
-        raise UsageError(f"unknown rule {unknown[0]!r} (rules: {', '.join(SUMMARY_RULES)})")
+    for name in names:
+        registry.measure(name)
     if not names:
         raise UsageError("'rules' must name at least one rule (got none)")
     return names
@@ -329,34 +318,35 @@ def _as_float(series: pd.Series, column: str) -> np.ndarray:
 
 
 def rule_values(scored: pd.DataFrame, rule: str) -> tuple[np.ndarray, np.ndarray]:
-    """One rule's score per row as floats (booleans as 0/1), and whether the row counts.
+    """One measure's score per row as floats (booleans as 0/1), and whether the row counts.
 
-    Only the checklist rules may be missing (an item without a checklist); partial credit is
-    also missing when ``facts_total`` is 0. A missing value of another rule, or a binary
-    rule's value other than 0/1, raises :class:`UsageError`.
+    Only the optional measures may be missing (the checklist's, for an item without a
+    checklist); a derived one is missing where it is undefined (partial credit where the
+    checklist has no fact). A missing value of another measure, or a binary measure's value
+    other than 0/1, raises :class:`UsageError`.
 
     Examples
     --------
-    >>> frame = pd.DataFrame({"facts_present": pd.array([1, None], dtype="Int64"),
-    ...                       "facts_total": pd.array([4, None], dtype="Int64")})
-    >>> values, counts = rule_values(frame, "partial_credit")
+    >>> checklist = registry.Checklist
+    >>> frame = pd.DataFrame({checklist.present: pd.array([1, None], dtype="Int64"),
+    ...                       checklist.total: pd.array([4, None], dtype="Int64")})
+    >>> values, counts = rule_values(frame, checklist.measures[1].column)
     >>> values.tolist(), counts.tolist()
     ([0.25, nan], [True, False])
     """
     (name,) = resolve_rules([rule])
-    _require(scored, SUMMARY_RULES[name])
-    if name == "partial_credit":
-        values = partial_credit(_as_float(scored["facts_present"], "facts_present"),
-                                _as_float(scored["facts_total"], "facts_total"))
-        valid = ~np.isnan(values)
+    measure = registry.measure(name)
+    _require(scored, measure.inputs)
+    if measure.derive is not None:
+        values = measure.derive(*(_as_float(scored[c], c) for c in measure.reads))
     else:
         values = _as_float(scored[name], name)
-        valid = ~np.isnan(values)
-    if name not in CHECKLIST_RULES and not valid.all():
+    valid = ~np.isnan(values)
+    if not measure.optional and not valid.all():
         row = int(np.flatnonzero(~valid)[0])
         raise UsageError(f"column {name!r} is missing at row {row} (only the checklist rules "
                          f"may be missing, for an item without a checklist)")
-    if name in BINARY_RULES:
+    if measure.binary:
         bad = valid & (values != 0) & (values != 1)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
@@ -451,8 +441,8 @@ def system_table(scored: pd.DataFrame, *, by: str = "system", rules=None,
 
     - a system that answered **one item** (a single-item benchmark, or a table without an
       ``item`` column) resamples its attempts instead: ``unit`` is ``attempt``;
-    - rows whose checklist is empty (missing ``checklist_full_match`` or ``facts_total``)
-      are left out of the checklist rules and counted in ``excluded``;
+    - rows whose checklist is empty (an item without one: its checklist columns missing)
+      are left out of the checklist's measures and counted in ``excluded``;
     - a system with no counted row gets NaN for ``mean``, ``low`` and ``high``.
 
     Parameters
@@ -463,7 +453,7 @@ def system_table(scored: pd.DataFrame, *, by: str = "system", rules=None,
     by : str
         The column naming the system of each attempt.
     rules : sequence of str, optional
-        Names from :data:`SUMMARY_RULES`, in the order wanted; default all of them.
+        Measure names (:func:`resolve_rules`), in the order wanted; default all of them.
     resamples, seed, confidence
         As for :func:`bootstrap_ci`.
     item : str
@@ -478,16 +468,17 @@ def system_table(scored: pd.DataFrame, *, by: str = "system", rules=None,
 
     Examples
     --------
+    >>> literal = registry.LiteralMatch.column
     >>> scored = pd.DataFrame({"system": ["a", "a", "a", "b", "b"],
     ...                        "item": ["q1", "q1", "q2", "q1", "q2"],
-    ...                        "literal_match": [True, False, True, False, False]})
-    >>> table = system_table(scored, rules=["literal_match"], resamples=100, seed=0)
+    ...                        literal: [True, False, True, False, False]})
+    >>> table = system_table(scored, rules=[literal], resamples=100, seed=0)
     >>> table[["system", "items", "attempts", "mean", "unit"]].values.tolist()
     [['a', 2, 3, 0.75, 'item'], ['b', 2, 2, 0.0, 'item']]
     """
     _check_options(resamples, seed, confidence)
     names = resolve_rules(rules)
-    _require(scored, [by, *(c for r in names for c in SUMMARY_RULES[r])])
+    _require(scored, [by, *(c for r in names for c in registry.measure(r).inputs)])
     groups, systems = _codes(scored[by], by)
     items = _item_codes(scored, item)
     per_rule = {rule: rule_values(scored, rule) for rule in names}
@@ -525,10 +516,10 @@ def saturation(table: pd.DataFrame, *, by: str = "system",
     interval overlaps the second best's with both means at least ``threshold``, the same
     rule as notebook 05. Leave negative controls out of ``table`` first.
 
-    >>> table = pd.DataFrame({"system": ["a", "b"], "rule": ["token_f1"] * 2,
+    >>> table = pd.DataFrame({"system": ["a", "b"], "rule": ["f1"] * 2,
     ...                       "mean": [0.97, 0.99], "low": [0.94, 0.97], "high": [1.0, 1.0]})
     >>> saturation(table)[["rule", "best", "second", "saturated"]].values.tolist()
-    [['token_f1', 'b', 'a', True]]
+    [['f1', 'b', 'a', True]]
     """
     return saturated(table, by="rule", system=by, threshold=threshold)
 
@@ -606,15 +597,16 @@ def paired_comparison(scored: pd.DataFrame, a, b, *, by: str = "system", rule: s
 
     Examples
     --------
+    >>> literal = registry.LiteralMatch.column
     >>> scored = pd.DataFrame({"system": ["x"] * 4 + ["y"] * 4, "item": list("pqrs") * 2,
-    ...                        "literal_match": [1, 1, 1, 0, 0, 0, 1, 0]})
-    >>> out = paired_comparison(scored, "x", "y", rule="literal_match", resamples=100, seed=0)
+    ...                        literal: [1, 1, 1, 0, 0, 0, 1, 0]})
+    >>> out = paired_comparison(scored, "x", "y", rule=literal, resamples=100, seed=0)
     >>> out["difference"], out["a_only_correct"], out["b_only_correct"], out["mcnemar_p"]
     (0.5, 2, 0, 0.5)
     """
     _check_options(resamples, seed, confidence)
     (rule,) = resolve_rules([rule])
-    _require(scored, [by, *SUMMARY_RULES[rule]])
+    _require(scored, [by, *registry.measure(rule).inputs])
     if str(a) == str(b):
         raise UsageError(f"'a' and 'b' must be two different systems (got {a!r} twice)")
     groups, systems = _codes(scored[by], by)
@@ -653,7 +645,7 @@ def paired_comparison(scored: pd.DataFrame, a, b, *, by: str = "system", rule: s
     low, high = _bounds(boot, confidence) if boot is not None else (math.nan, math.nan)
     share = float(np.mean(boot <= 1e-12)) if boot is not None else math.nan
     note, discordant, p = "", (None, None), None
-    if rule not in BINARY_RULES:
+    if not registry.measure(rule).binary:
         note = "not a binary rule"
     elif n == 0:
         note = "no item answered by both"

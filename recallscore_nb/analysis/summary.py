@@ -19,11 +19,11 @@ from __future__ import annotations
 import pandas as pd
 
 from ..core.errors import UsageError
+from ..core.rules import measure
 from ..io import scored as scored_files
 from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    SUMMARY_RULES,
     mcnemar_signature,
     paired_comparison,
     resolve_rules,
@@ -44,11 +44,11 @@ PAIRED_COLUMNS = ["rule", "a", "b", "items", "mean_a", "mean_b", "difference", "
 
 
 def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
-    """A scored file read and checked for the columns ``by`` and ``rules`` need (names from
-    :data:`~recallscore_nb.analysis.stats.SUMMARY_RULES`; default all); see
-    :func:`recallscore_nb.io.scored.read_scored`.
+    """A scored file read and checked for the columns ``by`` and ``rules`` need (measure names
+    of the rule registry, :func:`~recallscore_nb.analysis.stats.resolve_rules`; default all);
+    see :func:`recallscore_nb.io.scored.read_scored`.
     """
-    columns = [c for rule in resolve_rules(rules) for c in SUMMARY_RULES[rule]]
+    columns = [c for rule in resolve_rules(rules) for c in measure(rule).inputs]
     return scored_files.read_scored(path, by=by, columns=columns)
 
 

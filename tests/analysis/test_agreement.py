@@ -22,13 +22,13 @@ from recallscore_nb.analysis.agreement import (
     BINARY_RULES,
     NA_TEXT,
     agreement_table,
+    binary_rules,
     cohen_kappa,
     disagreements,
     facts_complete_labels,
     first_difference,
     label_counts,
     na_as_text,
-    partial_credit,
     percent_agreement,
     precision_recall_table,
     side_by_side,
@@ -106,9 +106,14 @@ def test_percent_agreement_of_no_rows_is_undefined():
     assert math.isnan(percent_agreement([], []))
 
 
-def test_partial_credit():
-    frame = pd.DataFrame({"facts_present": [0, 2, 3], "facts_total": [3, 3, 3]})
-    assert partial_credit(frame).tolist() == [0, 2 / 3, 1]
+def test_partial_credit_beside_the_counts_it_is_computed_from():
+    frame = pd.DataFrame({"id": ["a", "b", "c"], "literal_match": [F, F, T],
+                          "normalized_match": [F, T, T], "squad_exact_match": [F, T, T],
+                          "token_f1": [0.0, 0.5, 1.0], "checklist_full_match": [F, F, T],
+                          "facts_present": [0, 2, 3], "facts_total": [3, 3, 3]})
+    table = side_by_side(frame, [None, None, None])
+    assert table["partial_credit"].tolist() == [0, 2 / 3, 1]
+    assert table.columns.get_loc("partial_credit") == table.columns.get_loc("facts_total") + 1
 
 
 # --- tables --------------------------------------------------------------------------------
@@ -255,5 +260,6 @@ def test_disagreements_name_the_missing_fact_and_term(tmp_path):
 
 
 def test_binary_rules_are_the_four_binary_columns():
-    assert list(BINARY_RULES) == ["literal_match", "normalized_match", "squad_exact_match",
-                                  "checklist_full_match"]
+    assert binary_rules() == BINARY_RULES == {
+        "literal_match": "literal", "normalized_match": "normalized",
+        "squad_exact_match": "squad_exact_match", "checklist_full_match": "checklist"}

@@ -47,11 +47,13 @@ def test_partial_credit_by_hand(present, total, expected):
 
 
 def test_partial_credit_is_the_same_number_everywhere_it_is_shown():
-    """The agreement tables, the summary statistics and notebook 05 all call it."""
-    from recallscore_nb.analysis.agreement import partial_credit as agreement_credit
+    """The rule registry's measure (which the agreement tables use), the summary statistics
+    and notebook 05 all call it."""
     from recallscore_nb.analysis.stats import rule_values
+    from recallscore_nb.core.rules import measure
 
     scores = pd.DataFrame({"facts_present": [1, 2, 3], "facts_total": [3, 3, 3]})
     expected = partial_credit(scores["facts_present"], scores["facts_total"])
-    np.testing.assert_array_equal(agreement_credit(scores).to_numpy(), expected)
+    assert measure("partial_credit").derive is partial_credit
+    np.testing.assert_array_equal(measure("partial_credit").values(scores), expected)
     np.testing.assert_array_equal(rule_values(scores, "partial_credit")[0], expected)
