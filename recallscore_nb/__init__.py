@@ -1,8 +1,9 @@
 """recallscore: score free-text answers against a reference, reproducibly, row by row.
 
 >>> from recallscore_nb import load_benchmark, score_benchmark
+>>> from recallscore_nb.core.rules import Checklist
 >>> scores = score_benchmark(load_benchmark())
->>> int(scores["checklist_full_match"].sum())
+>>> int(scores[Checklist.column].sum())
 8
 
 The public names, listed in ``__all__``, come from the package's layers (``core``: scoring,

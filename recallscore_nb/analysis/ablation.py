@@ -12,12 +12,13 @@ switched on, giving a named :class:`~recallscore_nb.core.normalize.Normalizer` p
 
 A *flip* is a row whose verdict under a variant differs from its verdict under the baseline
 (``seed``). Pure: no file is opened, nothing is drawn (:func:`heatmap_panel` prepares what
-:func:`recallscore_nb.render.plots.plot_ablation` draws).
+:func:`recallscore_nb.render.plots.plot_ablation` draws). The verdicts are named as the rule
+registry names the rules' columns (:data:`VERDICTS`).
 
 >>> from recallscore_nb import load_benchmark
 >>> table = ablation_table(load_benchmark())
 >>> f = flips(table).set_index(["pipeline", "rule"])
->>> f.loc[("seed-nocase", "normalized_match"), ["flips", "lost"]].to_dict()
+>>> f.loc[("seed-nocase", NORMALIZED), ["flips", "lost"]].to_dict()
 {'flips': 1, 'lost': 'R02'}
 """
 
@@ -34,6 +35,7 @@ from .._version import __version__
 from ..core import engine
 from ..core.errors import UsageError
 from ..core.normalize import SEED, Normalizer, normalize_array
+from ..core.rules import Checklist, NormalizedMatch
 from ..core.status import fact_status
 from ..core.tokens import pad, terms_occur
 
@@ -42,6 +44,9 @@ __all__ = [
     "CHANGES",
     "BASELINE",
     "VERDICTS",
+    "NORMALIZED",
+    "CHECKLIST",
+    "SCHEMA",
     "PASS_COLOR",
     "FAIL_COLOR",
     "FLIP_COLOR",
@@ -84,8 +89,10 @@ CHANGES: dict[str, str] = {
 }
 """What each pipeline of :data:`ABLATIONS` changes relative to ``seed``."""
 
-VERDICTS = ("normalized_match", "checklist_full_match", "schema_full_match")
-"""The verdicts the ablation computes under each pipeline."""
+NORMALIZED, CHECKLIST, SCHEMA = NormalizedMatch.column, Checklist.column, "schema_full_match"
+VERDICTS = (NORMALIZED, CHECKLIST, SCHEMA)
+"""The verdicts the ablation computes under each pipeline: the normalized match's and the
+checklist's columns, and the schema-aware checklist's full match."""
 
 
 def _yes(flag: bool) -> str:
@@ -171,9 +178,10 @@ def ablation_table(benchmark, pipelines: dict[str, Normalizer] | None = None,
     Returns
     -------
     DataFrame
-        ``pipeline, id, condition, normalized_match, facts_present, facts_total,
-        checklist_full_match, schema_full_match``: one row per pipeline and benchmark row,
-        pipelines in the given order, rows in file order.
+        ``pipeline, id, condition``, the normalized match, the checklist's facts present,
+        facts total and full match (under their columns' names), and ``schema_full_match``:
+        one row per pipeline and benchmark row, pipelines in the given order, rows in file
+        order.
     """
     pipelines = ABLATIONS if pipelines is None else pipelines
     ids = [row.id for row in benchmark.rows]
@@ -187,11 +195,11 @@ def ablation_table(benchmark, pipelines: dict[str, Normalizer] | None = None,
             "pipeline": name,
             "id": ids,
             "condition": conditions,
-            "normalized_match": normalized_verdicts(attempts, benchmark.reference, normalizer),
-            "facts_present": present.astype(np.int64),
-            "facts_total": np.full(len(ids), n_facts, dtype=np.int64),
-            "checklist_full_match": present == n_facts,
-            "schema_full_match": schema_verdicts(attempts, benchmark, schema, normalizer),
+            NORMALIZED: normalized_verdicts(attempts, benchmark.reference, normalizer),
+            Checklist.present: present.astype(np.int64),
+            Checklist.total: np.full(len(ids), n_facts, dtype=np.int64),
+            CHECKLIST: present == n_facts,
+            SCHEMA: schema_verdicts(attempts, benchmark, schema, normalizer),
         }))
     return pd.concat(parts, ignore_index=True)
 
@@ -200,11 +208,11 @@ def _order(values: pd.Series) -> list:
     return list(dict.fromkeys(values.tolist()))
 
 
-def verdict_matrix(table: pd.DataFrame, verdict: str = "normalized_match") -> pd.DataFrame:
+def verdict_matrix(table: pd.DataFrame, verdict: str = NORMALIZED) -> pd.DataFrame:
     """Rows × pipelines of one column of :func:`ablation_table`, both in their first order.
 
     >>> t = pd.DataFrame({"pipeline": ["p", "p", "q", "q"], "id": ["b", "a", "b", "a"],
-    ...                   "normalized_match": [True, False, True, True]})
+    ...                   NORMALIZED: [True, False, True, True]})
     >>> verdict_matrix(t).to_dict("list")
     {'p': [True, False], 'q': [True, True]}
     """
@@ -214,12 +222,12 @@ def verdict_matrix(table: pd.DataFrame, verdict: str = "normalized_match") -> pd
     return out
 
 
-def flip_matrix(table: pd.DataFrame, verdict: str = "normalized_match", *,
+def flip_matrix(table: pd.DataFrame, verdict: str = NORMALIZED, *,
                 baseline: str = BASELINE) -> pd.DataFrame:
     """Rows × pipelines: True where the verdict differs from the baseline's.
 
     >>> t = pd.DataFrame({"pipeline": ["seed", "x"], "id": ["a", "a"],
-    ...                   "normalized_match": [True, False]})
+    ...                   NORMALIZED: [True, False]})
     >>> flip_matrix(t).to_dict("list")
     {'seed': [False], 'x': [True]}
     """
@@ -238,10 +246,11 @@ def flips(table: pd.DataFrame, *, baseline: str = BASELINE) -> pd.DataFrame:
     (comma-separated ids, empty when none).
 
     >>> t = pd.DataFrame({"pipeline": ["seed", "seed", "x", "x"], "id": ["a", "b", "a", "b"],
-    ...                   "normalized_match": [True, False, False, True],
-    ...                   "checklist_full_match": [True, True, True, True]})
-    >>> flips(t).iloc[2].to_dict()
-    {'pipeline': 'x', 'rule': 'normalized_match', 'passes': 1, 'flips': 2, 'lost': 'a', 'gained': 'b'}
+    ...                   NORMALIZED: [True, False, False, True],
+    ...                   CHECKLIST: [True, True, True, True]})
+    >>> row = flips(t).iloc[2].to_dict()
+    >>> row["rule"] == NORMALIZED, row["passes"], row["flips"], row["lost"], row["gained"]
+    (True, 1, 2, 'a', 'b')
     """
     records = []
     wides = {v: verdict_matrix(table, v).astype(bool) for v in VERDICTS if v in table}
@@ -272,11 +281,13 @@ def matrix_table(table: pd.DataFrame, *, baseline: str = BASELINE) -> pd.DataFra
     the verdict flipped relative to ``baseline``; then a ``flips`` row with the counts.
 
     >>> t = pd.DataFrame({"pipeline": ["seed", "x"], "id": ["a", "a"], "condition": ["", ""],
-    ...                   "normalized_match": [True, False], "facts_present": [2, 1],
-    ...                   "facts_total": [2, 2], "checklist_full_match": [True, False]})
-    >>> matrix_table(t).to_dict("records")[:2]  # doctest: +NORMALIZE_WHITESPACE
-    [{'rule': 'normalized_match', 'id': 'a', 'condition': '', 'seed': 'pass', 'x': 'fail*'},
-     {'rule': 'normalized_match', 'id': 'flips', 'condition': '', 'seed': '0', 'x': '1'}]
+    ...                   NORMALIZED: [True, False], Checklist.present: [2, 1],
+    ...                   Checklist.total: [2, 2], CHECKLIST: [True, False]})
+    >>> matrix_table(t).drop(columns="rule").to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'id': 'a', 'condition': '', 'seed': 'pass', 'x': 'fail*'},
+     {'id': 'flips', 'condition': '', 'seed': '0', 'x': '1'},
+     {'id': 'a', 'condition': '', 'seed': 'pass 2/2', 'x': 'fail 1/2*'},
+     {'id': 'flips', 'condition': '', 'seed': '0', 'x': '1'}]
     """
     pipelines = _order(table["pipeline"])
     conditions = dict(zip(table["id"], table["condition"]))
@@ -285,9 +296,9 @@ def matrix_table(table: pd.DataFrame, *, baseline: str = BASELINE) -> pd.DataFra
         passes = verdict_matrix(table, verdict).astype(bool)
         flipped = flip_matrix(table, verdict, baseline=baseline)
         text = passes.map(lambda ok: "pass" if ok else "fail")
-        if verdict == "checklist_full_match":
-            present = verdict_matrix(table, "facts_present")
-            total = verdict_matrix(table, "facts_total")
+        if verdict == CHECKLIST:
+            present = verdict_matrix(table, Checklist.present)
+            total = verdict_matrix(table, Checklist.total)
             text = text + " " + present.astype(str) + "/" + total.astype(str)
         text = text.where(~flipped, text + "*")
         block = pd.DataFrame({"rule": verdict, "id": list(passes.index),
@@ -326,24 +337,25 @@ class HeatmapPanel:
     conditions: dict
 
 
-def heatmap_panel(table: pd.DataFrame, verdict: str = "normalized_match", *,
+def heatmap_panel(table: pd.DataFrame, verdict: str = NORMALIZED, *,
                   baseline: str = BASELINE) -> HeatmapPanel:
     """The heatmap of one verdict of :func:`ablation_table`.
 
     >>> t = pd.DataFrame({"pipeline": ["seed", "x"], "id": ["a", "a"], "condition": ["", ""],
-    ...                   "normalized_match": [True, False]})
+    ...                   NORMALIZED: [True, False]})
     >>> panel = heatmap_panel(t)
     >>> panel.passes.to_dict("list"), panel.flipped.to_dict("list")
     ({'seed': [True], 'x': [False]}, {'seed': [False], 'x': [True]})
     """
-    checklist = verdict == "checklist_full_match"
-    totals = tuple(int(v) for v in table["facts_total"].unique()) if "facts_total" in table else ()
+    checklist = verdict == CHECKLIST
+    totals = (tuple(int(v) for v in table[Checklist.total].unique())
+              if Checklist.total in table else ())
     return HeatmapPanel(
         verdict=verdict,
         passes=verdict_matrix(table, verdict).astype(bool),
         flipped=flip_matrix(table, verdict, baseline=baseline),
-        present=verdict_matrix(table, "facts_present") if checklist else None,
-        total=verdict_matrix(table, "facts_total") if checklist else None,
+        present=verdict_matrix(table, Checklist.present) if checklist else None,
+        total=verdict_matrix(table, Checklist.total) if checklist else None,
         totals=totals,
         conditions=dict(zip(table["id"], table["condition"])),
     )

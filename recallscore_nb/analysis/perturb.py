@@ -60,6 +60,7 @@ from ..core.errors import UsageError
 from ..core.facts import Fact
 from ..core.normalize import SEED, delete_ascii_punctuation
 from ..core.tokens import term_occurs
+from .reproduce import ROW_LABELS
 
 __all__ = [
     "Unavailable",
@@ -756,12 +757,14 @@ def perturb_benchmark(benchmark, *, seed: int = 0,
     contradictions = _check_contradictions(contradictions, facts)
     made, skipped, conditions = _drafts(benchmark, seed, contradictions)
     scores = score_all([attempt for _, _, attempt in made], benchmark.reference, facts=facts)
+    casts = (bool, bool, int, bool)  # the labels of ROW_LABELS, in its order
+    labels = [list(map(cast, scores[column].tolist()))
+              for cast, column in zip(casts, ROW_LABELS.values())]
     rows = []
-    for (kind, condition, attempt), score in zip(made, scores.itertuples(index=False)):
+    for (kind, condition, attempt), *got in zip(made, *labels):
         literal, normalized, complete = INTENDED_LABELS[kind]
-        present, full = int(score.facts_present), bool(score.checklist_full_match)
         intended = (literal, normalized, len(facts) if complete else len(facts) - 1, complete)
-        got = (bool(score.literal_match), bool(score.normalized_match), present, full)
+        got = tuple(got)
         if got != intended:
             skipped.append((condition, f"the variant {attempt!r} does not score as the condition "
                                        "should (literal, normalized, facts present, full)"
@@ -772,10 +775,7 @@ def perturb_benchmark(benchmark, *, seed: int = 0,
             "condition": condition,
             "attempt": attempt,
             "fixtureFactsComplete": complete,
-            "literalMatch": got[0],
-            "normalizedMatch": got[1],
-            "factsPresent": present,
-            "checklistFullMatch": full,
+            **dict(zip(ROW_LABELS, got)),
         })
     for i, row in enumerate(rows, start=1):
         row["id"] = f"P{i:02d}"

@@ -17,17 +17,24 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..core.rules import Checklist, LiteralMatch, NormalizedMatch
 from ..core.scoring import score_benchmark
 
 __all__ = ["Difference", "Reproduction", "reproduce", "ROW_LABELS", "SUMMARY_FIELDS"]
 
 ROW_LABELS = {
-    "literalMatch": "literal_match",
-    "normalizedMatch": "normalized_match",
-    "factsPresent": "facts_present",
-    "checklistFullMatch": "checklist_full_match",
+    "literalMatch": LiteralMatch.column,
+    "normalizedMatch": NormalizedMatch.column,
+    "factsPresent": Checklist.present,
+    "checklistFullMatch": Checklist.column,
 }
-"""Published row labels and the score column that recomputes each."""
+"""Published row labels (the benchmark format's) and the score column that recomputes each."""
+_FULL_MATCHES = {
+    "literalFullMatches": LiteralMatch.column,
+    "normalizedFullMatches": NormalizedMatch.column,
+    "checklistFullMatches": Checklist.column,
+}
+"""Published summary counts and the score column whose passes each counts."""
 
 SUMMARY_FIELDS = (
     "variantCount",
@@ -91,9 +98,7 @@ def _recomputed_summary(scores: pd.DataFrame, benchmark) -> dict[str, int | None
         "variantCount": len(scores),
         "completeFactFixtures": sum(c is True for c in complete) if known else None,
         "oneFactChangedOrMissingFixtures": sum(c is False for c in complete) if known else None,
-        "literalFullMatches": int(scores["literal_match"].sum()),
-        "normalizedFullMatches": int(scores["normalized_match"].sum()),
-        "checklistFullMatches": int(scores["checklist_full_match"].sum()),
+        **{field: int(scores[column].sum()) for field, column in _FULL_MATCHES.items()},
     }
 
 

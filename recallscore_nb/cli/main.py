@@ -32,6 +32,13 @@ def _squad_mode_arg(parser: argparse.ArgumentParser) -> None:
                              "(default: v1.1)")
 
 
+def _measure_names() -> str:
+    """Every measure a summary can show, as the rule registry lists them."""
+    from ..core.rules import measures
+
+    return ", ".join(m.column for m in measures())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recallscore",
@@ -131,9 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--by", default="system", metavar="COLUMN",
                    help="the column naming each attempt's system (default: system)")
     p.add_argument("--rule", action="append", metavar="RULE",
-                   help="a rule to summarize, repeatable: literal_match, normalized_match, "
-                        "squad_exact_match, token_f1, checklist_full_match, partial_credit "
-                        "(default: all)")
+                   help=f"a rule to summarize, repeatable: {_measure_names()} (default: all)")
     p.add_argument("--paired", nargs=2, metavar=("A", "B"),
                    help="also compare systems A and B on the items both answered (paired "
                         "bootstrap; McNemar's exact test for a binary rule)")

@@ -81,11 +81,12 @@ def facts_of(benchmark) -> tuple[Fact, ...]:
 
 
 def partial_credit(present, total) -> np.ndarray:
-    """The checklist's partial credit, ``facts_present / facts_total``, as floats: NaN where
-    either is missing or the total is 0 (an item without a checklist).
+    """The checklist's partial credit, the share of the facts present (``present / total``),
+    as floats: NaN where either is missing or the total is 0 (an item without a checklist).
 
     ``present`` and ``total`` are aligned sequences, arrays or Series of counts (nullable ones
-    included).
+    included): the checklist's facts present and facts total, as
+    :class:`recallscore_nb.core.rules.Checklist` declares them with this measure.
 
     >>> partial_credit([3, 4, 1], [4, 4, 0]).tolist()
     [0.75, 1.0, nan]

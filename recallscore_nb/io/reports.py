@@ -6,7 +6,7 @@ A report is one JSON document, described by ``data/schemas/report.schema.json``:
 ``status``
     ``"ok"``, or ``"error"`` when an input (benchmark, attempts or scoring schema) is invalid.
 ``scorer``
-    ``version`` (the package's), ``squad_mode``, and ``signatures``: the five rules', then the
+    ``version`` (the package's), ``squad_mode``, and ``signatures``: every rule's, then the
     scoring schema's when it was read.
 ``inputs``
     ``{role, path, sha256}`` for the benchmark, the attempts (when given) and the scoring
@@ -14,7 +14,8 @@ A report is one JSON document, described by ``data/schemas/report.schema.json``:
     separators, as :func:`os.path.relpath` gives it), so a report moves with its inputs;
     ``sha256`` is null for a file that could not be read.
 ``attempts`` (ok only)
-    For each attempt, in input order: ``id``; ``rules``, the five rule values;
+    For each attempt, in input order: ``id``; ``rules``, every rule's own value (by column,
+    :func:`recallscore_nb.core.rules.verdict_columns`);
     ``facts``, each fact's ``status`` and ``basis`` (see
     :func:`recallscore_nb.core.status.fact_status`); ``weighted_score``.
 ``totals`` (ok only)
@@ -76,7 +77,6 @@ from .jsondocs import plain
 __all__ = [
     "Report",
     "ROLES",
-    "RULE_VALUES",
     "REPORT_SCHEMA",
     "build_report",
     "render_report",
@@ -89,9 +89,6 @@ __all__ = [
 
 ROLES = ("benchmark", "attempts", "schema")
 """The inputs a report names, in the order it lists them."""
-RULE_VALUES = ("literal_match", "normalized_match", "squad_exact_match", "token_f1",
-               "checklist_full_match")
-"""The value each of the five rules gives an attempt, as the report's ``rules`` keys them."""
 REPORT_SCHEMA = SCHEMAS_DIR / "report.schema.json"
 
 _ABSENT = object()
@@ -253,7 +250,8 @@ def _load(paths: dict[str, str | None]):
 @dataclass(frozen=True)
 class _Scored:
     """An ok report's scores: the rule values of every attempt (``scores``: ``id``,
-    ``attempt`` and the :data:`RULE_VALUES`), and what the statuses need."""
+    ``attempt`` and each rule's own value, :func:`recallscore_nb.core.rules.verdict_columns`),
+    and what the statuses need."""
 
     scores: pd.DataFrame
     bench: Any
@@ -261,11 +259,13 @@ class _Scored:
 
     @classmethod
     def of(cls, bench, attempts, schema, squad_mode: str) -> _Scored:
+        from ..core.rules import verdict_columns
         from ..core.scoring import score_benchmark
 
         frame = None if attempts is None else attempts[["id", "attempt"]]
         scores = score_benchmark(bench, frame, squad_mode=squad_mode)
-        return cls(scores[["id", "attempt", *RULE_VALUES]].reset_index(drop=True), bench, schema)
+        return cls(scores[["id", "attempt", *verdict_columns()]].reset_index(drop=True), bench,
+                   schema)
 
     def totals(self) -> dict:
         """``count``, ``mean_weighted_score`` (exactly summed; None for no attempts) and
@@ -296,6 +296,7 @@ def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
     """Each attempt of ``scores`` as the report's JSON text (an element of its ``attempts``
     array): the columns are turned into text one at a time, each fact's status and basis
     once per distinct basis, then joined row by row."""
+    from ..core.rules import measure
     from ..core.status import fact_status
 
     statuses = fact_status(scores["attempt"], bench, schema).reset_index(drop=True)
@@ -309,12 +310,12 @@ def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
     parts.append(f"\n{_P6}}},\n{_P6}\"id\": ")
     parts.append(list(map(_STRING, scores["id"].astype(str).tolist())))
     parts.append(f",\n{_P6}\"rules\": {{\n")
-    for k, rule in enumerate(sorted(RULE_VALUES)):
+    for k, rule in enumerate(sorted(c for c in scores.columns if c not in ("id", "attempt"))):
         key = (",\n" if k else "") + f"{_P8}{_STRING(rule)}: "
-        if rule == "token_f1":
+        if not measure(rule).binary:
             values = scores[rule].to_numpy(dtype=np.float64)
             if not ((values >= 0) & (values <= 1)).all():  # NaN fails too
-                raise ValueError("a token F1 outside [0, 1]: a bug in the scorer")
+                raise ValueError(f"a {measure(rule).label} outside [0, 1]: a bug in the scorer")
             parts.append([key + float.__repr__(v) for v in values.tolist()])
         else:
             flags = scores[rule].to_numpy(dtype=bool).astype(np.intp)
