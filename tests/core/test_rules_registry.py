@@ -203,3 +203,72 @@ def test_the_check_finds_a_planted_mention(tmp_path):
 
 def test_the_modules_left_for_the_lead_exist():
     assert all((PACKAGE / where).is_file() for where in FOR_THE_LEAD)
+
+
+# --- a new rule is one class -------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Shouting(Rule):
+    """A toy rule: the attempt is written in capitals (and has a letter)."""
+
+    name = "shouting"
+    measures = (Measure("shouting_match", BINARY, "in capitals", "capitals", "Shouting"),)
+
+    def fields(self):
+        return [("case", "upper")]
+
+    def compute(self, attempts, target):
+        upper = pc.equal(attempts.raw, pc.utf8_upper(attempts.raw))
+        lower = pc.equal(attempts.raw, pc.utf8_lower(attempts.raw))
+        return {self.column: pc.and_(upper, pc.invert(lower)).to_numpy(zero_copy_only=False)}
+
+
+@pytest.fixture
+def with_shouting(monkeypatch):
+    monkeypatch.setattr(rules, "RULES", {**RULES, "shouting": Shouting})
+
+
+def test_a_new_rule_is_scored_with_every_other(with_shouting):
+    from recallscore_nb.core.items import Item, Items
+    from recallscore_nb.core.scoring import score_items
+
+    bench = load_benchmark()
+    scores = score_benchmark(bench, ["THE WEST DRAWER", "the west drawer"])
+    assert scores.columns.tolist()[-1] == "shouting_match"
+    assert scores.columns.tolist()[2:] == rules.output_columns(bench.facts)
+    assert scores["shouting_match"].tolist() == [True, False]
+    items = Items("demo", "", (Item("q1", ("west",), (Fact("place", ("west",)),)),))
+    table = score_items(items, pd.DataFrame({"item": ["q1", "q1"], "attempt": ["WEST", "west"]}))
+    assert table.columns.tolist()[-2:] == ["facts_missing", "shouting_match"]
+    assert table["shouting_match"].tolist() == [True, False]
+
+
+def test_a_new_rule_is_signed_listed_and_summarized(with_shouting, tmp_path):
+    from recallscore_nb.analysis.agreement import binary_rules, side_by_side
+    from recallscore_nb.analysis.summary import read_scored, summary_tables
+    from recallscore_nb.cli.handlers import signature_command
+    from recallscore_nb.cli.main import build_parser
+    from recallscore_nb.io.scored import write_scored
+
+    assert signature_command()[-1] == f"shouting|case:upper|version:{__version__}"
+    assert "checklist_full_match, partial_credit, shouting_match (default: all)" in " ".join(
+        _help(build_parser(), "summarize").split())
+    assert binary_rules()["shouting_match"] == "shouting"
+    attempts = ["THE COPPER TOKEN", "the copper token", "West drawer", "WEST DRAWER"]
+    scored = score_benchmark(load_benchmark(), pd.DataFrame(
+        {"attempt": attempts, "system": ["a", "a", "b", "b"]}))
+    assert side_by_side(scored, [None] * 4)["shouting"].tolist() == [True, False, False, True]
+    path = tmp_path / "s.csv"
+    write_scored(scored, str(path))
+    back = read_scored(str(path), rules=["shouting_match"])
+    assert back["shouting_match"].dtype == "boolean"
+    table, _, pairs = summary_tables(back, paired=("a", "b"), resamples=20, seed=0)
+    shouting = table[table["rule"] == "shouting_match"]
+    assert shouting[["system", "mean"]].values.tolist() == [["a", 0.5], ["b", 0.5]]
+    assert pairs["rule"].tolist()[-1] == "shouting_match"
+    notes = dict(zip(pairs["rule"], pairs["mcnemar_note"]))  # McNemar's test: binary only
+    assert notes["token_f1"] == "not a binary rule" != notes["shouting_match"]
+
+
+def _help(parser, command: str) -> str:
+    sub = parser._subparsers._group_actions[0].choices[command]
+    return sub.format_help()

@@ -89,6 +89,19 @@ def validator() -> Draft202012Validator:
     return Draft202012Validator(json.loads(REPORT_SCHEMA.read_text(encoding="utf-8")))
 
 
+def test_the_report_schema_lists_every_rule_of_the_registry():
+    """The shipped JSON Schema spells out each rule's value; a new rule adds its own here."""
+    from recallscore_nb.core.rules import measure, verdict_columns
+
+    schema = json.loads(REPORT_SCHEMA.read_text(encoding="utf-8"))
+    listed = schema["$defs"]["attempt"]["properties"]["rules"]
+    number = {"type": "number", "minimum": 0, "maximum": 1}
+    assert listed["properties"] == {
+        column: {"type": "boolean"} if measure(column).binary else number
+        for column in verdict_columns()}
+    assert listed["required"] == verdict_columns()
+
+
 @pytest.fixture(scope="module")
 def shipped(tmp_path_factory):
     """The shipped benchmark scored under the shipped schema, written in a folder of its own:
