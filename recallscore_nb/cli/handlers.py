@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -359,13 +360,16 @@ def squad_command(
 
 
 # --- perturb ----------------------------------------------------------------------------------
-def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> list[str]:
-    """Draft a benchmark from ``benchmark_path``'s reference and write it to ``out``.
+def perturb_command(benchmark_path, out, seed: int = 0,
+                    schema_path=None) -> tuple[str, list[str]]:
+    """Draft a benchmark from ``benchmark_path``'s reference and write it to ``out`` (``-``:
+    standard output).
 
     With ``schema_path``, the scoring schema's contradictions change facts. The file is
-    checked before it replaces ``out``: it must load as a benchmark and reproduce.
-    Returns the lines for stderr: ``skipped <condition>: <reason>``, one per kind skipped.
-    ``out`` may be neither the benchmark nor the schema.
+    checked before it replaces ``out`` (or is printed): it must load as a benchmark and
+    reproduce. Returns (the text for stdout: the draft for ``-``, else empty; the lines for
+    stderr: ``skipped <condition>: <reason>``, one per kind skipped). ``out`` may be neither
+    the benchmark nor the schema.
     """
     from ..analysis.perturb import dumps_benchmark, perturb_benchmark
     from ..io.data import DEFAULT_BENCHMARK
@@ -392,8 +396,13 @@ def perturb_command(benchmark_path, out, seed: int = 0, schema_path=None) -> lis
         if not reproduce(load_benchmark(tmp)).agrees:  # pragma: no cover - a bug, not input
             raise RuntimeError("recallscore perturb drafted a benchmark that does not reproduce")
 
+    lines = [f"skipped {condition}: {reason}" for condition, reason in skipped]
+    if os.fspath(out) == "-":
+        with tempfile.TemporaryDirectory() as folder:
+            check(str(write_file(Path(folder) / "draft.json", text)))
+        return text, lines
     write_file(out, text, check=check)
-    return [f"skipped {condition}: {reason}" for condition, reason in skipped]
+    return "", lines
 
 
 # --- the workbook: run, check, explore -------------------------------------------------------

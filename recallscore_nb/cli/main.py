@@ -112,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("perturb", help="draft a benchmark of labelled variants of a "
                                             "benchmark's reference")
     _benchmark_arg(p)
-    p.add_argument("--out", metavar="FILE", required=True, help="the benchmark file to write")
+    p.add_argument("--out", metavar="FILE", required=True,
+                   help="the benchmark file to write ('-': standard output)")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seeds every random choice; the same seed writes the same file "
                         "(default: 0)")
@@ -277,7 +278,9 @@ def _reproduce(args) -> int:
 def _perturb(args) -> int:
     from .handlers import perturb_command
 
-    _print(perturb_command(args.benchmark, args.out, args.seed, args.schema), file=sys.stderr)
+    text, lines = perturb_command(args.benchmark, args.out, args.seed, args.schema)
+    _print(lines, file=sys.stderr)
+    sys.stdout.write(text)
     return EXIT_OK
 
 

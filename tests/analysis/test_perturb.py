@@ -47,7 +47,8 @@ KITE_REFERENCE = "The red kite nests on the mill roof at dawn."
 def draft(tmp_path, benchmark=None, *, seed=0, schema=None, name="draft.json"):
     """Run perturb_command; return (the written file's path, its stderr lines)."""
     out = tmp_path / name
-    lines = perturb_command(benchmark, out, seed, schema)
+    text, lines = perturb_command(benchmark, out, seed, schema)
+    assert text == ""  # written to the file
     return out, lines
 
 

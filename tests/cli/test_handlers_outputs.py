@@ -42,6 +42,16 @@ def test_perturb_refuses_a_pipe_as_out(capsys):
     assert stat.S_ISFIFO(os.lstat("draft.json").st_mode)
 
 
+def test_perturb_out_dash_writes_the_draft_to_stdout(capsys):
+    """``-`` is standard output, as for every command that takes it; no file named ``-``."""
+    code, out, err = run(capsys, "perturb", "--out", "-", "--seed", "3")
+    assert code == 0 and os.listdir(".") == []
+    assert err.startswith("skipped ")
+    code, _, _ = run(capsys, "perturb", "--out", "draft.json", "--seed", "3")
+    assert code == 0 and out == Path("draft.json").read_text(encoding="utf-8")
+    assert out.startswith("{") and out.endswith("}\n")
+
+
 # --- an output that is one of the command's inputs ----------------------------------------
 def _copy(source, name) -> Path:
     Path(name).write_bytes(Path(source).read_bytes())
