@@ -42,7 +42,7 @@ from .files import read_input
 
 __all__ = ["JsonPath", "MAX_DEPTH", "read_document", "load_json", "load_json_line",
            "parse_object", "check_json_text", "json_path", "split_path", "render", "printable",
-           "validator", "schema_problems", "expected_phrase", "plain"]
+           "validator", "schema_problems", "expected_phrase", "plain", "json_reason"]
 
 JsonPath = tuple[str | int, ...]  # a JSON path as its parts: ("rows", 2, "attempt")
 RowId = Callable[[Any, JsonPath], str | None]
@@ -51,6 +51,19 @@ MAX_DEPTH = 512
 """The deepest nesting of arrays and objects a JSON input may have. Real files nest a few
 levels; Python's parser recurses once per level and fails near its recursion limit (1,000
 frames, shared with the caller's), so this leaves room for it and for every later step."""
+
+def json_reason(error: json.JSONDecodeError) -> str:
+    """What Python's JSON parser found, without its position: some of its messages end in
+    "at", expecting the position to follow, which the caller gives in its own words.
+
+    >>> try:
+    ...     json.loads('"abc')
+    ... except json.JSONDecodeError as error:
+    ...     json_reason(error)
+    'Unterminated string starting'
+    """
+    return error.msg.removesuffix(" at")
+
 
 INT_RANGE = (-(2**63), 2**63 - 1)
 """The integers a JSON input may hold: those of a 64-bit column (pandas, Arrow)."""
@@ -96,7 +109,7 @@ def load_json(content: bytes, name: str, error: type[InputFileError],
         data, problems = _parse(text)
     except json.JSONDecodeError as err:
         raise error(name, f"line {err.lineno} column {err.colno}",
-                    message=f"not valid JSON: {err.msg}") from None
+                    message=f"not valid JSON: {json_reason(err)}") from None
     if problems:
         errors = []
         for parts, field, kwargs in problems:
@@ -132,7 +145,7 @@ def load_json_line(line: bytes | str, name: str, error: type[InputFileError], nu
         data, problems = _parse(text)
     except json.JSONDecodeError as err:
         raise error(name, where,
-                    message=f"not valid JSON ({err.msg} at column {err.colno})") from None
+                    message=f"not valid JSON ({json_reason(err)} at column {err.colno})") from None
     if problems:
         ident = _printable_id(row_id(data) if isinstance(data, dict) else None)
         raise InputFileError.first_of([

@@ -445,3 +445,31 @@ def test_a_large_file_is_checked_quickly():
     check_json_text(text, "a.jsonl", InputFileError, lines=True)
     check_json_text(b"[" + text.replace(b"\n", b",")[:-1] + b"]", "a.json", InputFileError)
     assert time.perf_counter() - start < 3
+
+
+# --- the parser's own words, without a dangling "at" -------------------------------------------
+@pytest.mark.parametrize(("content", "message"), [
+    ('{"item": "q1", "referenceAnswer": "a\n',
+     "i.jsonl: line 1: not valid JSON (Unterminated string starting at column 35)"),
+    ('{"item": "q1", "referenceAnswer": "a\tb"}\n',
+     "i.jsonl: line 1: not valid JSON (Invalid control character at column 37)"),
+])
+def test_a_json_line_error_says_at_once_where(tmp_path, content, message):
+    path = tmp_path / "i.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputFileError) as caught:
+        load_items(path)
+    assert str(caught.value).endswith(message)
+    assert " at at " not in str(caught.value)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ('{"title": "x', "b.json: line 1 column 11: not valid JSON: Unterminated string starting"),
+    ('{"title": "x\ty"}', "b.json: line 1 column 13: not valid JSON: Invalid control character"),
+])
+def test_a_json_document_error_ends_with_the_problem(tmp_path, content, message):
+    path = tmp_path / "b.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputFileError) as caught:
+        load_benchmark(path)
+    assert str(caught.value).endswith(message)
