@@ -29,6 +29,7 @@ from pathlib import Path
 from .._version import __version__
 from ..core.errors import PublishError, UsageError
 from ..io.files import sha256
+from ..io.jsondocs import json_reason
 
 __all__ = ["OutputLock", "WorkFolder", "publish", "read_manifest",
            "recorded_defaults", "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED",
@@ -215,8 +216,8 @@ def read_manifest(path: str | Path) -> dict:
         manifest = json.loads(text)
     except json.JSONDecodeError as exc:
         conflict = " (an unresolved merge conflict)" if "\n=======" in text else ""
-        raise UsageError(f"{path}: not valid JSON{conflict}: {exc.msg} at line {exc.lineno} "
-                         f"column {exc.colno}; {recover}") from None
+        raise UsageError(f"{path}: not valid JSON{conflict}: {json_reason(exc)} at line "
+                         f"{exc.lineno} column {exc.colno}; {recover}") from None
     problem = _manifest_problem(manifest)
     if problem:
         raise UsageError(f"{path}: not a recallscore manifest ({problem}); {recover}")

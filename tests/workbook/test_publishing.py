@@ -73,3 +73,14 @@ def test_publishing_replaces_then_removes_what_a_notebook_no_longer_writes(book)
     manifest = json.loads((out / "manifest.json").read_text())
     assert "tables/01_first__gone.csv" not in {o["path"] for o in manifest["outputs"]}
     assert sorted(manifest["notebooks"]) == ["01_first", "02_second"]
+
+
+def test_a_manifest_that_is_not_json_says_what_and_where(tmp_path):
+    from recallscore_nb.core.errors import UsageError
+
+    path = tmp_path / "manifest.json"
+    path.write_text('{"notebooks": {"01": "x', encoding="utf-8")
+    with pytest.raises(UsageError) as caught:
+        publishing.read_manifest(path)
+    assert f"{path}: not valid JSON: Unterminated string starting at line 1 column 22; " in str(
+        caught.value)
