@@ -177,12 +177,19 @@ class UpdateRefusedError(RecallScoreError):
 
 # --- the workbook ---------------------------------------------------------------------------
 class NotebookFailed(RecallScoreError):
-    """A notebook raised while it ran: which notebook, which cell, which error."""
+    """A notebook raised while it ran: which notebook, which cell, which error.
+
+    The exit code is the error's own when ``ename`` names one of this module's errors (bad
+    input is 2 whether a command or a notebook met it), else 3.
+    """
 
     exit_code = 3
 
     def __init__(self, notebook: str, cell: int | None, ename: str, evalue: str) -> None:
         self.notebook, self.cell, self.ename, self.evalue = notebook, cell, ename, evalue
+        raised = globals().get(ename) if ename in __all__ else None
+        if isinstance(raised, type) and issubclass(raised, RecallScoreError):
+            self.exit_code = raised.exit_code
         where = f"at cell {cell}" if cell is not None else "before its first cell"
         super().__init__(f"notebook {notebook} failed {where}: {ename}: {evalue}")
 

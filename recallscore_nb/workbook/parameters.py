@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import UsageError
+from ..io.jsondocs import json_reason
 
 __all__ = ["Parameter", "TYPES", "INJECTED_MARK", "parse_parameters", "declared_parameters",
            "declared_defaults", "parameters_cell", "with_default", "check_parameters"]
@@ -123,7 +124,30 @@ def parse_parameters(source: str, name: str = "<parameters>") -> dict[str, Param
 
 
 def _notebook_json(path: Path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """A notebook file's JSON; a file that is not a notebook is a :class:`UsageError` naming it.
+
+    >>> _notebook_json(Path("/no/such.ipynb"))
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.core.errors.UsageError: /no/such.ipynb: not a notebook: No such file or directory
+    """
+    try:
+        node = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{path}: not a notebook: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not a notebook: not UTF-8 text ({exc.reason} at byte "
+                         f"{exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not a notebook: not valid JSON: {json_reason(exc)} at line "
+                         f"{exc.lineno} column {exc.colno}") from None
+    if not isinstance(node, dict) or not isinstance(node.get("cells"), list):
+        raise UsageError(f"{path}: not a notebook: expected a JSON object with a list of 'cells'")
+    for i, cell in enumerate(node["cells"]):
+        if not isinstance(cell, dict) or not isinstance(cell.get("cell_type"), str):
+            raise UsageError(f"{path}: not a notebook: $.cells[{i}]: expected an object with a "
+                             "'cell_type'")
+    return node
 
 
 def declared_parameters(path: Path) -> dict[str, Parameter]:

@@ -99,8 +99,8 @@ def under_jupyter_server() -> bool:
 
 
 def user_folder(repo_root: Path | None = None) -> Path:
-    """The folder relative paths mean: the repository root under a Jupyter server (the folder
-    JupyterLab was started from), otherwise the current folder (the shell's, for papermill)."""
+    """The folder relative paths mean: the repository root under a Jupyter server (wherever
+    JupyterLab was started), otherwise the current folder (the shell's, for papermill)."""
     root = repo_root if repo_root is not None else REPO_ROOT
     if under_jupyter_server() and root is not None:
         return Path(root)
@@ -142,9 +142,10 @@ def check_output_folder(path: Path, *, notebooks: Path | None, reports: Path | N
         raise UsageError(f"{option} {path}: the filesystem root cannot be an output folder; "
                          "choose a folder of its own")
     if notebooks is not None and (inside(resolved, notebooks) or inside(notebooks, resolved)):
-        raise UsageError(f"{option} {path}: {'contains' if inside(notebooks, resolved) else 'is in'} "
-                         f"the workbook's notebooks ({notebooks}), which a run would overwrite; "
-                         "choose a folder of its own")
+        said = ("is" if resolved == Path(notebooks).resolve()
+                else "contains" if inside(notebooks, resolved) else "is in")
+        raise UsageError(f"{option} {path}: {said} the workbook's notebooks ({notebooks}), which a "
+                         "run would overwrite; choose a folder of its own")
     if changed and reports is not None and inside(resolved, reports):
         raise UsageError(f"{option} {path}: is the paper's reports/ ({reports}), and parameters "
                          "differ from the paper's defaults; choose another folder (exploration "

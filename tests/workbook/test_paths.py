@@ -99,3 +99,25 @@ def test_a_notebook_without_a_workbook_needs_an_output_dir(monkeypatch, tmp_path
     nb = session.start("01_x", {**namespace, "output_dir": str(tmp_path / "out")}, history=[])
     assert nb.output_dir == tmp_path / "out" and nb.publishing
     nb.discard()
+
+
+def test_the_notebooks_folder_itself_is_named_as_such(tmp_path):
+    from recallscore_nb.core.errors import UsageError
+    from recallscore_nb.workbook.paths import check_output_folder
+
+    notebooks, reports = tmp_path / "notebooks", tmp_path / "reports"
+    notebooks.mkdir()
+    cases = {notebooks: "is the workbook's notebooks", notebooks / "sub": "is in the workbook's "
+             "notebooks", tmp_path: "contains the workbook's notebooks"}
+    for folder, said in cases.items():
+        with pytest.raises(UsageError) as caught:
+            check_output_folder(folder, notebooks=notebooks, reports=reports, changed=False)
+        assert str(caught.value).startswith(f"--output-dir {folder}: {said} ({notebooks})")
+
+
+def test_the_readme_says_where_jupyterlab_paths_start_as_the_code_does():
+    """``user_folder`` reads a JupyterLab notebook's relative paths against the repository root,
+    wherever JupyterLab was started: the README says so, and not "the folder you started from"."""
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "for a notebook opened in JupyterLab it is the repository root," in text
+    assert "the folder you started `jupyter lab` from" not in text

@@ -190,3 +190,41 @@ def test_a_failed_run_leaves_no_output_folder_it_created(book, monkeypatch, caps
     (book / "kept").mkdir()
     assert main(["run", "--output-dir", str(book / "kept")]) == 3
     assert [p.name for p in (book / "kept").iterdir()] == [".recallscore.lock"]
+
+
+# --- invalid input is exit 2 from every command (verifier's gap 1) --------------------------------
+def test_a_malformed_input_that_fails_a_notebook_is_exit_2_as_from_score(tmp_path, monkeypatch,
+                                                                         capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "unterm.csv").write_text('id,system,attempt\na1,s,"never closed\n')
+    assert main(["score", "--attempts", "unterm.csv"]) == 2
+    from_score = capsys.readouterr().err.strip()
+    assert main(["run", "05", "-p", "attempts_path", "unterm.csv", "--output-dir", "out"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("recallscore: error: notebook 05_reanalysis failed at cell ")
+    assert "AttemptsFormatError: " in err and "unterm.csv" in err
+    assert from_score.split("unterm.csv", 1)[1] in err  # the same line, after the file's name
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("text", ["{not json", "[]", '{"cells": "none"}', ""],
+                         ids=["not-json", "a-list", "cells-not-a-list", "empty"])
+def test_a_notebook_path_that_is_not_a_notebook_is_exit_2_naming_it(tmp_path, monkeypatch,
+                                                                    capsys, text):
+    monkeypatch.setattr(workbook, "_execute_all", refuse_execution)
+    bad = tmp_path / "x" / "99_bad.ipynb"
+    bad.parent.mkdir()
+    bad.write_text(text)
+    assert main(["run", str(bad), "--output-dir", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"recallscore: error: {bad}: not a notebook") and len(err.splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_exit_code_of_a_failed_notebook_follows_its_error():
+    assert NotebookFailed("05_reanalysis", 3, "AttemptsFormatError", "x.csv: …").exit_code == 2
+    assert NotebookFailed("05_reanalysis", 3, "UsageError", "…").exit_code == 2
+    assert NotebookFailed("05_reanalysis", 3, "ValueError", "…").exit_code == 3
+    assert NotebookFailed("05_reanalysis", 3, "PublishError", "…").exit_code == 3
+    assert NotebookFailed("05_reanalysis", None, "DeadKernelError", "…").exit_code == 3
