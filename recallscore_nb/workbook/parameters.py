@@ -29,7 +29,7 @@ from ..core.errors import UsageError
 from ..io.jsondocs import json_reason
 
 __all__ = ["Parameter", "TYPES", "INJECTED_MARK", "parse_parameters", "declared_parameters",
-           "declared_defaults", "parameters_cell", "with_default", "check_parameters"]
+           "declared_defaults", "OUTPUT_DIR", "parameters_cell", "with_default", "check_parameters"]
 
 TYPES = {"str": str, "int": int, "float": float, "bool": bool}
 """The types a parameters cell may declare, by their names."""
@@ -162,9 +162,14 @@ def declared_parameters(path: Path) -> dict[str, Parameter]:
     return parse_parameters("".join(cell["source"]), path.name)
 
 
+OUTPUT_DIR = "output_dir"
+"""The parameter that says where outputs go: not one of the paper's parameters."""
+
+
 def declared_defaults(path: Path) -> dict[str, object]:
-    """Each declared parameter's default, ``output_dir`` included (as the manifest records)."""
-    return {name: p.default for name, p in declared_parameters(path).items()}
+    """The paper's defaults, as the manifest records them: each declared parameter's default
+    but ``output_dir``'s (where the outputs go changes nothing in them)."""
+    return {name: p.default for name, p in declared_parameters(path).items() if name != OUTPUT_DIR}
 
 
 def with_default(source: str, parameter: str, value_text: str, name: str = "<parameters>") -> str:

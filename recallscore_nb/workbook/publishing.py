@@ -30,6 +30,7 @@ from .._version import __version__
 from ..core.errors import PublishError, UsageError
 from ..io.files import sha256
 from ..io.jsondocs import json_reason
+from .parameters import OUTPUT_DIR
 
 __all__ = ["OutputLock", "WorkFolder", "publish", "read_manifest",
            "recorded_defaults", "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED",
@@ -246,24 +247,27 @@ def _manifest_problem(manifest) -> str:
 
 
 def recorded_defaults(manifest: dict, stem: str) -> dict | None:
-    """The parameter defaults a manifest records for a notebook (``None``: no record).
+    """The parameter defaults a manifest records for a notebook (``None``: no record), without
+    ``output_dir``, which is not one of the paper's parameters (older manifests recorded it).
 
     Manifests written before defaults were recorded hold the parameters the notebook ran
     with, which were its defaults whenever it wrote into ``reports/``.
 
-    >>> recorded_defaults({"notebooks": {"01": {"defaults": {"seed": 1}}}}, "01")
+    >>> recorded_defaults({"notebooks": {"01": {"defaults": {"seed": 1, "output_dir": ""}}}}, "01")
     {'seed': 1}
     >>> recorded_defaults({"parameters": {"01": {"seed": 1}}, "notebooks": {"01": {}}}, "01")
-    {'output_dir': '', 'seed': 1}
+    {'seed': 1}
     """
     entry = manifest.get("notebooks", {}).get(stem)
     if entry is None:
         return None
     if "defaults" in entry:
-        return dict(entry["defaults"])
-    if stem in manifest.get("parameters", {}):
-        return {"output_dir": "", **manifest["parameters"][stem]}
-    return None
+        recorded = entry["defaults"]
+    elif stem in manifest.get("parameters", {}):
+        recorded = manifest["parameters"][stem]
+    else:
+        return None
+    return {name: value for name, value in recorded.items() if name != OUTPUT_DIR}
 
 
 def _versions() -> dict[str, str]:

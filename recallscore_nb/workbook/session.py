@@ -284,7 +284,7 @@ def _declared_or_given(stem: str, given: dict) -> dict:
         from .parameters import declared_defaults
 
         return declared_defaults(notebook)
-    return {"output_dir": "", **{k: v for k, v in given.items() if k != "output_dir"}}
+    return {k: v for k, v in given.items() if k != "output_dir"}
 
 
 _OPEN: list[Session] = []

@@ -57,7 +57,7 @@ def test_scratch_and_work_folders_are_ignored_by_git():
 def test_changed_defaults_in_a_committed_notebook_need_accept_defaults(book, capsys):
     assert main(["run"]) == 0
     manifest = manifest_of(book / "reports")
-    assert manifest["notebooks"]["01_first"]["defaults"] == {"output_dir": "", "label": "a&b"}
+    assert manifest["notebooks"]["01_first"]["defaults"] == {"label": "a&b"}  # not output_dir
     path = book / "notebooks" / "01_first.ipynb"
     path.write_text(path.read_text().replace('label: str = \\"a&b\\"', 'label: str = \\"other\\"')
                     .replace('output_dir: str = \\"\\"', 'output_dir: str = \\"lab\\"'))
@@ -67,12 +67,23 @@ def test_changed_defaults_in_a_committed_notebook_need_accept_defaults(book, cap
         assert main(command) == 2
         err = capsys.readouterr().err
         assert ("01_first: the notebook's defaults differ from those of the paper in "
-                f"{book / 'reports' / 'manifest.json'} (output_dir: '' → 'lab', label: 'a&b' → "
-                "'other')") in err
+                f"{book / 'reports' / 'manifest.json'} (label: 'a&b' → 'other')") in err
         assert "--accept-defaults" in err and "git checkout" in err
     assert main(["run", "02"]) == 0  # another notebook is not concerned
     assert main(["run", "--output-dir", str(book / "elsewhere")]) == 0
     assert (book / "reports" / "manifest.json").read_bytes() == before
     assert main(["run", "--accept-defaults"]) == 0
-    assert manifest_of(book / "reports")["notebooks"]["01_first"]["defaults"]["label"] == "other"
+    assert manifest_of(book / "reports")["notebooks"]["01_first"]["defaults"] == {"label": "other"}
     assert main(["check"]) == 0
+
+
+def test_an_edited_output_dir_alone_is_not_a_changed_default(book, capsys):
+    """``output_dir`` says where outputs go, not what the paper computes: an output_dir saved
+    in a committed notebook is neither recorded as the paper's default nor compared."""
+    assert main(["run"]) == 0
+    path = book / "notebooks" / "01_first.ipynb"
+    path.write_text(path.read_text().replace('output_dir: str = \\"\\"', 'output_dir: str = \\"lab\\"'))
+    assert 'output_dir: str = \\"lab\\"' in path.read_text()
+    assert main(["run", "--force"]) == 0, capsys.readouterr().err
+    assert main(["run", "--accept-defaults", "--force"]) == 0
+    assert "output_dir" not in manifest_of(book / "reports")["notebooks"]["01_first"]["defaults"]
