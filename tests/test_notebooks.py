@@ -8,6 +8,7 @@ lists are read back. Known notebooks get value checks beyond that.
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -168,3 +169,65 @@ def test_notebook_01_on_a_benchmark_of_our_own(tmp_path, own_benchmark):
     assert summary["literalFullMatches"] == own_benchmark.literal
     assert summary["checklistFullMatches"] == own_benchmark.checklist
     assert t["scores"]["facts_total"].unique().tolist() == [own_benchmark.facts]
+
+
+# --- how a notebook reads ------------------------------------------------------------------------
+def _shows(statement: ast.stmt, name: str) -> bool:
+    """Whether ``statement`` shows ``name``: the name itself, or the session's visible call that
+    writes it and returns it (``nb.save("what", name)``, ``nb.quote(name)``)."""
+    if not isinstance(statement, ast.Expr):
+        return False
+    value = statement.value
+    if isinstance(value, ast.Name):
+        return value.id == name
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == "nb"
+            and (value.func.attr, len(value.args)) in (("save", 2), ("quote", 1))
+            and isinstance(value.args[-1], ast.Name) and value.args[-1].id == name
+            and not value.keywords
+            and (value.func.attr == "quote" or isinstance(value.args[0], ast.Constant)))
+
+
+def _is_helper_call(node: ast.expr) -> bool:
+    """``chapter.step(…)``, its arguments names or constants only (``nb`` and earlier results)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "chapter"
+            and all(isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
+            and not node.keywords)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_cell_binds_one_step_to_a_name_and_shows_it(path):
+    nb = nbformat.read(path, as_version=4)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert all("nb.parameters[" not in source for source in code)
+    module = path.stem.split("_", 1)[1]
+    assert code[1] == (f"from recallscore_nb.workbook.chapters import {module} as chapter\n"
+                       "nb = chapter.start(globals())\nnb")
+    assert code[-1] == "nb.finish()"
+    names = []
+    for source in code[2:-1]:
+        body = ast.parse(source).body
+        assert len(body) == 2, source
+        bind, show = body
+        assert (isinstance(bind, ast.Assign) and len(bind.targets) == 1
+                and isinstance(bind.targets[0], ast.Name) and _is_helper_call(bind.value)), source
+        name = bind.targets[0].id
+        assert _shows(show, name), source
+        names.append(name)
+    assert len(names) == len(set(names)), "each value has a name of its own"
+    assert names[-1] == "numbers" and code[-2].endswith("nb.quote(numbers)")
+
+
+def test_the_cell_check_refuses_what_a_reader_could_not_follow():
+    def ok(source):
+        bind, show = ast.parse(source).body
+        return _is_helper_call(bind.value) and _shows(show, bind.targets[0].id)
+
+    assert ok('scores = chapter.scores(nb)\nnb.save("scores", scores)')
+    assert ok("numbers = chapter.numbers(labels, summary)\nnb.quote(numbers)")
+    assert ok("scored = chapter.scored(nb)\nscored")
+    assert not ok('scores = chapter.scores(nb)\nnb.save("scores", other)')
+    assert not ok('scores = chapter.scores(nb)\nnb.save(what, scores)')
+    assert not ok("scores = chapter.scores(int(nb.params.seed))\nscores")
+    assert not ok("scores = helpers.scores(nb)\nscores")

@@ -6,9 +6,11 @@ The first code cell of every notebook, tagged ``parameters``, declares one param
 the runner reads a notebook file's declarations with it (:func:`declared_parameters`,
 :func:`declared_defaults`, ``-p`` values converted by :meth:`Parameter.convert`), ``recallscore
 explore`` rewrites a default with it (:func:`with_default`), and a running notebook's session
-checks the values the kernel holds against the same declarations (:func:`check_parameters`,
-from the annotations executing the cell left in the namespace, each value checked by
-:meth:`Parameter.accepts`).
+checks the values the kernel holds against the same declarations (:func:`check_parameters`:
+those of the repository's own copy of the notebook when there is one, else the annotations
+executing the cell left in the namespace; each value checked by :meth:`Parameter.accepts`)
+and hands them to the notebook as one typed, frozen object (:func:`parameters_object`:
+``nb.params.seed`` is an ``int``).
 
 >>> params = parse_parameters('seed: int = 7  # the seed\\nlabel: str = "a"\\n')
 >>> [(p.name, p.type.__name__, p.default, p.help) for p in params.values()]
@@ -18,7 +20,9 @@ from the annotations executing the cell left in the namespace, each value checke
 from __future__ import annotations
 
 import ast
+import dataclasses
 import difflib
+import functools
 import io
 import json
 import tokenize
@@ -29,7 +33,8 @@ from ..core.errors import UsageError
 from ..io.jsondocs import json_reason
 
 __all__ = ["Parameter", "TYPES", "INJECTED_MARK", "parse_parameters", "declared_parameters",
-           "declared_defaults", "OUTPUT_DIR", "parameters_cell", "with_default", "check_parameters"]
+           "declared_defaults", "OUTPUT_DIR", "parameters_cell", "with_default", "check_parameters",
+           "parameters_object"]
 
 TYPES = {"str": str, "int": int, "float": float, "bool": bool}
 """The types a parameters cell may declare, by their names."""
@@ -212,6 +217,33 @@ def _injected_cell(history: list[str]) -> str | None:
     return None
 
 
+def _cell_names(source: str, declared) -> list[str] | None:
+    """The names a parameters cell as the kernel ran it assigns or annotates, in order; None
+    when ``source`` is not such a cell (anything but plain ``name = …`` or ``name: type = …``
+    statements, or none of ``declared`` among them: the start cell run again, say)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    names = []
+    for statement in tree.body:
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            names.append(statement.target.id)
+        elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+              and isinstance(statement.targets[0], ast.Name)):
+            names.append(statement.targets[0].id)
+        else:
+            return None
+    return names if set(names) & set(declared) else None
+
+
+def _parameters_cell_run(history: list[str], injected: bool) -> str | None:
+    """The parameters cell as the kernel ran it: the cell before the running one, or before the
+    injected cell."""
+    back = 3 if injected else 2
+    return history[-back] if len(history) >= back else None
+
+
 def _is_value(node: ast.expr) -> bool:
     """A literal, or ``float('nan')``/``float('inf')`` as papermill writes those."""
     try:
@@ -248,11 +280,17 @@ def _unknown(name: str, declared) -> str:
     return f"unknown parameter {name!r}; this notebook declares: {', '.join(sorted(declared))}{hint}"
 
 
-def check_parameters(namespace: dict, history: list[str] | None = None) -> dict[str, object]:
-    """Validate a notebook namespace against its ``parameters`` cell's annotations.
+def check_parameters(namespace: dict, history: list[str] | None = None, *,
+                     declared: dict[str, Parameter] | None = None,
+                     notebook: str = "") -> dict[str, object]:
+    """Validate a notebook namespace against its parameters; return their values, in order.
 
-    ``history`` is the kernel's input history, the running cell last (default: IPython's);
-    the cell before it, when papermill injected it, must assign declared names only.
+    ``declared`` are the parameters the repository's copy of the notebook declares (its
+    file name ``notebook``); without them, the annotations in ``namespace``. ``history`` is
+    the kernel's input history, the running cell last (default: IPython's): the cell before
+    it, when papermill injected it, must assign declared names only, and the parameters cell
+    as the kernel ran it (JupyterLab runs it as the user edited it) may assign or annotate
+    declared names only: a typo is an error, never a parameter silently left at its default.
 
     >>> check_parameters({"__annotations__": {"seed": int}, "seed": 3, "nb": "an earlier run"})
     {'seed': 3}
@@ -266,13 +304,23 @@ def check_parameters(namespace: dict, history: list[str] | None = None) -> dict[
     ...
     recallscore_nb.core.errors.UsageError: unknown parameter 'sed'; this notebook declares: seed; did you mean 'seed'?
     """
-    declared = {name: Parameter(name, kind) for name, kind in
-                namespace.get("__annotations__", {}).items()}
-    injected = _injected_cell(_input_history() if history is None else history)
+    if declared is None:
+        declared = {name: Parameter(name, kind) for name, kind in
+                    namespace.get("__annotations__", {}).items()}
+    history = _input_history() if history is None else history
+    injected = _injected_cell(history)
     if injected is not None:
         for name in _injected_names(injected):
             if name not in declared:
                 raise UsageError(_unknown(name, declared))
+    cell = _parameters_cell_run(history, injected is not None)
+    for name in (_cell_names(cell, declared) or []) if cell is not None else []:
+        if name not in declared:
+            where = f"the notebook {notebook}" if notebook else "this notebook"
+            close = difflib.get_close_matches(name, sorted(declared), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise UsageError(f"the parameters cell sets {name!r}, which {where} does not declare; "
+                             f"it declares: {', '.join(sorted(declared))}{hint}")
     for name, parameter in declared.items():
         if name not in namespace:
             raise UsageError(f"parameter {name!r} is declared but has no value")
@@ -281,3 +329,20 @@ def check_parameters(namespace: dict, history: list[str] | None = None) -> dict[
             raise UsageError(f"parameter {name!r} must be {parameter.type.__name__} "
                              f"(got {value!r} that is a {type(value).__name__})")
     return {name: namespace[name] for name in declared}
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters_class(fields: tuple[tuple[str, type], ...]) -> type:
+    return dataclasses.make_dataclass("Parameters", list(fields), frozen=True)
+
+
+def parameters_object(values: dict[str, object], types: dict[str, type] | None = None):
+    """A notebook's parameters as one frozen object, a field per parameter, in order; each
+    field's type is the declared one (``types``; by default the type of its value).
+
+    >>> params = parameters_object({"seed": 7, "label": "a"}, {"seed": int, "label": str})
+    >>> params, params.seed + 1
+    (Parameters(seed=7, label='a'), 8)
+    """
+    types = {name: type(value) for name, value in values.items()} if types is None else types
+    return _parameters_class(tuple((name, types[name]) for name in values))(**values)

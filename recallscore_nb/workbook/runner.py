@@ -173,7 +173,10 @@ def _worker_init(parent: int, work: str, root: str) -> None:
 
 
 def _execute(notebook: str, executed: str, parameters: dict, cwd: str) -> tuple[str, dict | None]:
-    """Run one notebook with papermill (in a worker process); return (stem, error or None)."""
+    """Run one notebook with papermill (in a worker process); return (stem, error or None).
+    ``parameters`` are those that differ from the notebook's defaults: papermill injects a
+    cell only for them, and none when there are none. The notebook's session learns where to
+    write from :data:`RUN_WORK_VARIABLE`."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -185,23 +188,34 @@ def _execute(notebook: str, executed: str, parameters: dict, cwd: str) -> tuple[
         papermill.execute_notebook(notebook, executed, parameters=parameters,
                                    kernel_name="python3", progress_bar=False, cwd=cwd)
     except PapermillExecutionError as exc:
-        return stem, {"cell": _stored_cell_number(Path(notebook), exc.cell_index),
+        return stem, {"cell": _stored_cell_number(Path(notebook), exc.cell_index,
+                                                  injected=bool(parameters)),
                       "ename": exc.ename, "evalue": exc.evalue}
     except Exception as exc:  # a kernel that died, an unreadable notebook: still name it
         return stem, {"cell": None, "ename": type(exc).__name__, "evalue": str(exc)}
     return stem, None
 
 
-def _stored_cell_number(notebook: Path, executed_index: int) -> int:
+def _stored_cell_number(notebook: Path, executed_index: int, *, injected: bool = True) -> int:
     """The 1-based position, in the stored notebook, of a cell of the executed copy (papermill
-    inserts its injected-parameters cell right after the parameters cell)."""
+    inserts its injected-parameters cell, when it injects one, right after the parameters
+    cell)."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     tagged = [i for i, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", [])]
-    after_injected = bool(tagged) and executed_index >= tagged[0] + 1
+    after_injected = injected and bool(tagged) and executed_index >= tagged[0] + 1
     return executed_index + 1 - after_injected
 
 
+def _changed(notebook: Path, values: dict) -> dict:
+    """The values that differ from the notebook's declared defaults: what papermill injects."""
+    defaults = declared_defaults(notebook)
+    return {name: value for name, value in values.items()
+            if name not in defaults or defaults[name] != value}
+
+
 def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) -> None:
+    """Run every planned notebook, their executed copies written into ``work/notebooks/``;
+    the first failure (by notebook) is raised once all have ended."""
     from tqdm import tqdm
 
     (work / "notebooks").mkdir(parents=True, exist_ok=True)
@@ -210,7 +224,7 @@ def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) 
                              initargs=(os.getpid(), str(work), str(REPO_ROOT))) as pool:
         futures = [
             pool.submit(_execute, str(nb), str(work / "notebooks" / nb.name),
-                        {**params, "output_dir": str(work)}, os.getcwd())
+                        _changed(nb, params), os.getcwd())
             for nb, params in plan.items()
         ]
         bar = tqdm(total=len(futures), desc="notebooks", unit="nb", disable=not progress,

@@ -1,28 +1,38 @@
 """A notebook's session: its validated parameters, its inputs, and the outputs it writes.
 
-The second cell of every notebook is ``nb = chapter.start(globals())``, which calls
-:func:`start`. ``start`` checks the parameters against the annotations of the ``parameters``
-cell (``name: type = default``): only the names that cell declares are parameters, so
-leftovers of an earlier run in the same kernel (``nb``, tables) are not; every statement of
-the cell papermill injected (``# Parameters``, the cell run just before, read from IPython's
-input history) must assign a declared name to a literal value, else the notebook stops (an
-unknown name, with the closest declared one; code that is not an assignment). A value of the
-wrong type is an error too (papermill itself only warns).
+The cell after the parameters cell is ``nb = chapter.start(globals())`` then ``nb``, which
+calls :func:`start` and shows the session: its parameters, inputs and signatures. ``start``
+checks the parameters against those the repository's copy of the notebook declares
+(``name: type = default``; see :mod:`~recallscore_nb.workbook.parameters`): only declared names
+are parameters, so leftovers of an earlier run in the same kernel (``nb``, tables) are not,
+and a name the parameters cell (as the kernel ran it) or papermill's injected cell sets that
+is not declared is an error naming the closest declared one; a value of the wrong type is an
+error too (papermill itself only warns). ``nb.params`` holds the values as one frozen, typed
+object (``nb.params.seed`` is an ``int``).
 
 Relative paths (``output_dir``, ``*_path``) are read against the folder the user started
 from (:func:`~recallscore_nb.workbook.paths.user_folder`). An ``output_dir`` inside ``reports/`` is
 refused when the parameters differ from the paper's defaults recorded in
-``reports/manifest.json``. Tables and figures are written through :meth:`Session.table` and
-:meth:`Session.figure`, named ``<stem>__<what>.<ext>``, each carrying the scorer signatures
-and input hashes. :meth:`Session.finish` ends the notebook: under ``recallscore run`` it
-writes the notebook's manifest fragment into the run's work folder; run alone (papermill,
-JupyterLab) the notebook wrote into a work folder of its own and publishes itself, merging
-its part into the output folder's manifest and ``paper/numbers.tex`` under the folder's lock.
+``reports/manifest.json``. The inputs the parameters name are read once, each recorded with
+its SHA-256 (:attr:`Session.benchmark`, :attr:`Session.schema`, :attr:`Session.catalogue`).
+Each later cell binds what a chapter step computes to a name and shows it, writing it in
+the same visible call: ``nb.save("what", value)`` writes a table
+(``tables/<stem>__what.{csv,md,tex}``) or a figure (``figures/<stem>__what.{png,pdf,svg}``),
+each carrying the scorer signatures and input hashes, and returns it for display;
+``nb.quote(numbers)`` records the numbers the paper quotes and shows them as their macros.
+:meth:`Session.finish` ends the notebook: under ``recallscore run`` it writes the notebook's
+manifest fragment into the run's work folder; run alone (papermill, JupyterLab) the notebook
+wrote into a work folder of its own and publishes itself, merging its part into the output
+folder's manifest and ``paper/numbers.tex`` under the folder's lock. A cell that raises
+discards what the unfinished session wrote (its work folder, and the output folder it
+created when empty).
 """
 
 from __future__ import annotations
 
 import atexit
+import dataclasses
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -32,7 +42,7 @@ from .._version import __version__
 from ..core.errors import InputFileError, UsageError
 from ..io.data import DEFAULT_BENCHMARK
 from ..io.files import require_regular_file, sha256, write_file
-from .parameters import check_parameters
+from .parameters import check_parameters, declared_parameters, parameters_object
 from .paths import (
     NOTEBOOKS_DIR,
     REPO_ROOT,
@@ -111,28 +121,34 @@ def _refuse_changed_into_reports(stem: str, given: dict) -> None:
 
 @dataclass(frozen=True)
 class SavedFigure:
-    """The files of a saved figure; Jupyter shows it as its PNG."""
+    """A figure as saved: its files (relative to the output folder) and its PNG bytes, which
+    Jupyter shows, the same bytes as the PNG file."""
 
-    paths: tuple[Path, ...]
+    names: tuple[str, ...]
+    png: bytes | None
 
-    def _repr_png_(self) -> bytes:
-        return next(p for p in self.paths if p.suffix == ".png").read_bytes()
+    def _repr_png_(self) -> bytes | None:
+        return self.png
+
+    def __repr__(self) -> str:
+        return ", ".join(self.names)
 
 
-@dataclass
+@dataclass(repr=False)
 class Session:
     """What a notebook knows while it runs; see the module docstring.
 
-    Made directly, a session writes into ``output_dir`` and :meth:`finish` writes its
-    manifest fragment there (as under ``recallscore run``, whose ``output_dir`` is the run's
-    work folder). :func:`start` makes a notebook run alone ``publishing``: it writes into a
-    work folder of its own inside ``output_dir`` and :meth:`finish` publishes it.
-    ``given`` holds the parameters as the user gave them (``parameters`` has ``*_path``
-    values made absolute); the manifest records ``given``.
+    ``params`` is the notebook's parameters as one frozen object (``nb.params.seed``), with
+    ``*_path`` values made absolute; ``given`` holds them as the user gave them, as the
+    manifest records them. Made directly, a session writes into ``output_dir`` and
+    :meth:`finish` writes its manifest fragment there (as under ``recallscore run``, whose
+    ``output_dir`` is the run's work folder). :func:`start` makes a notebook run alone
+    ``publishing``: it writes into a work folder of its own inside ``output_dir`` and
+    :meth:`finish` publishes it.
     """
 
     stem: str
-    parameters: dict[str, object]
+    params: object
     output_dir: Path
     signatures: list[str] = field(default_factory=list)
     inputs: dict[str, str] = field(default_factory=dict)
@@ -140,38 +156,69 @@ class Session:
     numbers: dict[str, str] = field(default_factory=dict)
     given: dict[str, object] | None = None
     publishing: bool = False
-    _memo: dict[str, object] = field(default_factory=dict, repr=False)
     _work: object = field(default=None, repr=False)
+    _created: Path | None = field(default=None, repr=False)
+    _failed: bool = field(default=False, repr=False)
     _published: list[str] | None = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        """The notebook, its parameters, its inputs and the signatures its outputs carry."""
+        lines = [f"{self.stem}: {self.params!r}", "inputs:"]
+        lines += [f"  {path}  sha256:{sha}" for path, sha in sorted(self.inputs.items())] or ["  none"]
+        lines += ["signatures:"] + [f"  {s}" for s in self.signatures]
+        return "\n".join(lines)
+
+    def _param(self, name: str, default: object = "") -> object:
+        return getattr(self.params, name, default)
 
     @property
     def work_dir(self) -> Path:
         """Where tables and figures are written: ``output_dir``, or, for a publishing session,
         a hidden work folder inside it (made on first use, removed at :meth:`finish`)."""
+        if self._failed:
+            raise UsageError(f"{self.stem}: a cell failed after this notebook started, and what "
+                             "it had written was removed; run the notebook again from its "
+                             "parameters cell")
         if not self.publishing:
             return self.output_dir
         if self._work is None:
             from .publishing import WorkFolder
 
+            missing = [p for p in (self.output_dir, *self.output_dir.parents) if not p.exists()]
             try:
                 self.output_dir.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise UsageError(f"output_dir {self.output_dir}: cannot write here "
                                  f"({exc.strerror or exc})") from None
+            if missing and self._created is None:
+                self._created = missing[-1]
             self._work = WorkFolder(self.output_dir, f".recallscore-work-{self.stem}-")
         return self._work.path
 
-    def discard(self) -> None:
-        """Remove this session's work folder (what it wrote and did not publish)."""
+    def _drop_work(self) -> None:
         if self._work is not None:
             self._work.remove()
             self._work = None
 
-    def memo(self, key: str, compute):
-        """``compute()`` once per session; later calls with ``key`` return the same value."""
-        if key not in self._memo:
-            self._memo[key] = compute()
-        return self._memo[key]
+    def discard(self) -> None:
+        """Remove what this unfinished session wrote: its work folder, and the output folders
+        it created when they hold nothing else."""
+        self._drop_work()
+        folder, created, self._created = self.output_dir, self._created, None
+        while created is not None:
+            try:
+                folder.rmdir()
+            except OSError:
+                return
+            if folder == created:
+                return
+            folder = folder.parent
+
+    def fail(self) -> None:
+        """A cell failed: discard what this session wrote, and refuse to write more."""
+        self.discard()
+        self._failed = True
+        _forget(self)
 
     # --- inputs -------------------------------------------------------------------------
     def read_input(self, path: str | Path) -> Path:
@@ -182,16 +229,40 @@ class Session:
 
     @property
     def benchmark_path(self) -> Path:
-        return Path(self.parameters.get("benchmark_path") or DEFAULT_BENCHMARK)
+        return Path(self._param("benchmark_path") or DEFAULT_BENCHMARK)
 
-    @property
+    @functools.cached_property
     def benchmark(self):
-        """The benchmark named by ``benchmark_path`` (loaded once, recorded as an input)."""
-        if not hasattr(self, "_benchmark"):
-            from ..io.benchmarks import load_benchmark
+        """The benchmark named by ``benchmark_path`` (read once, recorded as an input)."""
+        from ..io.benchmarks import load_benchmark
 
-            self._benchmark = load_benchmark(str(self.read_input(self.benchmark_path)))
-        return self._benchmark
+        return load_benchmark(str(self.read_input(self.benchmark_path)))
+
+    @functools.cached_property
+    def schema(self):
+        """The scoring schema named by ``schema_path`` (read once, recorded as an input).
+        Empty: the shipped schema for the shipped benchmark; for any other benchmark, no
+        schema (every fact weight 1, no equivalents, contradictions or negation), since the
+        shipped one names the shipped benchmark's facts."""
+        from ..core.schema import default_schema
+        from ..io.data import DEFAULT_SCHEMA_PATH
+        from ..io.scoring_schemas import load_scoring_schema
+
+        given = str(self._param("schema_path") or "")
+        if not given and self._param("benchmark_path"):
+            return default_schema(self.benchmark)
+        path = Path(given) if given else DEFAULT_SCHEMA_PATH
+        if not path.is_file():
+            raise UsageError(f"schema_path: no such file: {path}")
+        return load_scoring_schema(str(self.read_input(path)), self.benchmark)
+
+    @functools.cached_property
+    def catalogue(self):
+        """The suite catalogue named by ``catalogue_path`` (read once, recorded as an input)."""
+        from ..io.catalogue import load_catalogue
+        from ..io.data import DEFAULT_CATALOGUE
+
+        return load_catalogue(self.read_input(self._param("catalogue_path") or DEFAULT_CATALOGUE))
 
     def sign(self, *signatures: str) -> None:
         """Record signatures that apply to this notebook's outputs (kept once, in order)."""
@@ -205,26 +276,39 @@ class Session:
         lines += [f"input: {path} sha256:{sha}" for path, sha in sorted(self.inputs.items())]
         return lines
 
+    def save(self, what: str, value, **options):
+        """Write a table (a DataFrame: :meth:`table`) or a figure (:meth:`figure`) named
+        ``what``; return what Jupyter then shows: the table, or the figure as its PNG."""
+        import pandas as pd
+
+        if isinstance(value, pd.DataFrame):
+            return self.table(what, value, **options)
+        if callable(getattr(value, "savefig", None)):
+            return self.figure(what, value)
+        raise TypeError(f"nb.save({what!r}, …): expected a DataFrame or a figure "
+                        f"(got a {type(value).__name__})")
+
     def table(self, what: str, frame, *, float_format: str = ".3f"):
         """Write ``tables/<stem>__<what>.{csv,md,tex}``; return the frame for display."""
         from ..render.tables import table_texts
 
+        work = self.work_dir
         texts = table_texts(frame, self.footer(), float_format)
         for ext, text in texts.items():
-            self.outputs.append(write_file(self.work_dir / "tables" / f"{self.stem}__{what}.{ext}",
-                                           text))
+            self.outputs.append(write_file(work / "tables" / f"{self.stem}__{what}.{ext}", text))
         return frame
 
     def figure(self, what: str, fig) -> SavedFigure:
         """Write ``figures/<stem>__<what>.{png,pdf,svg}``; return them, shown as the PNG."""
         from ..render.figures import FIGURE_FORMATS, figure_bytes
 
+        work = self.work_dir
         description = "; ".join(self.footer())
-        paths = tuple(write_file(self.work_dir / "figures" / f"{self.stem}__{what}.{fmt}",
-                                 figure_bytes(fig, fmt, description=description))
-                      for fmt in FIGURE_FORMATS)
+        rendered = {fmt: figure_bytes(fig, fmt, description=description) for fmt in FIGURE_FORMATS}
+        paths = tuple(write_file(work / "figures" / f"{self.stem}__{what}.{fmt}", data)
+                      for fmt, data in rendered.items())
         self.outputs += paths
-        return SavedFigure(paths)
+        return SavedFigure(tuple(p.relative_to(work).as_posix() for p in paths), rendered.get("png"))
 
     def number(self, name: str, value) -> None:
         """Record a number the paper quotes, as the LaTeX macro ``\\rs<Name>``."""
@@ -232,9 +316,19 @@ class Session:
             raise ValueError(f"a paper number's name must be letters only (got {name!r})")
         self.numbers[name] = value if isinstance(value, str) else format(value, "g")
 
+    def quote(self, numbers):
+        """Record the numbers the paper quotes (name -> value, see :meth:`number`); return them
+        as the macros ``paper/numbers.tex`` defines, for display."""
+        import pandas as pd
+
+        for name, value in numbers.items():
+            self.number(name, value)
+        return pd.DataFrame({"macro": [f"\\rs{name}" for name in numbers],
+                             "value": [self.numbers[name] for name in numbers]})
+
     def fragment(self) -> dict:
         """This notebook's part of the manifest (paths relative to the output folder)."""
-        given = self.parameters if self.given is None else self.given
+        given = dataclasses.asdict(self.params) if self.given is None else self.given
         return {
             "notebook": self.stem,
             "parameters": {k: v for k, v in given.items() if k != "output_dir"},
@@ -270,9 +364,10 @@ class Session:
         with OutputLock(self.output_dir, wait=SESSION_LOCK_WAIT, option="output_dir"):
             recorded = recorded_defaults(read_manifest(self.output_dir / MANIFEST), self.stem)
             if recorded is None:
-                recorded = _declared_or_given(self.stem, self.given or self.parameters)
+                recorded = _declared_or_given(self.stem, self.given or dataclasses.asdict(self.params))
             publish(self.output_dir, work, {self.stem: fragment}, defaults={self.stem: recorded})
-        self.discard()
+        self._drop_work()
+        self._created = None
         _forget(self)
 
 
@@ -302,22 +397,61 @@ def _discard_open() -> None:
         _OPEN.pop().discard()
 
 
+def _after_cell(result) -> None:
+    """IPython's ``post_run_cell`` hook: when a cell raised, the unfinished session fails."""
+    if getattr(result, "error_in_exec", None) is not None:
+        while _OPEN:
+            _OPEN[-1].fail()
+
+
+def _watch_cells() -> None:
+    """Make a cell that raises fail this kernel's unfinished session (once per kernel)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipykernel
+        return
+    shell = get_ipython()
+    if shell is not None and _after_cell not in shell.events.callbacks["post_run_cell"]:
+        shell.events.register("post_run_cell", _after_cell)
+
+
+def _canonical(stem: str) -> tuple[dict | None, str]:
+    """The parameters the repository's copy of the notebook declares, and its name as shown
+    (None when the workbook has no such notebook)."""
+    notebook = None if NOTEBOOKS_DIR is None else NOTEBOOKS_DIR / f"{stem}.ipynb"
+    if notebook is None or not notebook.is_file():
+        return None, ""
+    return declared_parameters(notebook), relative_to_repo(notebook)
+
+
 def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Session:
     """Validate a notebook's parameters and open its session.
 
-    ``output_dir`` empty means the repository's ``reports/``; relative paths are read against
-    :func:`~recallscore_nb.workbook.paths.user_folder`. Running a notebook again in the same kernel
-    discards what the unfinished earlier run wrote.
+    The parameters are those the repository's ``notebooks/<stem>.ipynb`` declares (the
+    kernel may run a copy), else those the namespace's annotations declare; ``nb.params``
+    holds them, typed. ``output_dir`` empty means the repository's ``reports/``; relative
+    paths are read against :func:`~recallscore_nb.workbook.paths.user_folder`. Under
+    ``recallscore run`` (:data:`RUN_WORK_VARIABLE` set, ``output_dir`` left empty), the
+    session writes into the run's work folder. Running a notebook again in the same kernel
+    discards what the unfinished earlier run wrote; so does a cell that raises.
     """
-    given = check_parameters(namespace, history)
+    declared, shown = _canonical(stem)
+    given = check_parameters(namespace, history, declared=declared, notebook=shown)
+    types = ({name: p.type for name, p in declared.items()} if declared is not None else
+             {name: namespace["__annotations__"][name] for name in given})
     base = user_folder(REPO_ROOT)
-    parameters = dict(given)
+    values = dict(given)
     for name, value in given.items():
         if name.endswith("_path") and value:
             path = resolve_user_path(str(value), base)
             check_input_parameter(name, str(value), path)
-            parameters[name] = str(path)
+            values[name] = str(path)
+    params = parameters_object(values, types)
     text = str(given.get("output_dir") or "")
+    _discard_open()
+    run_work = os.environ.get(RUN_WORK_VARIABLE)
+    if run_work and not text:  # under recallscore run: a fragment in the run's work folder
+        return Session(stem=stem, params=params, output_dir=Path(run_work), given=given)
     if not text and REPORTS_DIR is None:
         raise UsageError(f"output_dir: empty means the workbook's reports/, and no workbook was "
                          f"found; give an output_dir, or set {ROOT_VARIABLE} to the folder that "
@@ -325,13 +459,10 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
     output_dir = resolve_user_path(text, base) if text else REPORTS_DIR
     check_output_folder(output_dir, notebooks=NOTEBOOKS_DIR, reports=REPORTS_DIR, changed=False,
                         option="output_dir")
-    _discard_open()
-    run_work = os.environ.get(RUN_WORK_VARIABLE)
-    if run_work and Path(run_work) == output_dir:  # under recallscore run: a fragment only
-        return Session(stem=stem, parameters=parameters, output_dir=output_dir, given=given)
     if REPORTS_DIR is not None and inside(output_dir, REPORTS_DIR):
         _refuse_changed_into_reports(stem, given)
-    session = Session(stem=stem, parameters=parameters, output_dir=output_dir, given=given,
+    session = Session(stem=stem, params=params, output_dir=output_dir, given=given,
                       publishing=True)
     _OPEN.append(session)
+    _watch_cells()
     return session

@@ -8,47 +8,7 @@ import pytest
 
 from recallscore_nb.render import figures
 from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure, style
-from recallscore_nb.workbook.chapters import (
-    fact_status as ch07,
-    normalization_ablation as ch03,
-    reanalysis as ch05,
-    rule_figures as ch02,
-    suite_catalogue as ch06,
-)
-from recallscore_nb.workbook.session import Session
-
-
-# The notebooks' default parameters (their parameters cells), every input the shipped one.
-PARAMETERS = {
-    ch02: {"benchmark_path": "", "squad_mode": "v1.1"},
-    ch03: {"benchmark_path": "", "schema_path": ""},
-    ch05: {"benchmark_path": "", "attempts_path": "", "seed": 20260916, "resamples": 2000},
-    ch06: {"catalogue_path": ""},
-    ch07: {"benchmark_path": "", "schema_path": ""},
-}
-
-
-STEPS = {
-    "02 matrix": (ch02, "matrix_figure"),
-    "02 by_label": (ch02, "label_figure"),
-    "02 facts": (ch02, "facts_figure"),
-    "03 heatmap": (ch03, "ablation_figure"),
-    "05 intervals": (ch05, "intervals_figure"),
-    "06 suites": (ch06, "suites_figure"),
-    "07 matrix": (ch07, "status_figure"),
-}
-
-
-def draw(name: str, tmp_path):
-    """The figure the step ``name`` makes from the shipped data, caught before it is saved."""
-    chapter, step = STEPS[name]
-    nb = Session(stem=chapter.STEM, output_dir=tmp_path,
-                 parameters={"output_dir": str(tmp_path), **PARAMETERS[chapter]})
-    made = []
-    nb.figure = lambda what, fig: made.append(fig)
-    getattr(chapter, step)(nb)
-    assert len(made) == 1
-    return made[0]
+from tests.render.shipped import draw
 
 
 def fits_the_page(m: figures.Measurement) -> bool:

@@ -1,4 +1,4 @@
-"""Every figure of the workbook, drawn from the shipped data by its chapter's step (no
+"""Every figure of the workbook, drawn from the shipped data by its chapter's steps (no
 papermill), holds to the paper's page: at most :data:`~recallscore_nb.render.figures.TEXT_WIDTH`
 wide (or its text still large enough once scaled down to it), no text under
 :data:`~recallscore_nb.render.figures.MIN_POINTS` points there, no two texts on top of each other,
@@ -20,57 +20,16 @@ from recallscore_nb.analysis.ablation import ABLATIONS, ablation_table, heatmap_
 from recallscore_nb.render import figures
 from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure, style
 from recallscore_nb.render.plots import FLIP_COLOR, plot_ablation, plot_suite_points
-from recallscore_nb.workbook.chapters import (
-    fact_status as ch07,
-    normalization_ablation as ch03,
-    reanalysis as ch05,
-    rule_figures as ch02,
-    suite_catalogue as ch06,
-)
-from recallscore_nb.workbook.session import Session
-
+from tests.render.shipped import FIGURES, draw
 
 PAGE_HEIGHT = 9.0  # inches of text height on a letter or A4 page
-
-
-# The notebooks' default parameters (their parameters cells), every input the shipped one.
-PARAMETERS = {
-    ch02: {"benchmark_path": "", "squad_mode": "v1.1"},
-    ch03: {"benchmark_path": "", "schema_path": ""},
-    ch05: {"benchmark_path": "", "attempts_path": "", "seed": 20260916, "resamples": 2000},
-    ch06: {"catalogue_path": ""},
-    ch07: {"benchmark_path": "", "schema_path": ""},
-}
-
-
-STEPS = {
-    "02 matrix": (ch02, "matrix_figure"),
-    "02 by_label": (ch02, "label_figure"),
-    "02 facts": (ch02, "facts_figure"),
-    "03 heatmap": (ch03, "ablation_figure"),
-    "05 intervals": (ch05, "intervals_figure"),
-    "06 suites": (ch06, "suites_figure"),
-    "07 matrix": (ch07, "status_figure"),
-}
-
-
-def draw(name: str, tmp_path):
-    """The figure the step ``name`` makes from the shipped data, caught before it is saved."""
-    chapter, step = STEPS[name]
-    nb = Session(stem=chapter.STEM, output_dir=tmp_path,
-                 parameters={"output_dir": str(tmp_path), **PARAMETERS[chapter]})
-    made = []
-    nb.figure = lambda what, fig: made.append(fig)
-    getattr(chapter, step)(nb)
-    assert len(made) == 1
-    return made[0]
 
 
 @pytest.fixture(scope="module")
 def drawn(tmp_path_factory):
     """Each step's figure and its measurement, drawn once for the module."""
     out = {}
-    for name in STEPS:
+    for name in FIGURES:
         fig = draw(name, tmp_path_factory.mktemp("figures"))
         out[name] = (fig, measure(fig))
     yield out
@@ -93,7 +52,7 @@ def all_texts(fig) -> str:
 
 
 # --- every figure of the workbook -----------------------------------------------------------
-@pytest.mark.parametrize("name", STEPS)
+@pytest.mark.parametrize("name", FIGURES)
 def test_figure_fits_the_text_width_with_legible_text(drawn, name):
     _, m = drawn[name]
     assert m.width <= TEXT_WIDTH + 0.01, f"{name}: {m.width:.2f} in wide"
@@ -102,13 +61,13 @@ def test_figure_fits_the_text_width_with_legible_text(drawn, name):
                               f"at {m.printed_points():.1f} pt")
 
 
-@pytest.mark.parametrize("name", STEPS)
+@pytest.mark.parametrize("name", FIGURES)
 def test_no_two_texts_overlap(drawn, name):
     _, m = drawn[name]
     assert m.overlaps() == []
 
 
-@pytest.mark.parametrize("name", STEPS)
+@pytest.mark.parametrize("name", FIGURES)
 def test_no_bars_on_a_log_axis(drawn, name):
     fig, _ = drawn[name]
     for ax in fig.axes:

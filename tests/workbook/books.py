@@ -9,6 +9,7 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 
+from recallscore_nb.workbook.parameters import parameters_object
 from recallscore_nb.workbook.session import Session
 
 PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a cell of the table'
@@ -28,7 +29,7 @@ def fake_execute_all(plan, work, jobs, progress):
     """What each notebook's session writes into the work folder, without a kernel."""
     (work / "notebooks").mkdir(parents=True, exist_ok=True)
     for nb, values in plan.items():
-        session = Session(stem=nb.stem, parameters={**values, "output_dir": str(work)},
+        session = Session(stem=nb.stem, params=parameters_object({**values, "output_dir": ""}),
                           output_dir=work)
         session.table("values", pd.DataFrame({"label": [values.get("label", "")], "n": [1]}))
         session.number(nb.stem.split("_")[1].capitalize() + "Answer", 42)

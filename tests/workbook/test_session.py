@@ -165,7 +165,7 @@ def test_start_refuses_changed_parameters_into_reports(repo, monkeypatch):
 
 def test_start_refuses_the_notebooks_folder_and_the_filesystem_root(repo, monkeypatch):
     monkeypatch.setattr(session_module, "NOTEBOOKS_DIR", repo / "notebooks")
-    base = {"__annotations__": {"output_dir": str}}
+    base = {"__annotations__": {"output_dir": str, "resamples": int, "label": str}} | DEFAULTS
     for folder in (str(repo / "notebooks"), str(repo), "/"):
         with pytest.raises(UsageError, match="output_dir"):
             start("05_fake", base | {"output_dir": folder}, history=[])
@@ -197,3 +197,88 @@ def test_a_session_outside_run_publishes_completely_and_merges(tmp_path):
     numbers = (out / "paper" / "numbers.tex").read_text()
     assert "\\rsValueOne" in numbers and "\\rsValueTwo" in numbers
     assert not (out / "fragments").exists() and leftovers(out) == [".recallscore.lock"]
+
+
+# --- a typo in the parameters cell, as JupyterLab runs it (verifier's gap 2) ----------------------
+@pytest.mark.parametrize("typo", ["resample = 10", "resample: int = 10"])
+def test_a_typo_in_the_parameters_cell_run_in_jupyterlab_is_an_error(repo, monkeypatch, typo):
+    """JupyterLab runs the parameters cell as the user edited it, then the start cell: a name the
+    repository's notebook does not declare is refused, however the kernel holds it."""
+    monkeypatch.setattr(session_module, "REPO_ROOT", repo)
+    monkeypatch.setattr(session_module, "REPORTS_DIR", repo / "reports")
+    monkeypatch.setattr(session_module, "NOTEBOOKS_DIR", repo / "notebooks")
+    cell = PARAMETERS + "\n" + typo
+    namespace = {"__annotations__": {"output_dir": str, "resamples": int, "label": str},
+                 "output_dir": str(repo / "lab"), "resamples": 2000, "label": "a&b",
+                 "resample": 10}
+    if ":" in typo:
+        namespace["__annotations__"]["resample"] = int
+    with pytest.raises(UsageError) as caught:
+        start("05_fake", namespace, history=["", cell, "nb = s.start('05_fake', globals())"])
+    assert str(caught.value) == (
+        "the parameters cell sets 'resample', which the notebook notebooks/05_fake.ipynb does not "
+        "declare; it declares: label, output_dir, resamples; did you mean 'resamples'?")
+    assert not (repo / "lab").exists()
+
+
+def test_an_earlier_typo_left_in_the_kernel_is_forgotten_once_the_cell_is_fixed(repo, monkeypatch):
+    monkeypatch.setattr(session_module, "REPO_ROOT", repo)
+    monkeypatch.setattr(session_module, "REPORTS_DIR", repo / "reports")
+    monkeypatch.setattr(session_module, "NOTEBOOKS_DIR", repo / "notebooks")
+    namespace = {"__annotations__": {"output_dir": str, "resamples": int, "label": str,
+                                     "resample": int},  # left by an earlier run of a typo
+                 "output_dir": str(repo / "lab"), "resamples": 500, "label": "a&b", "resample": 10}
+    nb = start("05_fake", namespace, history=["", PARAMETERS, "nb = s.start('05_fake', globals())"])
+    assert nb.params.resamples == 500 and not hasattr(nb.params, "resample")
+    nb.discard()
+
+
+# --- a cell that fails leaves no folder behind (verifier's gap 3) ---------------------------------
+def test_a_run_that_fails_after_its_first_table_leaves_no_folder_it_created(repo):
+    path = repo / "notebooks" / "05_fake.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.insert(2, nbformat.v4.new_code_cell(
+        'import pandas as pd\nnb.table("first", pd.DataFrame({"n": [1]}))\nraise ValueError("boom")'))
+    nb.cells[0].source = PARAMETERS.replace('output_dir: str = ""', 'output_dir: str = "new/out"')
+    client = NotebookClient(nb, kernel_name="python3", timeout=120,
+                            resources={"metadata": {"path": str(repo / "notebooks")}})
+    env = {**os.environ, "JPY_SESSION_NAME": str(path)}
+    with client.setup_kernel(env=env):
+        for index, cell in enumerate(nb.cells[:2]):
+            client.execute_cell(cell, index)
+        with pytest.raises(Exception, match="boom"):
+            client.execute_cell(nb.cells[2], 2)
+        assert not (repo / "new").exists()  # the kernel still runs: nothing waits for its exit
+        with pytest.raises(Exception, match="a cell failed"):  # the rest of this run is refused
+            client.execute_cell(nb.cells[3], 3)
+        assert not (repo / "new").exists()
+    assert sorted(p.name for p in repo.iterdir()) == ["notebooks", "reports"]
+
+
+# --- the inputs the parameters name, read once and recorded --------------------------------------
+def test_the_shipped_schema_for_the_shipped_benchmark_read_once_and_recorded(tmp_path):
+    from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
+    from recallscore_nb.workbook.chapters import fact_status
+    from tests.workbook.chapters.sessions import session
+
+    nb = session(fact_status, tmp_path)
+    schema = nb.schema
+    assert schema.path == str(DEFAULT_SCHEMA_PATH) and nb.schema is schema
+    assert "recallscore_nb/data/benchmarks/four_fact_recall.scoring.json" in nb.inputs
+
+
+def test_no_schema_for_a_benchmark_of_ones_own(tmp_path):
+    from recallscore_nb.workbook.chapters import fact_status
+    from tests.conftest import write_benchmark
+    from tests.workbook.chapters.sessions import session
+
+    nb = session(fact_status, tmp_path, benchmark_path=str(write_benchmark(tmp_path)))
+    assert nb.schema.is_default and list(nb.schema.facts) == ["bird", "place", "time"]
+
+
+def test_a_schema_path_that_names_no_file(tmp_path):
+    from recallscore_nb.workbook.chapters import fact_status
+    from tests.workbook.chapters.sessions import session
+
+    with pytest.raises(UsageError, match="schema_path: no such file: .*nope.json"):
+        session(fact_status, tmp_path, schema_path=str(tmp_path / "nope.json")).schema

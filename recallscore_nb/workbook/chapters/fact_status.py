@@ -4,8 +4,8 @@ The scoring schema (weights, equivalent and contradicting formulations, negation
 each fact of each benchmark variant as one of four statuses; the weighted score sits beside
 the binary checklist it refines. The pure functions (``status_matrix``, ``status_counts``,
 ``explanations``, ``schema_facts``) take frames and return frames; the steps compute through
-them, draw with :func:`recallscore_nb.render.plots.fact_status_figure` and write through the
-session.
+them and draw with :func:`recallscore_nb.render.plots.fact_status_figure`; the notebook saves
+what they return.
 """
 
 from __future__ import annotations
@@ -20,30 +20,28 @@ from ...core.scoring import score_benchmark
 from ...core.status import STATUSES, fact_status
 from ...render.plots import fact_status_figure
 from ..session import Session, start as _start
-from .shared import scoring_schema
 
-__all__ = ["STEM", "start", "schema_table", "settings_table", "status_table",
-           "status_figure", "counts_table", "explanations_table", "status_matrix",
+__all__ = ["STEM", "start", "schema_table", "settings_table", "scored", "status_table",
+           "status_figure", "counts_table", "explanations_table", "numbers", "status_matrix",
            "status_counts", "explanations", "schema_facts"]
 
 STEM = "07_fact_status"
 
 
 def start(namespace: dict) -> Session:
-    """Validate the parameters; the session signs its outputs with the five rules and the
-    scoring schema."""
+    """Validate the parameters and read the benchmark and the scoring schema; the session signs
+    its outputs with the five rules and the scoring schema."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for()), scoring_schema(nb).signature())
+    nb.sign(*(rule.signature() for rule in rules_for()), nb.schema.signature())
     return nb
 
 
-def _scored(nb: Session) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(rule scores, fact statuses) of the benchmark's rows, aligned and indexed from 0."""
-    def compute():
-        scores = score_benchmark(nb.benchmark).reset_index(drop=True)
-        statuses = fact_status(scores["attempt"], nb.benchmark, scoring_schema(nb))
-        return scores, statuses.reset_index(drop=True)
-    return nb.memo("scored", compute)
+def scored(nb: Session) -> pd.DataFrame:
+    """The benchmark's rows scored by every rule, each fact's status (``status_<fact>``), the
+    weighted score and each status's basis (``basis_<fact>``), one row per variant."""
+    scores = score_benchmark(nb.benchmark).reset_index(drop=True)
+    statuses = fact_status(scores["attempt"], nb.benchmark, nb.schema).reset_index(drop=True)
+    return pd.concat([scores, statuses], axis=1)
 
 
 def _tag(name: str) -> str:
@@ -130,14 +128,9 @@ def schema_facts(schema, facts) -> pd.DataFrame:
 
 
 # --- steps ----------------------------------------------------------------------------------
-def _matrix(nb: Session) -> pd.DataFrame:
-    scores, statuses = _scored(nb)
-    return status_matrix(scores, statuses, nb.benchmark.facts)
-
-
-def schema_table(nb: Session):
+def schema_table(nb: Session) -> pd.DataFrame:
     """The scoring schema, fact by fact: weight, required terms, equivalents, contradictions."""
-    return nb.table("schema", schema_facts(scoring_schema(nb), nb.benchmark.facts))
+    return schema_facts(nb.schema, nb.benchmark.facts)
 
 
 def _sentences(text: str) -> list[str]:
@@ -149,10 +142,10 @@ def _sentences(text: str) -> list[str]:
     return [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part]
 
 
-def settings_table(nb: Session):
+def settings_table(nb: Session) -> pd.DataFrame:
     """The schema's other settings: the expert-disagreement note (a row per sentence), the
     false-positive penalty, the negation cues and window, and its signature."""
-    schema = scoring_schema(nb)
+    schema = nb.schema
     note = _sentences(schema.disagreement_note)
     settings = ["disagreement note"] + [""] * (len(note) - 1)
     values = list(note)
@@ -161,45 +154,52 @@ def settings_table(nb: Session):
     values += [format(schema.false_positive_penalty, "g"),
                "; ".join(schema.negation_cues) or "none", str(schema.negation_window),
                schema.signature()]
-    return nb.table("settings", pd.DataFrame({"setting": settings, "value": values}))
+    return pd.DataFrame({"setting": settings, "value": values})
 
 
-def status_table(nb: Session):
+def status_table(nb: Session, scored: pd.DataFrame) -> pd.DataFrame:
     """The variant × fact status matrix, the weighted score beside the binary checklist."""
-    matrix = _matrix(nb)
-    weighted = matrix["weighted_score"].tolist()
-    mean = math.fsum(weighted) / len(weighted) if weighted else float("nan")
-    all_present = (matrix[[f"status_{f.name}" for f in nb.benchmark.facts]] == "present").all(axis=1)
-    nb.number("FactStatusVariantCount", len(matrix))
-    nb.number("FactStatusAllPresent", int(all_present.sum()))
-    nb.number("FactStatusChecklistFullMatches", int(matrix["checklist_full_match"].sum()))
-    nb.number("FactStatusMeanWeightedScore", "n/a" if math.isnan(mean) else f"{mean:.3f}")
-    nb.number("FactStatusFullWeightedScores", int((matrix["weighted_score"] == 1.0).sum()))
-    return nb.table("matrix", matrix)
+    return status_matrix(scored, scored, nb.benchmark.facts)
 
 
-def status_figure(nb: Session):
+def status_figure(nb: Session, matrix: pd.DataFrame):
     """The status matrix as a figure, coloured by status, the checklist and weighted score
     beside it."""
-    return nb.figure("matrix", fact_status_figure(_matrix(nb), nb.benchmark.facts))
+    return fact_status_figure(matrix, nb.benchmark.facts)
 
 
-def counts_table(nb: Session):
+def counts_table(nb: Session, matrix: pd.DataFrame) -> pd.DataFrame:
     """How many variants have each status, fact by fact, and in total."""
-    counts = status_counts(_matrix(nb), nb.benchmark.facts)
+    return status_counts(matrix, nb.benchmark.facts)
+
+
+def explanations_table(nb: Session, scored: pd.DataFrame) -> pd.DataFrame:
+    """Why each fact that is not plainly present has its status: the basis, row by row."""
+    return explanations(scored, scored, nb.benchmark.facts)
+
+
+def numbers(nb: Session, matrix: pd.DataFrame, counts: pd.DataFrame,
+            explained: pd.DataFrame) -> dict[str, object]:
+    """The variants, how many have every fact present, the checklist's full matches, the mean
+    and full weighted scores, each status's count per fact (and in total), and the facts
+    explained."""
+    weighted = matrix["weighted_score"].tolist()
+    mean = math.fsum(weighted) / len(weighted) if weighted else float("nan")
+    status_columns = [f"status_{f.name}" for f in nb.benchmark.facts]
+    all_present = (matrix[status_columns] == "present").all(axis=1)
+    quoted = {
+        "FactStatusVariantCount": len(matrix),
+        "FactStatusAllPresent": int(all_present.sum()),
+        "FactStatusChecklistFullMatches": int(matrix["checklist_full_match"].sum()),
+        "FactStatusMeanWeightedScore": "n/a" if math.isnan(mean) else f"{mean:.3f}",
+        "FactStatusFullWeightedScores": int((matrix["weighted_score"] == 1.0).sum()),
+    }
     tags = [_tag(name) for name in counts["fact"][:-1]]
     for record in counts.itertuples(index=False):
         tag = "" if record.fact == "total" else _tag(record.fact)
         if record.fact != "total" and (not tag or tags.count(tag) > 1):
             continue  # a fact name that gives no letters of its own: its row is in the table
         for status in STATUSES:
-            nb.number(f"FactStatus{status.capitalize()}{tag}", getattr(record, status))
-    return nb.table("counts", counts)
-
-
-def explanations_table(nb: Session):
-    """Why each fact that is not plainly present has its status: the basis, row by row."""
-    scores, statuses = _scored(nb)
-    table = explanations(scores, statuses, nb.benchmark.facts)
-    nb.number("FactStatusExplainedFacts", len(table))
-    return nb.table("explanations", table)
+            quoted[f"FactStatus{status.capitalize()}{tag}"] = getattr(record, status)
+    quoted["FactStatusExplainedFacts"] = len(explained)
+    return quoted

@@ -9,25 +9,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...analysis.ablation import (
-    ABLATIONS,
-    BASELINE,
-    CHANGES,
-    VERDICTS,
-    ablation_signature,
-    ablation_table,
-    flips,
-    heatmap_panel,
-    macro_tag,
-    matrix_table,
-    pipeline_signature,
-)
-from ...render.plots import ablation_figure as draw_ablation
+from ...analysis import ablation
+from ...analysis.ablation import ABLATIONS, BASELINE, CHANGES, VERDICTS, pipeline_signature
+from ...render import plots
 from ..session import Session, start as _start
-from .shared import scoring_schema
 
-__all__ = ["STEM", "start", "pipelines_table", "verdicts_table", "ablation_matrix",
-           "flips_table", "ablation_figure"]
+__all__ = ["STEM", "start", "pipelines", "verdicts", "matrix", "flips", "heatmap", "numbers"]
 
 STEM = "03_normalization_ablation"
 _RULE_TAGS = {"normalized_match": "Normalized", "checklist_full_match": "Checklist",
@@ -35,54 +22,51 @@ _RULE_TAGS = {"normalized_match": "Normalized", "checklist_full_match": "Checkli
 
 
 def start(namespace: dict) -> Session:
-    """Validate the parameters; the session signs its outputs with the ablation's choices and
-    every pipeline's signature."""
+    """Validate the parameters and read the benchmark and the scoring schema; the session signs
+    its outputs with the ablation's choices, every pipeline's signature and the schema's."""
     nb = _start(STEM, namespace)
-    nb.sign(ablation_signature(), *(pipeline_signature(n) for n in ABLATIONS.values()))
-    nb.sign(scoring_schema(nb).signature())
+    nb.sign(ablation.ablation_signature(), *(pipeline_signature(n) for n in ABLATIONS.values()))
+    nb.sign(nb.schema.signature())
     return nb
 
 
-def _table(nb: Session) -> pd.DataFrame:
-    return nb.memo("ablation", lambda: ablation_table(nb.benchmark, ABLATIONS,
-                                                      scoring_schema(nb)))
-
-
-def pipelines_table(nb: Session):
+def pipelines() -> pd.DataFrame:
     """The pipelines compared: name, what changes relative to seed, signature."""
-    frame = pd.DataFrame({
+    return pd.DataFrame({
         "pipeline": list(ABLATIONS),
         "change": [CHANGES.get(name, "") for name in ABLATIONS],
         "signature": [pipeline_signature(n) for n in ABLATIONS.values()],
     })
-    return nb.table("pipelines", frame)
 
 
-def verdicts_table(nb: Session):
+def verdicts(nb: Session) -> pd.DataFrame:
     """Every row's verdicts under every pipeline (one row per pipeline and benchmark row)."""
-    return nb.table("verdicts", _table(nb))
+    return ablation.ablation_table(nb.benchmark, ABLATIONS, nb.schema)
 
 
-def ablation_matrix(nb: Session):
+def matrix(verdicts: pd.DataFrame) -> pd.DataFrame:
     """The paper's table: rows × pipelines, ``*`` marking a flip, a flips count per block."""
-    return nb.table("matrix", matrix_table(_table(nb), baseline=BASELINE))
+    return ablation.matrix_table(verdicts, baseline=BASELINE)
 
 
-def flips_table(nb: Session):
+def flips(verdicts: pd.DataFrame) -> pd.DataFrame:
     """Per pipeline and verdict: passes, flips, and the rows lost and gained relative to seed."""
-    table = flips(_table(nb), baseline=BASELINE)
-    for record in table.itertuples(index=False):
-        if record.pipeline != BASELINE:
-            nb.number(f"Ablation{_RULE_TAGS[record.rule]}Flips{macro_tag(record.pipeline)}",
-                      record.flips)
-    moved = table[table["flips"] > 0]["pipeline"].nunique()
-    nb.number("AblationPipelinesFlipping", moved)
-    return nb.table("flips", table)
+    return ablation.flips(verdicts, baseline=BASELINE)
 
 
-def ablation_figure(nb: Session):
+def heatmap(verdicts: pd.DataFrame):
     """The heatmap: pass/fail of every row under every pipeline, flips outlined; one panel
     per verdict, side by side, the legend below them."""
-    table = _table(nb)
-    panels = [heatmap_panel(table, verdict, baseline=BASELINE) for verdict in VERDICTS]
-    return nb.figure("heatmap", draw_ablation(panels, baseline=BASELINE))
+    panels = [ablation.heatmap_panel(verdicts, verdict, baseline=BASELINE) for verdict in VERDICTS]
+    return plots.ablation_figure(panels, baseline=BASELINE)
+
+
+def numbers(flips: pd.DataFrame) -> dict[str, object]:
+    """Each pipeline's flips per verdict, and how many pipelines flip anything."""
+    quoted = {}
+    for record in flips.itertuples(index=False):
+        if record.pipeline != BASELINE:
+            tag = f"Ablation{_RULE_TAGS[record.rule]}Flips{ablation.macro_tag(record.pipeline)}"
+            quoted[tag] = record.flips
+    quoted["AblationPipelinesFlipping"] = flips[flips["flips"] > 0]["pipeline"].nunique()
+    return quoted

@@ -19,7 +19,7 @@ from ...analysis.stats import (
     SATURATION_THRESHOLD,
     bootstrap_signature,
     grouped_bootstrap_ci,
-    saturated,
+    saturated as _saturated,
 )
 from ...core.errors import AttemptsFormatError, VacuousControlError
 from ...core.facts import partial_credit
@@ -30,9 +30,8 @@ from ...io.data import DEFAULT_ATTEMPTS
 from ...render import plots
 from ..session import Session, start as _start
 
-__all__ = ["STEM", "start", "systems_table", "scores_table", "controls_table",
-           "intervals_table", "intervals_figure", "saturation_table",
-           "vacuous_passes", "CONTROLS", "MEASURES"]
+__all__ = ["STEM", "start", "attempts", "systems", "scores", "controls", "intervals",
+           "saturation", "intervals_figure", "numbers", "vacuous_passes", "CONTROLS", "MEASURES"]
 
 STEM = "05_reanalysis"
 SQUAD_MODE = "v1.1"
@@ -52,42 +51,37 @@ MEASURES = {
 
 
 def start(namespace: dict) -> Session:
-    """Validate the parameters and read both inputs, so every output lists them; the session
-    signs its outputs with the rules and the bootstrap."""
+    """Validate the parameters and read the benchmark; the session signs its outputs with the
+    rules and the bootstrap."""
     nb = _start(STEM, namespace)  # every *_path parameter names a file (made absolute)
-    nb.sign(*(rule.signature() for rule in rules_for(SQUAD_MODE)), _bootstrap_signature(nb))
-    nb.benchmark  # read now, so that every output's footer lists it
-    _attempts(nb)
+    nb.sign(*(rule.signature() for rule in rules_for(SQUAD_MODE)),
+            bootstrap_signature(resamples=nb.params.resamples, seed=nb.params.seed,
+                                confidence=CONFIDENCE))
+    nb.benchmark  # read now: the session lists it before any output
     return nb
 
 
-def _bootstrap_signature(nb: Session) -> str:
-    return bootstrap_signature(resamples=int(nb.parameters["resamples"]),
-                               seed=int(nb.parameters["seed"]), confidence=CONFIDENCE)
-
-
-# --- computing (memoized per session) ----------------------------------------------------
-def _attempts(nb: Session) -> pd.DataFrame:
-    def read():
-        path = str(nb.parameters.get("attempts_path") or DEFAULT_ATTEMPTS)
-        frame = read_attempts(str(nb.read_input(path)))
-        if "system" not in frame.columns:
-            raise AttemptsFormatError(path, "", "system", message="missing column 'system' "
-                                      "(which system made each attempt)")
-        if frame.empty:
-            raise AttemptsFormatError(path, message="no attempts to reanalyse")
-        missing = frame["system"].isna().to_numpy()
-        reserved = ~missing & frame["system"].astype(str).str.startswith("control:").to_numpy()
-        for bad, expected in ((missing, "a system name"),
-                              (reserved, "a system name not starting with 'control:' "
-                                         "(reserved for the negative controls)")):
-            if bad.any():
-                row = int(np.flatnonzero(bad)[0])
-                got = "null" if missing[row] else repr(frame["system"].iloc[row])
-                raise AttemptsFormatError(path, f"row {row}", "system", expected=expected,
-                                          got=got, row_id=frame["id"].iloc[row])
-        return frame[["id", "system", "attempt"]].astype({"system": frame["attempt"].dtype})
-    return nb.memo("attempts", read)
+def attempts(nb: Session) -> pd.DataFrame:
+    """The attempts file ``attempts_path`` names (recorded as an input): ``id, system,
+    attempt``, every row with a system name of its own (``control:`` is reserved)."""
+    path = str(nb.params.attempts_path or DEFAULT_ATTEMPTS)
+    frame = read_attempts(str(nb.read_input(path)))
+    if "system" not in frame.columns:
+        raise AttemptsFormatError(path, "", "system", message="missing column 'system' "
+                                  "(which system made each attempt)")
+    if frame.empty:
+        raise AttemptsFormatError(path, message="no attempts to reanalyse")
+    missing = frame["system"].isna().to_numpy()
+    reserved = ~missing & frame["system"].astype(str).str.startswith("control:").to_numpy()
+    for bad, expected in ((missing, "a system name"),
+                          (reserved, "a system name not starting with 'control:' "
+                                     "(reserved for the negative controls)")):
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            got = "null" if missing[row] else repr(frame["system"].iloc[row])
+            raise AttemptsFormatError(path, f"row {row}", "system", expected=expected,
+                                      got=got, row_id=frame["id"].iloc[row])
+    return frame[["id", "system", "attempt"]].astype({"system": frame["attempt"].dtype})
 
 
 def _with_controls(attempts: pd.DataFrame) -> pd.DataFrame:
@@ -101,42 +95,10 @@ def _with_controls(attempts: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([attempts, controls], ignore_index=True)
 
 
-def _scores(nb: Session) -> pd.DataFrame:
-    def compute():
-        scores = score_benchmark(nb.benchmark, _with_controls(_attempts(nb)),
-                                 squad_mode=SQUAD_MODE)
-        at = scores.columns.get_loc("checklist_full_match") + 1
-        scores.insert(at, "partial_credit",
-                      partial_credit(scores["facts_present"], scores["facts_total"]))
-        return scores
-    return nb.memo("scores", compute)
-
-
 def _system_order(systems) -> list[str]:
     """Real systems in sorted order, then the controls."""
     real = sorted(s for s in set(systems) if s not in CONTROLS)
     return real + list(CONTROLS)
-
-
-def _intervals(nb: Session) -> pd.DataFrame:
-    def compute():
-        scores = _scores(nb)
-        table = grouped_bootstrap_ci(scores, by="system", columns=list(MEASURES),
-                                     resamples=int(nb.parameters["resamples"]),
-                                     seed=int(nb.parameters["seed"]), confidence=CONFIDENCE)
-        table = table.rename(columns={"measure": "rule"})
-        table["system"] = pd.Categorical(table["system"], _system_order(table["system"]))
-        table["rule"] = pd.Categorical(table["rule"], list(MEASURES))
-        table = table.sort_values(["rule", "system"], kind="stable").reset_index(drop=True)
-        return table.astype({"system": str, "rule": str})
-    return nb.memo("intervals", compute)
-
-
-def _saturation(nb: Session) -> pd.DataFrame:
-    def compute():
-        table = _intervals(nb)
-        return saturated(table[~table["system"].isin(list(CONTROLS))], by="rule")
-    return nb.memo("saturation", compute)
 
 
 def vacuous_passes(controls: pd.DataFrame) -> list[tuple[str, str, float]]:
@@ -156,24 +118,23 @@ def vacuous_passes(controls: pd.DataFrame) -> list[tuple[str, str, float]]:
 
 
 # --- the steps ---------------------------------------------------------------------------
-def systems_table(nb: Session):
+def systems(attempts: pd.DataFrame) -> pd.DataFrame:
     """The systems in the attempts file: how many attempts each made, how many distinct."""
-    attempts = _attempts(nb)
-    table = (attempts.groupby("system", sort=True)["attempt"]
-             .agg(attempts="size", distinct="nunique").reset_index())
-    nb.number("ReanalysisSystems", len(table))
-    nb.number("ReanalysisAttempts", len(attempts))
-    return nb.table("systems", table)
+    return (attempts.groupby("system", sort=True)["attempt"]
+            .agg(attempts="size", distinct="nunique").reset_index())
 
 
-def scores_table(nb: Session):
-    """Every attempt, the controls' included, scored by every rule."""
-    return nb.table("scores", _scores(nb))
+def scores(nb: Session, attempts: pd.DataFrame) -> pd.DataFrame:
+    """Every attempt, the controls' included, scored by every rule, with partial credit."""
+    scores = score_benchmark(nb.benchmark, _with_controls(attempts), squad_mode=SQUAD_MODE)
+    at = scores.columns.get_loc("checklist_full_match") + 1
+    scores.insert(at, "partial_credit",
+                  partial_credit(scores["facts_present"], scores["facts_total"]))
+    return scores
 
 
-def controls_table(nb: Session):
+def controls(scores: pd.DataFrame) -> pd.DataFrame:
     """The negative controls' mean score under every rule; raises if any is above zero."""
-    scores = _scores(nb)
     rows = scores[scores["system"].isin(list(CONTROLS))]
     table = (rows.groupby("system", sort=False)
              .agg(attempt=("attempt", "first"), attempts=("attempt", "size"),
@@ -182,28 +143,39 @@ def controls_table(nb: Session):
     failures = vacuous_passes(table)
     if failures:
         raise VacuousControlError(failures)
-    return nb.table("controls", table)
+    return table
 
 
-def intervals_table(nb: Session):
+def intervals(nb: Session, scores: pd.DataFrame) -> pd.DataFrame:
     """Each system's mean score under each rule, with its bootstrap interval."""
-    nb.number("ReanalysisResamples", int(nb.parameters["resamples"]))
-    return nb.table("intervals", _intervals(nb))
+    table = grouped_bootstrap_ci(scores, by="system", columns=list(MEASURES),
+                                 resamples=nb.params.resamples, seed=nb.params.seed,
+                                 confidence=CONFIDENCE)
+    table = table.rename(columns={"measure": "rule"})
+    table["system"] = pd.Categorical(table["system"], _system_order(table["system"]))
+    table["rule"] = pd.Categorical(table["rule"], list(MEASURES))
+    table = table.sort_values(["rule", "system"], kind="stable").reset_index(drop=True)
+    return table.astype({"system": str, "rule": str})
 
 
-def saturation_table(nb: Session):
+def saturation(intervals: pd.DataFrame) -> pd.DataFrame:
     """Per rule, the two best systems (controls excluded), their intervals, and the verdict."""
-    table = _saturation(nb)
-    nb.number("ReanalysisSaturatedRules", int(table["saturated"].sum()))
-    return nb.table("saturation", table)
+    return _saturated(intervals[~intervals["system"].isin(list(CONTROLS))], by="rule")
 
 
-def intervals_figure(nb: Session):
+def intervals_figure(nb: Session, intervals: pd.DataFrame, saturation: pd.DataFrame):
     """One panel per rule: each system's mean with its 95% interval; saturated rules shaded,
     their titles red; a legend below the panels says what the markers and the shading mean."""
-    saturated = _saturation(nb).set_index("rule")["saturated"]
-    fig = plots.intervals_figure(
-        _intervals(nb), {str(rule): bool(flag) for rule, flag in saturated.items()}, MEASURES,
+    flags = saturation.set_index("rule")["saturated"]
+    return plots.intervals_figure(
+        intervals, {str(rule): bool(flag) for rule, flag in flags.items()}, MEASURES,
         controls=list(CONTROLS), confidence=CONFIDENCE, threshold=SATURATION_THRESHOLD,
-        resamples=int(nb.parameters["resamples"]), seed=int(nb.parameters["seed"]))
-    return nb.figure("intervals", fig)
+        resamples=nb.params.resamples, seed=nb.params.seed)
+
+
+def numbers(nb: Session, systems: pd.DataFrame, saturation: pd.DataFrame) -> dict[str, object]:
+    """The systems, their attempts, the resamples, and how many rules are saturated."""
+    return {"ReanalysisSystems": len(systems),
+            "ReanalysisAttempts": int(systems["attempts"].sum()),
+            "ReanalysisResamples": nb.params.resamples,
+            "ReanalysisSaturatedRules": int(saturation["saturated"].sum())}

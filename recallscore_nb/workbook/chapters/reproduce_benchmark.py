@@ -1,45 +1,61 @@
-"""Notebook 01: the benchmark's labels under every rule, published beside recomputed (Table 1)."""
+"""Notebook 01: the benchmark's labels under every rule, published beside recomputed (Table 1).
+
+The notebook reads::
+
+    scores = chapter.scores(nb)
+    nb.save("scores", scores)
+
+and so on, one step a cell: every step returns what the notebook shows and saves.
+"""
 
 from __future__ import annotations
+
+import pandas as pd
 
 from ...analysis.reproduce import reproduce
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ..session import Session, start as _start
 
+__all__ = ["STEM", "start", "scores", "labels", "summary", "numbers"]
+
 STEM = "01_reproduce_benchmark"
 
 
 def start(namespace: dict) -> Session:
-    """Validate the parameters; the session signs its outputs with the five rules."""
+    """Validate the parameters and read the benchmark; the session signs its outputs with the
+    five rules."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for(str(nb.parameters["squad_mode"]))))
+    nb.sign(*(rule.signature() for rule in rules_for(nb.params.squad_mode)))
+    nb.benchmark  # read now: the session lists it before any output
     return nb
 
 
-def scores_table(nb: Session):
+def scores(nb: Session) -> pd.DataFrame:
     """Every row scored by every rule: the columns of ``recallscore score``."""
-    scores = score_benchmark(nb.benchmark, squad_mode=str(nb.parameters["squad_mode"]))
-    return nb.table("scores", scores)
+    return score_benchmark(nb.benchmark, squad_mode=nb.params.squad_mode)
 
 
-def _reproduction(nb: Session):
-    return nb.memo("reproduction", lambda: reproduce(
-        nb.benchmark, squad_mode=str(nb.parameters["squad_mode"])))
-
-
-def labels_table(nb: Session):
+def labels(nb: Session) -> pd.DataFrame:
     """Table 1: each row's published labels beside the recomputed ones."""
-    rep = _reproduction(nb)
-    nb.number("RowsAgreeing", rep.rows_agreeing)
-    nb.number("VariantCount", len(rep.rows))
-    return nb.table("labels", rep.rows)
+    return reproduce(nb.benchmark, squad_mode=nb.params.squad_mode).rows
 
 
-def summary_table(nb: Session):
+def summary(nb: Session) -> pd.DataFrame:
     """The published summary beside the recomputed one."""
-    rep = _reproduction(nb)
-    for record in rep.summary.itertuples(index=False):
+    return reproduce(nb.benchmark, squad_mode=nb.params.squad_mode).summary
+
+
+def numbers(labels: pd.DataFrame, summary: pd.DataFrame) -> dict[str, object]:
+    """The paper's numbers: rows agreeing, variants, and every recomputed summary count.
+
+    >>> numbers(pd.DataFrame({"agrees": [True, None, False]}),
+    ...         pd.DataFrame({"field": ["literalFullMatches"], "recomputed": [1]}))
+    {'RowsAgreeing': 1, 'VariantCount': 3, 'LiteralFullMatches': 1}
+    """
+    quoted = {"RowsAgreeing": int((labels["agrees"] == True).sum()),  # noqa: E712 (None: unchecked)
+              "VariantCount": len(labels)}
+    for record in summary.itertuples(index=False):
         if record.recomputed is not None:
-            nb.number(record.field[0].upper() + record.field[1:], record.recomputed)
-    return nb.table("summary", rep.summary)
+            quoted[record.field[0].upper() + record.field[1:]] = record.recomputed
+    return quoted

@@ -1,8 +1,8 @@
 """Notebook 02: the paper's figures of the rules' verdicts, each with its underlying table.
 
 (a) the variant × rule matrix, (b) full matches per rule against the fixtures'
-facts-complete label, (c) facts present per variant. The figures are drawn by
-:mod:`recallscore_nb.render.plots` from the tables built here, and written through the session.
+facts-complete label, (c) facts present per variant. The tables are built here, the figures
+drawn by :mod:`recallscore_nb.render.plots` from them; the notebook saves both.
 """
 
 from __future__ import annotations
@@ -15,74 +15,60 @@ from ...core.scoring import score_benchmark
 from ...render import plots
 from ..session import Session, start as _start
 
-__all__ = ["STEM", "start", "matrix_table", "matrix_figure", "label_table", "label_figure",
-           "facts_table", "facts_figure", "rule_matrix", "facts_present"]
+__all__ = ["STEM", "start", "scores", "rule_matrix", "matrix_figure", "by_label",
+           "by_label_figure", "facts", "facts_figure", "numbers", "facts_present"]
 
 STEM = "02_rule_figures"
 
 
 def start(namespace: dict) -> Session:
-    """Validate the parameters; the session signs its outputs with the five rules."""
+    """Validate the parameters and read the benchmark; the session signs its outputs with the
+    five rules."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for(str(nb.parameters["squad_mode"]))))
+    nb.sign(*(rule.signature() for rule in rules_for(nb.params.squad_mode)))
+    nb.benchmark  # read now: the session lists it before any output
     return nb
 
 
-def _scores(nb: Session) -> pd.DataFrame:
-    return nb.memo("scores", lambda: score_benchmark(
-        nb.benchmark, squad_mode=str(nb.parameters["squad_mode"])))
+def scores(nb: Session) -> pd.DataFrame:
+    """Every row scored by every rule."""
+    return score_benchmark(nb.benchmark, squad_mode=nb.params.squad_mode)
 
 
-def _labels(nb: Session) -> pd.Series:
-    return facts_complete_labels(nb.benchmark)
+def _condition(scores: pd.DataFrame):
+    return scores["condition"].astype(object).fillna("") if "condition" in scores else ""
 
 
 # --- (a) the variant × rule matrix ----------------------------------------------------------
 def rule_matrix(scores: pd.DataFrame) -> pd.DataFrame:
-    """The matrix's data: ``id, condition``, the verdicts, token F1 and the facts present."""
-    out = pd.DataFrame({"id": scores["id"].astype(object),
-                        "condition": (scores["condition"].astype(object).fillna("")
-                                      if "condition" in scores else "")})
+    """Figure (a)'s data: ``id, condition``, the verdicts, token F1 and the facts present."""
+    out = pd.DataFrame({"id": scores["id"].astype(object), "condition": _condition(scores)})
     for column in [*plots.MATRIX_COLUMNS, "facts_present", "facts_total"]:
         out[column] = scores[column].to_numpy()
     return out
 
 
-def matrix_table(nb: Session):
-    """Figure (a)'s data: every variant's verdicts, token F1 and facts present."""
-    return nb.table("matrix", rule_matrix(_scores(nb)))
-
-
-def matrix_figure(nb: Session):
+def matrix_figure(matrix: pd.DataFrame):
     """Figure (a): the variant × rule matrix."""
-    return nb.figure("matrix", plots.rule_matrix_figure(rule_matrix(_scores(nb))))
+    return plots.rule_matrix_figure(matrix)
 
 
 # --- (b) full matches against the facts-complete label --------------------------------------
-def _counts(nb: Session) -> pd.DataFrame:
-    return label_counts(_scores(nb), _labels(nb))
-
-
-def label_table(nb: Session):
+def by_label(nb: Session, scores: pd.DataFrame) -> pd.DataFrame:
     """Figure (b)'s data: per binary rule, passing fixtures by facts-complete label.
 
     With no labelled row at all, the passing counts read ``n/a``.
     """
-    counts = _counts(nb)
-    known = bool((counts["complete_total"] + counts["incomplete_total"]).gt(0).any())
-    for record in counts.itertuples(index=False):
-        tag = _tag(record.rule)
-        nb.number(f"FigureCompletePass{tag}", record.complete_pass if known else NA_TEXT)
-        nb.number(f"FigureIncompletePass{tag}", record.incomplete_pass if known else NA_TEXT)
-    if not known:
+    counts = label_counts(scores, facts_complete_labels(nb.benchmark))
+    if not bool((counts["complete_total"] + counts["incomplete_total"]).gt(0).any()):
         counts = counts.astype({"complete_pass": object, "incomplete_pass": object})
         counts[["complete_pass", "incomplete_pass"]] = NA_TEXT
-    return nb.table("by_label", counts)
+    return counts
 
 
-def label_figure(nb: Session):
+def by_label_figure(nb: Session, scores: pd.DataFrame):
     """Figure (b): grouped bars of full matches per rule against the facts-complete label."""
-    return nb.figure("by_label", plots.label_figure(_counts(nb)))
+    return plots.label_figure(label_counts(scores, facts_complete_labels(nb.benchmark)))
 
 
 # --- (c) facts present per variant ----------------------------------------------------------
@@ -93,23 +79,33 @@ def facts_present(scores: pd.DataFrame, facts) -> pd.DataFrame:
     missing = ["; ".join(f.name for f, ok in zip(facts, row) if not ok) for row in present]
     return pd.DataFrame({
         "id": scores["id"].astype(object),
-        "condition": (scores["condition"].astype(object).fillna("")
-                      if "condition" in scores else ""),
+        "condition": _condition(scores),
         "facts_present": scores["facts_present"].to_numpy(),
         "facts_total": scores["facts_total"].to_numpy(),
         "missing": missing,
     })
 
 
-def facts_table(nb: Session):
+def facts(nb: Session, scores: pd.DataFrame) -> pd.DataFrame:
     """Figure (c)'s data: facts present, total and missing per variant."""
-    return nb.table("facts", facts_present(_scores(nb), nb.benchmark.facts))
+    return facts_present(scores, nb.benchmark.facts)
 
 
-def facts_figure(nb: Session):
+def facts_figure(facts: pd.DataFrame):
     """Figure (c): facts present per variant, with the facts total."""
-    table = facts_present(_scores(nb), nb.benchmark.facts)
-    return nb.figure("facts", plots.facts_present_figure(table))
+    return plots.facts_present_figure(facts)
+
+
+# --- the paper's numbers ----------------------------------------------------------------------
+def numbers(by_label: pd.DataFrame) -> dict[str, object]:
+    """Each binary rule's passing facts-complete and facts-incomplete fixtures (``n/a`` when
+    no row is labelled)."""
+    quoted = {}
+    for record in by_label.itertuples(index=False):
+        tag = _tag(record.rule)
+        quoted[f"FigureCompletePass{tag}"] = record.complete_pass
+        quoted[f"FigureIncompletePass{tag}"] = record.incomplete_pass
+    return quoted
 
 
 def _tag(rule: str) -> str:

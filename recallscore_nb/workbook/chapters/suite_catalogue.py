@@ -10,63 +10,58 @@ from __future__ import annotations
 import pandas as pd
 
 from ...analysis.catalogue import catalogue_signature, flags_frame, suites_frame
-from ...io.catalogue import load_catalogue
-from ...io.data import DEFAULT_CATALOGUE
 from ...render import plots
 from ..session import Session, relative_to_repo, start as _start
 
-__all__ = ["STEM", "start", "source_table", "suites_table", "suites_figure", "flags_table"]
+__all__ = ["STEM", "start", "source", "suites", "suites_figure", "flags", "numbers"]
 
 STEM = "06_suite_catalogue"
 
 
 def start(namespace: dict) -> Session:
-    """Validate the parameters and the catalogue (so every output lists it); the session signs
-    its outputs with the flag vocabulary."""
+    """Validate the parameters and read the catalogue (so every output lists it); the session
+    signs its outputs with the flag vocabulary."""
     nb = _start(STEM, namespace)  # every *_path parameter names a file (made absolute)
     nb.sign(catalogue_signature())
-    _catalogue(nb)
+    nb.catalogue  # read and checked now: the session lists it before any output
     return nb
 
 
-def _catalogue(nb: Session):
-    path = nb.parameters.get("catalogue_path") or DEFAULT_CATALOGUE
-    return nb.memo("catalogue", lambda: load_catalogue(nb.read_input(path)))
-
-
-def _suites(nb: Session) -> pd.DataFrame:
-    return nb.memo("suites", lambda: suites_frame(_catalogue(nb)))
-
-
-def source_table(nb: Session):
+def source(nb: Session) -> pd.DataFrame:
     """Where the catalogue comes from: the file, its ``generated`` date, and its totals."""
-    catalogue, suites = _catalogue(nb), _suites(nb)
-    flagged = int((suites["flags"] != "").sum())
-    nb.number("CatalogueGenerated", catalogue.generated)
-    nb.number("CatalogueSuites", len(suites))
-    nb.number("CatalogueFlagged", flagged)
-    table = pd.DataFrame({
-        "catalogue": [relative_to_repo(catalogue.path)],
-        "generated": [catalogue.generated],
-        "suites": [len(suites)],
-        "flagged": [flagged],
-        "cases": [int(suites["cases"].sum())],
-        "runs": [int(suites["runs"].sum())],
+    table = suites_frame(nb.catalogue)
+    return pd.DataFrame({
+        "catalogue": [relative_to_repo(nb.catalogue.path)],
+        "generated": [nb.catalogue.generated],
+        "suites": [len(table)],
+        "flagged": [int((table["flags"] != "").sum())],
+        "cases": [int(table["cases"].sum())],
+        "runs": [int(table["runs"].sum())],
     })
-    return nb.table("source", table)
 
 
-def suites_table(nb: Session):
+def suites(nb: Session) -> pd.DataFrame:
     """Every suite: what it asks, how it is graded, its size, its caveat and its flags."""
-    return nb.table("suites", _suites(nb))
+    return suites_frame(nb.catalogue)
 
 
-def flags_table(nb: Session):
-    """Every flag with the verbatim evidence from the suite's caveat or method."""
-    return nb.table("flags", flags_frame(_catalogue(nb)))
-
-
-def suites_figure(nb: Session):
+def suites_figure(nb: Session, suites: pd.DataFrame):
     """Cases (points on a log scale) and runs (bars) per suite; flagged suites in red, their
     flags named in a column right of the runs."""
-    return nb.figure("suites", plots.suites_figure(_suites(nb), _catalogue(nb).generated))
+    return plots.suites_figure(suites, nb.catalogue.generated)
+
+
+def flags(nb: Session) -> pd.DataFrame:
+    """Every flag with the verbatim evidence from the suite's caveat or method."""
+    return flags_frame(nb.catalogue)
+
+
+def numbers(source: pd.DataFrame) -> dict[str, object]:
+    """The catalogue's date, its suites and how many are flagged, from its source table.
+
+    >>> numbers(pd.DataFrame({"generated": ["2026-01-02"], "suites": [3], "flagged": [1]}))
+    {'CatalogueGenerated': '2026-01-02', 'CatalogueSuites': 3, 'CatalogueFlagged': 1}
+    """
+    row = source.iloc[0]
+    return {"CatalogueGenerated": str(row["generated"]), "CatalogueSuites": int(row["suites"]),
+            "CatalogueFlagged": int(row["flagged"])}

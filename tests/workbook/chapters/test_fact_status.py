@@ -1,6 +1,6 @@
-"""The step functions of notebook 07 (fact status), called directly with a Session writing to
-a temporary folder: the tables they return, the paper numbers they record, the files they
-write, and the signatures and inputs they carry.
+"""The step functions of notebook 07 (fact status), called as its cells call them with a
+Session writing to a temporary folder: the tables they return, the paper numbers quoted, the
+files saved, and the signatures and inputs they carry.
 
 Besides the shipped benchmark and schema, a heron benchmark of our own exercises what the
 shipped rows do not: an equivalent formulation, a negation, a score floored at 0. Weights
@@ -36,6 +36,7 @@ from recallscore_nb.render import figures
 from recallscore_nb.workbook.chapters import fact_status as ch07
 from recallscore_nb.workbook.session import Session, relative_to_repo
 from tests.conftest import NOTELESS_SCHEMA
+from tests.workbook.chapters import sessions
 
 PARAMETERS = {"output_dir": str, "benchmark_path": str, "schema_path": str}
 HERON = ["The heron waits at the pond at dawn.", "The heron waits at the lake at dawn.",
@@ -44,9 +45,8 @@ HERON = ["The heron waits at the pond at dawn.", "The heron waits at the lake at
 
 
 def session(tmp_path, benchmark_path="", schema_path="") -> Session:
-    parameters = {"output_dir": str(tmp_path), "benchmark_path": str(benchmark_path),
-                  "schema_path": str(schema_path)}
-    return Session(stem=ch07.STEM, parameters=parameters, output_dir=tmp_path)
+    return sessions.session(ch07, tmp_path, benchmark_path=str(benchmark_path),
+                            schema_path=str(schema_path))
 
 
 def started(tmp_path, benchmark_path="", schema_path="") -> Session:
@@ -55,10 +55,21 @@ def started(tmp_path, benchmark_path="", schema_path="") -> Session:
                        "benchmark_path": str(benchmark_path), "schema_path": str(schema_path)})
 
 
-def written(tmp_path, what, kind="tables"):
-    exts = ("csv", "md", "tex") if kind == "tables" else figures.FIGURE_FORMATS
-    return all((tmp_path / kind / f"{ch07.STEM}__{what}.{ext}").stat().st_size > 0
-               for ext in exts)
+def steps(nb) -> dict:
+    """Every table of notebook 07, as its cells make them, each saved, its numbers quoted."""
+    scored = ch07.scored(nb)
+    t = {"schema": ch07.schema_table(nb), "settings": ch07.settings_table(nb)}
+    t["matrix"] = ch07.status_table(nb, scored)
+    t["counts"] = ch07.counts_table(nb, t["matrix"])
+    t["explanations"] = ch07.explanations_table(nb, scored)
+    for what, table in t.items():
+        assert nb.save(what, table) is table
+    nb.quote(ch07.numbers(nb, t["matrix"], t["counts"], t["explanations"]))
+    return t
+
+
+def written(folder, what, kind="tables"):
+    return sessions.written(folder, ch07.STEM, what, kind)
 
 
 @pytest.fixture
@@ -128,7 +139,7 @@ def test_start_with_an_invalid_schema(tmp_path):
 # --- the shipped benchmark -----------------------------------------------------------------
 def test_status_table_on_the_shipped_benchmark(tmp_path):
     nb = session(tmp_path)
-    table = ch07.status_table(nb)
+    table = steps(nb)["matrix"]
     assert table.columns.tolist() == [
         "id", "condition", "status_material", "status_object", "status_location",
         "status_timing", "weighted_score", "facts_present", "facts_total",
@@ -152,7 +163,7 @@ def test_status_table_on_the_shipped_benchmark(tmp_path):
 
 def test_counts_table_on_the_shipped_benchmark(tmp_path):
     nb = session(tmp_path)
-    counts = ch07.counts_table(nb).set_index("fact")
+    counts = steps(nb)["counts"].set_index("fact")
     assert counts.columns.tolist() == list(STATUSES)
     assert counts.loc["material"].tolist() == [10, 1, 1, 0]
     assert counts.loc["object"].tolist() == [12, 0, 0, 0]
@@ -168,7 +179,7 @@ def test_counts_table_on_the_shipped_benchmark(tmp_path):
 
 def test_explanations_table_on_the_shipped_benchmark(tmp_path):
     nb = session(tmp_path)
-    table = ch07.explanations_table(nb)
+    table = steps(nb)["explanations"]
     assert table.to_dict("records") == [
         {"id": "R09", "fact": "material", "status": "missing", "matched": "", "terms": "",
          "spans": "", "cue": ""},
@@ -185,12 +196,13 @@ def test_explanations_table_on_the_shipped_benchmark(tmp_path):
 
 def test_schema_and_settings_tables(tmp_path):
     nb = session(tmp_path)
-    facts = ch07.schema_table(nb).set_index("fact")
+    t = steps(nb)
+    facts = t["schema"].set_index("fact")
     assert facts.loc["location"].tolist() == [
         "2", "west + drawer", "west-drawer", "east + drawer; north + drawer; south + drawer"]
     assert facts.loc["object", "equivalents"] == "coin"
     assert facts.loc["material", "contradictions"].startswith("silver; gold; ")
-    settings = ch07.settings_table(nb)
+    settings = t["settings"]
     assert settings["setting"].iloc[0] == "disagreement note"
     assert settings["value"].iloc[0] == ("One curator's reading of the four-fact answer, not "
                                          "the only defensible one.")
@@ -204,7 +216,8 @@ def test_schema_and_settings_tables(tmp_path):
 
 def test_status_figure_is_written_and_signed(tmp_path, svg_only):
     nb = started(tmp_path)
-    ch07.status_figure(nb)  # a started session writes into its work folder until finish()
+    matrix = ch07.status_table(nb, ch07.scored(nb))
+    nb.save("matrix", ch07.status_figure(nb, matrix))  # into its work folder until finish()
     assert written(nb.work_dir, "matrix", "figures")
     svg = (nb.work_dir / "figures" / f"{ch07.STEM}__matrix.svg").read_text()
     assert f"signature: {nb.signatures[-1]}" in svg
@@ -214,7 +227,8 @@ def test_status_figure_is_written_and_signed(tmp_path, svg_only):
 def test_own_benchmark_statuses_and_scores(tmp_path, heron, svg_only):
     bench, schema = heron
     nb = started(tmp_path, bench, schema)
-    table = ch07.status_table(nb)
+    t = steps(nb)
+    table = t["matrix"]
     assert table["condition"].tolist() == [""] * 5
     assert [table[f"status_{f}"].tolist() for f in ("bird", "place", "time")] == [
         ["present", "present", "present", "present", "missing"],
@@ -226,7 +240,7 @@ def test_own_benchmark_statuses_and_scores(tmp_path, heron, svg_only):
     assert table["checklist_full_match"].tolist() == [True, False, True, False, False]
     assert nb.numbers["FactStatusMeanWeightedScore"] == "0.450"  # 2.25 / 5
     assert nb.numbers["FactStatusAllPresent"] == "2"
-    explained = ch07.explanations_table(nb).set_index(["id", "fact"])
+    explained = t["explanations"].set_index(["id", "fact"])
     assert explained.loc[("h2", "place"), "matched"] == "equivalent[0]"
     assert explained.loc[("h2", "place"), "status"] == "present"
     # "The heron is not at the pond": "not" at 13-16, "pond" at 24-28
@@ -234,13 +248,13 @@ def test_own_benchmark_statuses_and_scores(tmp_path, heron, svg_only):
                                                        "not at 13-16"]
     assert explained.loc[("h4", "time"), "terms"] == "dusk"
     assert ("h1", "bird") not in explained.index
-    counts = ch07.counts_table(nb).set_index("fact")
+    counts = t["counts"].set_index("fact")
     assert counts.loc["total"].tolist() == [9, 3, 2, 1]
     assert nb.numbers["FactStatusNegatedPlace"] == "1"
-    assert ch07.schema_table(nb).set_index("fact")["weight"].tolist() == ["1", "2", "1"]
-    assert ch07.settings_table(nb)["value"].tolist()[:2] == [
+    assert t["schema"].set_index("fact")["weight"].tolist() == ["1", "2", "1"]
+    assert t["settings"]["value"].tolist()[:2] == [
         "A lake is a pond for this test.", "Another curator would disagree."]
-    ch07.status_figure(nb)
+    nb.save("matrix", ch07.status_figure(nb, table))
     assert written(nb.work_dir, "matrix", "figures")
     fragment_numbers = nb.fragment()["numbers"]
     assert all(name.startswith("FactStatus") and name.isalpha() for name in fragment_numbers)

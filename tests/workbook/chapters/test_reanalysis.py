@@ -15,21 +15,32 @@ from recallscore_nb.core.errors import AttemptsFormatError, UsageError, VacuousC
 from recallscore_nb.workbook.chapters import reanalysis
 from recallscore_nb.workbook.session import Session
 from tests.conftest import DELETE, write_benchmark
+from tests.workbook.chapters.sessions import session
 
 
 RESAMPLES, SEED = 200, 20260916
 
 
 def session_05(tmp_path, **parameters) -> Session:
-    values = {"output_dir": str(tmp_path), "benchmark_path": "", "attempts_path": "",
-              "seed": SEED, "resamples": RESAMPLES} | parameters
-    return Session(stem=reanalysis.STEM, parameters=values, output_dir=tmp_path)
+    return session(reanalysis, tmp_path, **({"seed": SEED, "resamples": RESAMPLES} | parameters))
+
+
+def steps(nb) -> dict[str, pd.DataFrame]:
+    """Every table of notebook 05, as its cells make them (the controls' check included)."""
+    attempts = reanalysis.attempts(nb)
+    scores = reanalysis.scores(nb, attempts)
+    intervals = reanalysis.intervals(nb, scores)
+    return {"attempts": attempts, "systems": reanalysis.systems(attempts), "scores": scores,
+            "controls": reanalysis.controls(scores), "intervals": intervals,
+            "saturation": reanalysis.saturation(intervals)}
 
 
 @pytest.fixture(scope="module")
 def shipped_05(tmp_path_factory):
     nb = session_05(tmp_path_factory.mktemp("out05"))
-    return nb, reanalysis.intervals_table(nb).set_index(["system", "rule"])
+    tables = steps(nb)
+    nb.quote(reanalysis.numbers(nb, tables["systems"], tables["saturation"]))
+    return nb, tables
 
 
 # --- 05: the shipped example ---------------------------------------------------------------------
@@ -56,14 +67,13 @@ def shipped_05(tmp_path_factory):
     ],
 )
 def test_shipped_means(shipped_05, system, rule, expected):
-    _, table = shipped_05
+    table = shipped_05[1]["intervals"].set_index(["system", "rule"])
     assert table.loc[(system, rule), "mean"] == pytest.approx(expected, abs=1e-12)
     assert table.loc[(system, rule), "n"] == 24
 
 
 def test_intervals_layout_and_bracketing(shipped_05):
-    _, table = shipped_05
-    flat = table.reset_index()
+    flat = shipped_05[1]["intervals"]
     assert flat.columns.tolist() == ["system", "rule", "n", "mean", "low", "high"]
     assert flat["system"].unique().tolist() == ["sys-a", "sys-b", "sys-c", "sys-d", "sys-e",
                                                 "control:empty", "control:idk"]
@@ -72,16 +82,16 @@ def test_intervals_layout_and_bracketing(shipped_05):
 
 
 def test_a_systems_interval_is_bootstrap_ci_of_its_own_scores(shipped_05):
-    nb, table = shipped_05
-    scores = reanalysis.scores_table(nb)
+    table = shipped_05[1]["intervals"].set_index(["system", "rule"])
+    scores = shipped_05[1]["scores"]
     values = scores.loc[scores["system"] == "sys-c", "token_f1"]
     expected = bootstrap_ci(values, resamples=RESAMPLES, seed=SEED)
     assert tuple(table.loc[("sys-c", "token_f1"), ["low", "high"]]) == expected
 
 
 def test_saturation_on_the_shipped_example(shipped_05):
-    nb, _ = shipped_05
-    table = reanalysis.saturation_table(nb).set_index("rule")
+    nb, tables = shipped_05
+    table = tables["saturation"].set_index("rule")
     assert table.index.tolist() == list(reanalysis.MEASURES)
     assert table.index[table["saturated"]].tolist() == ["checklist_full_match", "partial_credit"]
     assert table.loc["checklist_full_match", ["best", "second"]].tolist() == ["sys-b", "sys-a"]
@@ -91,8 +101,7 @@ def test_saturation_on_the_shipped_example(shipped_05):
 
 
 def test_controls_score_zero_everywhere(shipped_05):
-    nb, _ = shipped_05
-    table = reanalysis.controls_table(nb)
+    table = shipped_05[1]["controls"]
     assert table["control"].tolist() == ["control:empty", "control:idk"]
     assert table["attempt"].tolist() == ["", "I don't know"]
     assert table["attempts"].tolist() == [24, 24]
@@ -100,27 +109,29 @@ def test_controls_score_zero_everywhere(shipped_05):
 
 
 def test_systems_table_and_numbers(shipped_05):
-    nb, _ = shipped_05
-    table = reanalysis.systems_table(nb)
+    nb, tables = shipped_05
+    table = tables["systems"]
     assert table.values.tolist() == [["sys-a", 24, 6], ["sys-b", 24, 24], ["sys-c", 24, 18],
                                      ["sys-d", 24, 24], ["sys-e", 24, 22]]
     assert nb.numbers["ReanalysisSystems"] == "5" and nb.numbers["ReanalysisAttempts"] == "120"
 
 
 def test_scores_table_has_every_attempt_and_the_controls(shipped_05):
-    nb, _ = shipped_05
-    scores = reanalysis.scores_table(nb)
+    scores = shipped_05[1]["scores"]
     assert len(scores) == 120 + 2 * 24
     assert scores["id"].is_unique
     assert scores.loc[scores["id"] == "control:idk-01", "attempt"].item() == "I don't know"
-    assert (nb.output_dir / "tables" / "05_reanalysis__scores.csv").is_file()
+    assert shipped_05[1]["attempts"].columns.tolist() == ["id", "system", "attempt"]
 
 
-def test_figure_is_written(shipped_05):
-    nb, _ = shipped_05
-    reanalysis.intervals_figure(nb)
+def test_the_figure_shows_the_saturated_rules_and_is_saved(shipped_05):
+    nb, tables = shipped_05
+    fig = reanalysis.intervals_figure(nb, tables["intervals"], tables["saturation"])
+    shown = nb.save("intervals", fig)
     for ext in ("png", "pdf", "svg"):
         assert (nb.output_dir / "figures" / f"05_reanalysis__intervals.{ext}").stat().st_size > 0
+    assert shown._repr_png_() == (nb.output_dir / "figures" / "05_reanalysis__intervals.png").read_bytes()
+    assert nb.numbers["ReanalysisResamples"] == str(RESAMPLES)
 
 
 def test_start_signs_the_rules_and_the_bootstrap(tmp_path):
@@ -132,8 +143,12 @@ def test_start_signs_the_rules_and_the_bootstrap(tmp_path):
     assert nb.signatures[-1] == (
         f"bootstrap|ci:percentile-95|unit:attempt|n:300|seed:7|version:{__version__}")
     assert len(nb.signatures) == 6
+    assert (nb.params.seed, nb.params.resamples) == (7, 300)
+    assert sorted(nb.inputs) == ["recallscore_nb/data/benchmarks/four_fact_recall.json"]
+    reanalysis.attempts(nb)  # the notebook's next cell: read before any output
     assert sorted(nb.inputs) == ["recallscore_nb/data/attempts/four_fact_systems.csv",
                                  "recallscore_nb/data/benchmarks/four_fact_recall.json"]
+    nb.discard()
 
 
 def test_start_refuses_zero_resamples(tmp_path):
@@ -160,13 +175,13 @@ def test_own_attempts_on_the_kite_benchmark(tmp_path, bench_path):
         "y1,y,At dawn.",
     ])
     nb = session_05(tmp_path, benchmark_path=str(bench_path), attempts_path=str(attempts))
-    table = reanalysis.intervals_table(nb).set_index(["system", "rule"])
+    tables = steps(nb)
+    table = tables["intervals"].set_index(["system", "rule"])
     assert table.loc[("x", "checklist_full_match"), "mean"] == 1 / 2
     assert table.loc[("x", "partial_credit"), "mean"] == pytest.approx((3 / 3 + 1 / 3) / 2)
     assert table.loc[("y", "partial_credit"), ["n", "mean", "low", "high"]].tolist() == [
         1, 1 / 3, 1 / 3, 1 / 3]  # n = 1: the value twice
-    controls = reanalysis.controls_table(nb)
-    assert controls["attempts"].tolist() == [1, 1]  # as many as the smallest system
+    assert tables["controls"]["attempts"].tolist() == [1, 1]  # as many as the smallest system
 
 
 def test_a_vacuous_pass_stops_the_chapter(tmp_path):
@@ -178,7 +193,7 @@ def test_a_vacuous_pass_stops_the_chapter(tmp_path):
     attempts = write_attempts(tmp_path, ["a1,a,I do not know"])
     nb = session_05(tmp_path, benchmark_path=str(bench), attempts_path=str(attempts))
     with pytest.raises(VacuousControlError) as info:
-        reanalysis.controls_table(nb)
+        steps(nb)
     failures = info.value.failures
     assert ("control:idk", "checklist_full_match", 1.0) in failures
     assert {control for control, _, _ in failures} == {"control:idk"}
@@ -195,7 +210,7 @@ def test_squad_normalizing_the_reference_away_is_caught_by_the_empty_control(tmp
     attempts = write_attempts(tmp_path, ["a1,a,The."])
     nb = session_05(tmp_path, benchmark_path=str(bench), attempts_path=str(attempts))
     with pytest.raises(VacuousControlError) as info:
-        reanalysis.controls_table(nb)
+        steps(nb)
     assert ("control:empty", "squad_exact_match", 1.0) in info.value.failures
 
 
@@ -210,7 +225,7 @@ def test_bad_attempts_files(tmp_path, header, rows, field, location):
     attempts = write_attempts(tmp_path, rows, header=header)
     nb = session_05(tmp_path, attempts_path=str(attempts))
     with pytest.raises(AttemptsFormatError) as info:
-        reanalysis.systems_table(nb)
+        reanalysis.attempts(nb)
     assert (info.value.file, info.value.field, info.value.location) == (
         str(attempts), field, location)
 
@@ -221,7 +236,7 @@ def test_a_null_system_is_located(tmp_path):
                     '{"id": "a2", "system": null, "attempt": "y"}\n', encoding="utf-8")
     nb = session_05(tmp_path, attempts_path=str(path))
     with pytest.raises(AttemptsFormatError) as info:
-        reanalysis.systems_table(nb)
+        reanalysis.attempts(nb)
     assert (info.value.location, info.value.row_id, info.value.got) == ("row 1", "a2", "null")
 
 

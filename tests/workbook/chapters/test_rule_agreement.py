@@ -7,19 +7,8 @@ import math
 
 import pytest
 
-from recallscore_nb.render import figures
 from recallscore_nb.workbook.chapters import rule_agreement as ch04
-from recallscore_nb.workbook.session import Session
-
-
-def session(chapter, tmp_path, benchmark_path="", **extra) -> Session:
-    parameters = {"output_dir": str(tmp_path), "benchmark_path": str(benchmark_path), **extra}
-    return Session(stem=chapter.STEM, parameters=parameters, output_dir=tmp_path)
-
-
-def written(tmp_path, stem, what, kind="tables"):
-    exts = ("csv", "md", "tex") if kind == "tables" else figures.FIGURE_FORMATS
-    return all((tmp_path / kind / f"{stem}__{what}.{ext}").stat().st_size > 0 for ext in exts)
+from tests.workbook.chapters.sessions import session, written
 
 
 @pytest.fixture
@@ -42,18 +31,29 @@ def own_benchmark(tmp_path):
     return path
 
 
+def steps(nb):
+    """Every table of notebook 04, as its cells make them, and its numbers quoted."""
+    scored = ch04.scored(nb)
+    tables = {"scores": ch04.scores(nb, scored), "agreement": ch04.agreement(scored),
+              "precision_recall": ch04.precision_recall(nb, scored),
+              "disagreements": ch04.disagreements(nb, scored)}
+    nb.quote(ch04.numbers(tables["agreement"], tables["precision_recall"],
+                          tables["disagreements"]))
+    return tables
+
+
 # --- 04 ------------------------------------------------------------------------------------
 def test_04_on_the_shipped_benchmark(tmp_path):
-    nb = session(ch04, tmp_path, squad_mode="v1.1")
-    scores = ch04.scores_table(nb)
-    assert scores["partial_credit"].tolist() == [1] * 8 + [3 / 4] * 4
-    table = ch04.agreement(nb).set_index(["rule_a", "rule_b"])
+    nb = session(ch04, tmp_path)
+    t = steps(nb)
+    assert t["scores"]["partial_credit"].tolist() == [1] * 8 + [3 / 4] * 4
+    table = t["agreement"].set_index(["rule_a", "rule_b"])
     # literal vs normalized: n=12, agree=9, S=1·4+11·8=92: (108-92)/(144-92) = 4/13
     assert table.loc[("literal", "normalized"), "kappa"] == pytest.approx(4 / 13, abs=1e-15)
     assert table.loc[("literal", "normalized"), "agreement_pct"] == 75
     assert nb.numbers["AgreementKappaLiteralNormalized"] == "0.308"
     assert nb.numbers["AgreementKappaNormalizedSquad"] == "1.000"
-    pr = ch04.precision_recall(nb).set_index("rule")
+    pr = t["precision_recall"].set_index("rule")
     assert pr.loc["literal", ["precision", "recall"]].tolist() == [1, 1 / 8]
     assert pr.loc["checklist", ["precision", "recall"]].tolist() == [1, 1]
     assert pr.loc["schema", ["precision", "recall"]].tolist() == [1, 1]
@@ -63,26 +63,27 @@ def test_04_on_the_shipped_benchmark(tmp_path):
     assert pr.loc["token_f1", "precision"] == "n/a"
     assert nb.numbers["AgreementRecallNormalized"] == "0.500"
     assert nb.numbers["AgreementMeanPartialCreditIncomplete"] == "0.750"
-    dis = ch04.disagreement_table(nb)
-    assert dis["id"].tolist() == ["R02", "R03", "R04", "R05", "R06", "R07", "R08"]
+    assert t["disagreements"]["id"].tolist() == ["R02", "R03", "R04", "R05", "R06", "R07", "R08"]
     assert nb.numbers["AgreementDisagreeingRows"] == "7"
-    for what in ("scores", "agreement", "precision_recall", "disagreements"):
+    for what, frame in t.items():
+        nb.save(what, frame)
         assert written(tmp_path, ch04.STEM, what)
 
 
 def test_04_on_a_benchmark_of_our_own(tmp_path, own_benchmark):
-    nb = session(ch04, tmp_path, own_benchmark, squad_mode="v1.1")
-    scores = ch04.scores_table(nb)
+    nb = session(ch04, tmp_path, benchmark_path=str(own_benchmark))
+    t = steps(nb)
+    scores = t["scores"]
     assert scores["literal"].tolist() == [True, False, False, False]
     assert scores["squad_exact_match"].tolist() == [True, True, False, True]
     assert scores["facts_complete"].tolist() == ["n/a"] * 4
-    table = ch04.agreement(nb).set_index(["rule_a", "rule_b"])
+    table = t["agreement"].set_index(["rule_a", "rule_b"])
     # SQuAD EM and the checklist agree on every row: o1, o2, o4 pass, o3 fails: kappa 1.
     assert table.loc[("squad_exact_match", "checklist"), "kappa"] == 1
-    pr = ch04.precision_recall(nb)
+    pr = t["precision_recall"]
     assert pr["precision"].tolist() == ["n/a"] * 8 and pr["unlabelled"].tolist() == [4] * 8
     assert nb.numbers["AgreementPrecisionLiteral"] == "n/a"
-    dis = ch04.disagreement_table(nb).set_index("id")
+    dis = t["disagreements"].set_index("id")
     assert dis.loc["o2", "token_diff"] == "-[a]"
     assert dis.loc["o2", "missing_terms"] == "none"
 
@@ -95,10 +96,10 @@ def test_04_kappa_undefined_is_na(tmp_path):
         "protocol": {"factChecklist": [{"fact": "answer", "requiredTerms": ["yes"]}]},
         "rows": [{"id": "s1", "attempt": "Yes."}, {"id": "s2", "attempt": "Yes."}],
     }))
-    nb = session(ch04, tmp_path, path, squad_mode="v1.1")
-    table = ch04.agreement(nb)
-    assert table["kappa"].tolist() == ["n/a"] * 10
-    assert table["agreement_pct"].tolist() == [100] * 10
+    nb = session(ch04, tmp_path, benchmark_path=str(path))
+    t = steps(nb)
+    assert t["agreement"]["kappa"].tolist() == ["n/a"] * 10
+    assert t["agreement"]["agreement_pct"].tolist() == [100] * 10
     assert nb.numbers["AgreementKappaLiteralChecklist"] == "n/a"
-    assert ch04.disagreement_table(nb).empty
+    assert t["disagreements"].empty
     assert not math.isnan(float(nb.numbers["AgreementPercentLiteralChecklist"]))

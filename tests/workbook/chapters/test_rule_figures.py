@@ -9,17 +9,7 @@ import pytest
 
 from recallscore_nb.render import figures
 from recallscore_nb.workbook.chapters import rule_figures as ch02
-from recallscore_nb.workbook.session import Session
-
-
-def session(chapter, tmp_path, benchmark_path="", **extra) -> Session:
-    parameters = {"output_dir": str(tmp_path), "benchmark_path": str(benchmark_path), **extra}
-    return Session(stem=chapter.STEM, parameters=parameters, output_dir=tmp_path)
-
-
-def written(tmp_path, stem, what, kind="tables"):
-    exts = ("csv", "md", "tex") if kind == "tables" else figures.FIGURE_FORMATS
-    return all((tmp_path / kind / f"{stem}__{what}.{ext}").stat().st_size > 0 for ext in exts)
+from tests.workbook.chapters.sessions import session, written
 
 
 @pytest.fixture
@@ -48,32 +38,38 @@ def own_benchmark(tmp_path):
     return path
 
 
-# --- 02 ------------------------------------------------------------------------------------
 def test_02_tables_and_figures_on_the_shipped_benchmark(tmp_path, svg_only):
-    nb = session(ch02, tmp_path, squad_mode="v1.1")
-    matrix = ch02.matrix_table(nb)
+    nb = session(ch02, tmp_path)
+    scores = ch02.scores(nb)
+    matrix = ch02.rule_matrix(scores)
     assert matrix["literal_match"].sum() == 1 and matrix["checklist_full_match"].sum() == 8
     assert matrix["facts_present"].tolist() == [4] * 8 + [3] * 4
-    counts = ch02.label_table(nb).set_index("rule")
+    by_label = ch02.by_label(nb, scores)
+    counts = by_label.set_index("rule")
     assert counts.loc["checklist", ["complete_pass", "incomplete_pass"]].tolist() == [8, 0]
     assert counts.loc["literal", ["complete_pass", "complete_total"]].tolist() == [1, 8]
+    nb.quote(ch02.numbers(by_label))
     assert nb.numbers["FigureCompletePassNormalized"] == "4"
-    facts = ch02.facts_table(nb)
+    assert nb.numbers["FigureIncompletePassSquad"] == "0"
+    facts = ch02.facts(nb, scores)
     assert facts["missing"].tolist()[8:] == ["material", "location", "timing", "material"]
-    for step, what in [(ch02.matrix_figure, "matrix"), (ch02.label_figure, "by_label"),
-                       (ch02.facts_figure, "facts")]:
-        step(nb)
+    shown = [nb.save("matrix", ch02.matrix_figure(matrix)),
+             nb.save("by_label", ch02.by_label_figure(nb, scores)),
+             nb.save("facts", ch02.facts_figure(facts))]
+    for what, saved in zip(("matrix", "by_label", "facts"), shown):
         assert written(tmp_path, ch02.STEM, what, "figures")
-    for what in ("matrix", "by_label", "facts"):
-        assert written(tmp_path, ch02.STEM, what)
+        assert repr(saved) == f"figures/{ch02.STEM}__{what}.svg"
 
 
-def test_02_without_labels_says_na(tmp_path, own_benchmark):  # every format, once
-    nb = session(ch02, tmp_path, own_benchmark, squad_mode="v1.1")
-    counts = ch02.label_table(nb)
-    assert counts["complete_pass"].tolist() == ["n/a"] * 4
-    assert counts["unlabelled"].tolist() == [4] * 4
-    assert nb.numbers["FigureCompletePassChecklist"] == "n/a"
-    assert ch02.facts_table(nb)["facts_total"].tolist() == [3] * 4
-    ch02.label_figure(nb)
+def test_02_without_labels_says_na(tmp_path, own_benchmark):
+    nb = session(ch02, tmp_path, benchmark_path=str(own_benchmark))
+    scores = ch02.scores(nb)
+    by_label = ch02.by_label(nb, scores)
+    assert by_label["complete_pass"].tolist() == ["n/a"] * 4
+    assert by_label["unlabelled"].tolist() == [4] * 4
+    assert ch02.numbers(by_label)["FigureCompletePassChecklist"] == "n/a"
+    assert ch02.facts(nb, scores)["facts_total"].tolist() == [3] * 4
+    saved = nb.save("by_label", ch02.by_label_figure(nb, scores))  # every format, once
     assert written(tmp_path, ch02.STEM, "by_label", "figures")
+    png = tmp_path / "figures" / f"{ch02.STEM}__by_label.png"
+    assert saved._repr_png_() == png.read_bytes()  # Jupyter shows the PNG file's own bytes

@@ -12,28 +12,29 @@ from recallscore_nb.core.errors import CatalogueFormatError, UsageError
 from recallscore_nb.io.data import DEFAULT_CATALOGUE
 from recallscore_nb.workbook.chapters import suite_catalogue
 from recallscore_nb.workbook.session import Session
+from tests.workbook.chapters.sessions import session
 
 
 def session_06(tmp_path, **parameters) -> Session:
-    values = {"output_dir": str(tmp_path), "catalogue_path": ""} | parameters
-    return Session(stem=suite_catalogue.STEM, parameters=values, output_dir=tmp_path)
+    return session(suite_catalogue, tmp_path, **parameters)
 
 
 # --- 06 ------------------------------------------------------------------------------------------
 def test_catalogue_chapter_on_the_shipped_file(tmp_path):
     nb = session_06(tmp_path)
-    source = suite_catalogue.source_table(nb)
+    source = suite_catalogue.source(nb)
     assert source.drop(columns="catalogue").values.tolist() == [["2026-09-09", 15, 8, 1317, 184]]
     assert source["catalogue"].item() == "recallscore_nb/data/catalogue/suites.json"
+    nb.quote(suite_catalogue.numbers(source))
     assert nb.numbers == {"CatalogueGenerated": "2026-09-09", "CatalogueSuites": "15",
                           "CatalogueFlagged": "8"}
-    suites = suite_catalogue.suites_table(nb).set_index("id")
-    assert suites.loc["grounding", "flags"] == "void"
-    assert suites.loc["toolscale", "flags"] == ""
-    flags = suite_catalogue.flags_table(nb)
+    suites = suite_catalogue.suites(nb)
+    assert suites.set_index("id").loc["grounding", "flags"] == "void"
+    assert suites.set_index("id").loc["toolscale", "flags"] == ""
+    flags = suite_catalogue.flags(nb)
     assert len(flags) == 8
     assert flags.loc[flags["suite"] == "tools", "other"].item() == "toolscale"
-    suite_catalogue.suites_figure(nb)
+    nb.save("suites", suite_catalogue.suites_figure(nb, suites))
     for ext in ("png", "pdf", "svg"):
         assert (tmp_path / "figures" / f"06_suite_catalogue__suites.{ext}").stat().st_size > 0
     assert list(nb.inputs) == ["recallscore_nb/data/catalogue/suites.json"]
@@ -50,10 +51,10 @@ def test_catalogue_chapter_on_a_catalogue_of_our_own(tmp_path):
     path = tmp_path / "cat.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     nb = session_06(tmp_path, catalogue_path=str(path))
-    source = suite_catalogue.source_table(nb)
+    source = suite_catalogue.source(nb)
     assert source.drop(columns="catalogue").values.tolist() == [["2030-01-02", 2, 1, 8, 3]]
-    assert suite_catalogue.suites_table(nb)["flags"].tolist() == ["saturated", ""]
-    assert suite_catalogue.flags_table(nb).values.tolist() == [
+    assert suite_catalogue.suites(nb)["flags"].tolist() == ["saturated", ""]
+    assert suite_catalogue.flags(nb).values.tolist() == [
         ["one", "saturated", "", "saturated now"]]
 
 
@@ -64,7 +65,7 @@ def test_catalogue_chapter_reports_a_bad_catalogue(tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     nb = session_06(tmp_path, catalogue_path=str(path))
     with pytest.raises(CatalogueFormatError) as info:
-        suite_catalogue.suites_table(nb)
+        suite_catalogue.suites(nb)
     assert (info.value.row_id, info.value.field) == ("toolscale", "evidence")
 
 
@@ -75,6 +76,8 @@ def test_catalogue_start_signs_and_checks_the_path(tmp_path):
     assert nb.signatures == [
         "catalogue|flags:saturated+superseded+paired+void|evidence:verbatim-caveat-or-method"
         f"|version:{__version__}"]
+    assert list(nb.inputs) == ["recallscore_nb/data/catalogue/suites.json"]  # read at start
+    nb.discard()
     namespace["catalogue_path"] = str(tmp_path / "missing.json")
     with pytest.raises(UsageError, match="catalogue_path: no such file"):
         suite_catalogue.start(namespace)
