@@ -9,7 +9,10 @@ lists are read back. Known notebooks get value checks beyond that.
 from __future__ import annotations
 
 import ast
+import base64
 import json
+import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -19,6 +22,7 @@ from nbclient import NotebookClient
 from papermill.iorw import load_notebook_node
 from papermill.parameterize import parameterize_notebook
 
+from recallscore_nb.workbook import runner
 from recallscore_nb.workbook.parameters import declared_parameters
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,3 +235,64 @@ def test_the_cell_check_refuses_what_a_reader_could_not_follow():
     assert not ok('scores = chapter.scores(nb)\nnb.save(what, scores)')
     assert not ok("scores = chapter.scores(int(nb.params.seed))\nscores")
     assert not ok("scores = helpers.scores(nb)\nscores")
+
+
+# --- executed notebooks, committed and checked --------------------------------------------------
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    """The workbook run twice, from two folders, one notebook at a time and two at a time."""
+    first, second = (tmp_path_factory.mktemp(name) for name in ("first", "second"))
+    runner.run_workbook(output_dir=first / "reports", force=True, progress=False, stamps=False,
+                        jobs=2)
+    here = Path.cwd()
+    os.chdir(second)
+    try:
+        runner.run_workbook(output_dir="reports", force=True, progress=False, stamps=False,
+                            jobs=1)
+    finally:
+        os.chdir(here)
+    return first, second
+
+
+def test_executed_notebooks_are_byte_stable_and_hold_nothing_volatile(two_runs):
+    first, second = two_runs
+    executed = sorted((first / "reports" / "notebooks").iterdir())
+    assert [p.name for p in executed] == [p.name for p in NOTEBOOKS]
+    for path in executed:
+        again = second / "reports" / "notebooks" / path.name
+        assert path.read_bytes() == again.read_bytes(), path.name
+        text = path.read_text(encoding="utf-8")
+        for folder in (first, second, ROOT):
+            assert str(folder) not in text, (path.name, folder)
+        for volatile in ('"start_time"', '"end_time"', '"duration"', '"iopub.', '"input_path"',
+                         '"output_path"'):
+            assert volatile not in text, (path.name, volatile)
+        assert not UUID.search(text), (path.name, UUID.search(text))
+
+
+def test_executed_notebooks_show_every_step_and_are_listed(two_runs):
+    first, _ = two_runs
+    root = first / "reports"
+    manifest = json.loads((root / "manifest.json").read_text())
+    listed = {o["path"] for o in manifest["outputs"]}
+    for stored in NOTEBOOKS:
+        path = root / "notebooks" / stored.name
+        assert f"notebooks/{stored.name}" in listed
+        assert f"notebooks/{stored.name}" in {o["path"] for o in
+                                                manifest["notebooks"][stored.stem]["outputs"]}
+        nb = nbformat.read(path, as_version=4)
+        assert [c.source for c in nb.cells] == [
+            c.source for c in nbformat.read(stored, as_version=4).cells]  # defaults: no injection
+        for cell in nb.cells[2:]:
+            if cell.cell_type == "code":
+                kinds = [o.output_type for o in cell.outputs]
+                assert kinds == ["execute_result"], (stored.stem, cell.source, kinds)
+                assert "at 0x" not in json.dumps(cell.outputs)  # no memory addresses
+        figures = {o["path"] for o in manifest["notebooks"][stored.stem]["outputs"]
+                   if o["path"].endswith(".png")}
+        shown = {base64.b64decode(o.data["image/png"]) for c in nb.cells
+                 if c.cell_type == "code" for o in c.outputs if "image/png" in o.get("data", {})}
+        assert shown == {(root / f).read_bytes() for f in figures}  # each figure, as its file

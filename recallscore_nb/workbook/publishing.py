@@ -8,6 +8,11 @@ replaces its old version by a rename within the folder's own filesystem (the wor
 inside the output folder), a notebook's stale outputs are removed only once its new ones are
 in place, and ``paper/numbers.tex`` and ``manifest.json`` are merged with what the folder
 already holds. Any failure puts every replaced or removed file back (:class:`PublishError`).
+A notebook's outputs are its tables and figures and, under ``recallscore run``, its executed
+copy (``notebooks/<stem>.ipynb``, cleaned by :mod:`~recallscore_nb.workbook.executed`). A
+notebook run alone has no executed copy of its own to publish: the one a run left stays, and
+stays listed while it is the file the manifest lists (a JupyterLab run of the paper's defaults
+into ``reports/`` leaves ``reports/`` as it was).
 """
 
 from __future__ import annotations
@@ -32,13 +37,13 @@ from ..io.files import sha256
 from ..io.jsondocs import json_reason
 from .parameters import OUTPUT_DIR
 
-__all__ = ["OutputLock", "WorkFolder", "publish", "read_manifest",
-           "recorded_defaults", "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED",
-           "LOCK_NAME"]
+__all__ = ["OutputLock", "WorkFolder", "publish", "read_manifest", "recorded_defaults",
+           "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED", "EXECUTED", "LOCK_NAME"]
 
-COMMITTED = ("tables", "figures", "paper")
-"""The output folders that are committed and checked byte for byte (with manifest.json)."""
 EXECUTED = "notebooks"
+"""Where the executed notebooks go, each as ``notebooks/<stem>.ipynb``."""
+COMMITTED = ("tables", "figures", "paper", EXECUTED)
+"""The output folders that are committed and checked byte for byte (with manifest.json)."""
 MANIFEST = "manifest.json"
 NUMBERS = Path("paper") / "numbers.tex"
 LOCK_NAME = ".recallscore.lock"
@@ -393,6 +398,11 @@ def publish(root: Path, work: Path, fragments: dict[str, dict], *,
             merged[stem] = entry | {"parameters": previous.get("parameters", {}).get(stem, {})}
     for stem, fragment in fragments.items():
         merged[stem] = dict(fragment)
+        executed = f"{EXECUTED}/{stem}.ipynb"
+        kept = (None if any(e["path"] == executed for e in fragment["outputs"])
+                else _kept_executed(root, previous, stem))
+        if kept is not None:  # a notebook run alone: the executed copy a run left stays listed
+            merged[stem]["outputs"] = sorted([*fragment["outputs"], kept], key=lambda e: e["path"])
         if defaults.get(stem) is not None:
             merged[stem]["defaults"] = dict(defaults[stem])
     numbers = _numbers_tex(merged)  # may refuse, before anything moved
@@ -405,13 +415,9 @@ def publish(root: Path, work: Path, fragments: dict[str, dict], *,
             for entry in fragment["outputs"]:
                 transaction.put(work / entry["path"], root / entry["path"])
                 new.add(entry["path"])
-            executed = work / EXECUTED / f"{stem}.ipynb"
-            if executed.is_file():
-                transaction.put(executed, root / EXECUTED / executed.name)
-            for folder in COMMITTED:
-                for old in sorted((root / folder).glob(f"{stem}__*")):
-                    if old.is_file() and old.relative_to(root).as_posix() not in new:
-                        transaction.remove(old)
+            for old in _outputs_of(root, stem):
+                if old.relative_to(root).as_posix() not in new:
+                    transaction.remove(old)
         _stage(staging / "numbers.tex", numbers)
         transaction.put(staging / "numbers.tex", root / NUMBERS)
         _stage(staging / MANIFEST, json.dumps(_manifest(root, merged), indent=2, sort_keys=True) + "\n")
@@ -429,6 +435,23 @@ def publish(root: Path, work: Path, fragments: dict[str, dict], *,
         transaction.rollback()
         raise
     return merged
+
+
+def _outputs_of(root: Path, stem: str) -> list[Path]:
+    """The tables and figures in ``root`` that a notebook wrote (``<stem>__*``)."""
+    return [p for folder in COMMITTED for p in sorted((root / folder).glob(f"{stem}__*"))
+            if p.is_file()]
+
+
+def _kept_executed(root: Path, previous: dict, stem: str) -> dict | None:
+    """The manifest entry of the executed copy a run left for ``stem``, when the file is still
+    the one the previous manifest lists (else None)."""
+    name = f"{EXECUTED}/{stem}.ipynb"
+    listed = previous.get("notebooks", {}).get(stem, {}).get("outputs", [])
+    entry = next((e for e in listed if e.get("path") == name), None)
+    if entry is None or not (root / name).is_file() or sha256(root / name) != entry["sha256"]:
+        return None
+    return {"path": name, "sha256": entry["sha256"]}
 
 
 def _stage(path: Path, text: str) -> None:

@@ -39,8 +39,10 @@ from .paths import (
     resolve_user_path,
     user_folder,
 )
+from .executed import write_clean
 from .publishing import (
     COMMITTED,
+    EXECUTED,
     MANIFEST,
     OutputLock,
     WorkFolder,
@@ -172,11 +174,13 @@ def _worker_init(parent: int, work: str, root: str) -> None:
     os.environ.pop("JPY_SESSION_NAME", None)  # paths are already absolute; not a lab kernel
 
 
-def _execute(notebook: str, executed: str, parameters: dict, cwd: str) -> tuple[str, dict | None]:
-    """Run one notebook with papermill (in a worker process); return (stem, error or None).
-    ``parameters`` are those that differ from the notebook's defaults: papermill injects a
-    cell only for them, and none when there are none. The notebook's session learns where to
-    write from :data:`RUN_WORK_VARIABLE`."""
+def _execute(notebook: str, executed: str, parameters: dict, cwd: str,
+             folders: tuple[str, ...]) -> tuple[str, dict | None]:
+    """Run one notebook with papermill (in a worker process), then clean its executed copy
+    (:func:`~recallscore_nb.workbook.executed.write_clean`, paths under ``folders`` made
+    relative); return (stem, error or None). ``parameters`` are those that differ from the
+    notebook's defaults: papermill injects a cell only for them, and none when there are none.
+    The notebook's session learns where to write from :data:`RUN_WORK_VARIABLE`."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -187,6 +191,7 @@ def _execute(notebook: str, executed: str, parameters: dict, cwd: str) -> tuple[
     try:
         papermill.execute_notebook(notebook, executed, parameters=parameters,
                                    kernel_name="python3", progress_bar=False, cwd=cwd)
+        write_clean(executed, folders)
     except PapermillExecutionError as exc:
         return stem, {"cell": _stored_cell_number(Path(notebook), exc.cell_index,
                                                   injected=bool(parameters)),
@@ -214,17 +219,18 @@ def _changed(notebook: Path, values: dict) -> dict:
 
 
 def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) -> None:
-    """Run every planned notebook, their executed copies written into ``work/notebooks/``;
-    the first failure (by notebook) is raised once all have ended."""
+    """Run every planned notebook, their executed copies written (cleaned) into
+    ``work/notebooks/``; the first failure (by notebook) is raised once all have ended."""
     from tqdm import tqdm
 
     (work / "notebooks").mkdir(parents=True, exist_ok=True)
+    folders = (str(work), str(work.parent), str(REPO_ROOT), os.getcwd())
     failures = []
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(plan))), initializer=_worker_init,
                              initargs=(os.getpid(), str(work), str(REPO_ROOT))) as pool:
         futures = [
             pool.submit(_execute, str(nb), str(work / "notebooks" / nb.name),
-                        _changed(nb, params), os.getcwd())
+                        _changed(nb, params), os.getcwd(), folders)
             for nb, params in plan.items()
         ]
         bar = tqdm(total=len(futures), desc="notebooks", unit="nb", disable=not progress,
@@ -241,14 +247,20 @@ def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) 
 
 
 def _fragments(work: Path, stems: list[str]) -> dict[str, dict]:
-    """The manifest fragment each notebook's session wrote into the work folder."""
+    """The manifest fragment each notebook's session wrote into the work folder, its executed
+    copy (``notebooks/<stem>.ipynb``) added to its outputs."""
     fragments = {}
     for stem in stems:
         path = work / "fragments" / f"{stem}.json"
         if not path.is_file():
             raise NotebookFailed(stem, None, "UsageError",
                                  "it wrote no outputs: its last cell must call nb.finish()")
-        fragments[stem] = json.loads(path.read_text(encoding="utf-8"))
+        fragment = json.loads(path.read_text(encoding="utf-8"))
+        executed = work / EXECUTED / f"{stem}.ipynb"
+        if executed.is_file():
+            entry = {"path": executed.relative_to(work).as_posix(), "sha256": sha256(executed)}
+            fragment["outputs"] = sorted([*fragment["outputs"], entry], key=lambda e: e["path"])
+        fragments[stem] = fragment
     return fragments
 
 

@@ -84,3 +84,38 @@ def test_a_manifest_that_is_not_json_says_what_and_where(tmp_path):
         publishing.read_manifest(path)
     assert f"{path}: not valid JSON: Unterminated string starting at line 1 column 22; " in str(
         caught.value)
+
+
+# --- executed notebooks -------------------------------------------------------------------------
+def test_a_run_publishes_each_executed_notebook_and_lists_it(book):
+    assert main(["run"]) == 0
+    manifest = json.loads((book / "reports" / "manifest.json").read_text())
+    entry = {o["path"] for o in manifest["notebooks"]["01_first"]["outputs"]}
+    assert "notebooks/01_first.ipynb" in entry
+    assert "notebooks/02_second.ipynb" in {o["path"] for o in manifest["outputs"]}
+    assert "notebooks" in publishing.COMMITTED  # recallscore check compares them
+
+
+def test_a_notebook_run_alone_keeps_the_executed_copy_a_run_left(book):
+    """A JupyterLab run of the paper's defaults republishes the same outputs: reports/ stays
+    byte for byte as the run left it, its executed notebook and manifest included."""
+    import pandas as pd
+
+    from recallscore_nb.workbook.parameters import parameters_object
+    from recallscore_nb.workbook.session import Session
+
+    assert main(["run"]) == 0
+    root = book / "reports"
+    before = hashes(root)
+    work = publishing.WorkFolder(root, ".recallscore-work-01_first-")
+    session = Session(stem="01_first", params=parameters_object({"output_dir": "", "label": "a&b"}),
+                      output_dir=work.path)
+    session.table("values", pd.DataFrame({"label": ["a&b"], "n": [1]}))
+    session.number("FirstAnswer", 42)
+    with publishing.OutputLock(root, wait=0):
+        recorded = publishing.recorded_defaults(publishing.read_manifest(root / "manifest.json"),
+                                                "01_first")
+        publishing.publish(root, work.path, {"01_first": session.fragment()},
+                           defaults={"01_first": recorded})
+    work.remove()
+    assert hashes(root) == before

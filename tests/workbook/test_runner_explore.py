@@ -53,6 +53,12 @@ def test_scratch_and_work_folders_are_ignored_by_git():
     assert result.stdout.split() == paths
 
 
+def test_the_executed_notebooks_are_committed_outputs_not_ignored():
+    paths = ["reports/notebooks/05_reanalysis.ipynb", "reports/tables/05_reanalysis__scores.csv"]
+    result = subprocess.run(["git", "check-ignore", *paths], cwd=ROOT, capture_output=True, text=True)
+    assert result.stdout == "" and result.returncode == 1  # 1: none of them is ignored
+
+
 # --- the paper's defaults, recorded in the manifest ------------------------------------------------
 def test_changed_defaults_in_a_committed_notebook_need_accept_defaults(book, capsys):
     assert main(["run"]) == 0
