@@ -64,7 +64,7 @@ def start(namespace: dict) -> Session:
 def attempts(nb: Session) -> pd.DataFrame:
     """The attempts file ``attempts_path`` names (recorded as an input): ``id, system,
     attempt``, every row with a system name of its own (``control:`` is reserved)."""
-    path = str(nb.params.attempts_path or DEFAULT_ATTEMPTS)
+    path = nb.params.attempts_path or str(DEFAULT_ATTEMPTS)
     frame = read_attempts(str(nb.read_input(path)))
     if "system" not in frame.columns:
         raise AttemptsFormatError(path, "", "system", message="missing column 'system' "
