@@ -294,10 +294,29 @@ def _check_address(scheduler: str) -> None:
                          "one such as tcp://host:8786") from None
 
 
+_NOT_DASK = "not a Dask scheduler (something else answers there)"
+
+
+def _connect_failure(exc: BaseException) -> str:
+    """What went wrong connecting, in a few words: refused (Dask retries a refusal until its
+    timeout, then reports the timeout, the refusal as its cause), timed out, or the error."""
+    seen, cause = set(), exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, ConnectionRefusedError) or "Connection refused" in str(cause):
+            return "cannot connect: connection refused"
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(exc, TimeoutError) or str(exc).startswith("Timed out"):
+        return f"cannot connect: timed out after {CONNECT_TIMEOUT} s"
+    return f"cannot connect: {exc or type(exc).__name__}"
+
+
 def _no_scheduler_at(scheduler: str) -> str | None:
-    """Why no Dask scheduler answers at ``scheduler`` within :data:`CONNECT_TIMEOUT` seconds,
-    or None when one does (asked for its identity over a connection of its own, on an event
-    loop of its own).
+    """What stops a Dask scheduler at ``scheduler`` from answering (the connection refused,
+    no answer within :data:`CONNECT_TIMEOUT` seconds, or something else answering), or None
+    when one does: asked for its identity over a connection of its own, on an event loop of
+    its own, the whole exchange bounded (Dask's own connect waits for the handshake without
+    a limit, so a server that accepts and stays silent would hang it).
 
     A client is made only after this: a ``Client`` whose connection fails half-way (refused,
     timed out, or answered by something that is not a scheduler) lingers, and at exit waits
@@ -311,18 +330,21 @@ def _no_scheduler_at(scheduler: str) -> str | None:
         comm = await connect(scheduler, timeout=CONNECT_TIMEOUT)
         try:
             await comm.write({"op": "identity", "reply": True})
-            return await asyncio.wait_for(comm.read(), CONNECT_TIMEOUT)
+            return await comm.read()
         finally:
             comm.abort()
 
+    async def bounded():  # a little past connect's own timeout, so that its errors come first
+        return await asyncio.wait_for(identity(), CONNECT_TIMEOUT + 0.5)
+
     try:
-        reply = asyncio.run(identity())
+        reply = asyncio.run(bounded())
     except (OSError, TimeoutError) as exc:
-        return str(exc) or type(exc).__name__
+        return _connect_failure(exc)
     except Exception:  # a server that is not Dask's: its bytes are not Dask's messages
-        return "no Dask scheduler answers there"
+        return _NOT_DASK
     if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
-        return "no Dask scheduler answers there"
+        return _NOT_DASK
     return None
 
 
@@ -337,10 +359,9 @@ def _client(distributed, scheduler: str | None, n_workers: int):
                 client = distributed.Client(scheduler, set_as_default=False,
                                             timeout=f"{CONNECT_TIMEOUT}s")
             except (OSError, TimeoutError) as exc:  # it went away since it answered
-                failure = str(exc)
+                failure = _connect_failure(exc)
         if failure is not None:
-            raise UsageError(f"--scheduler {scheduler!r}: cannot connect within "
-                             f"{CONNECT_TIMEOUT} s ({failure})")
+            raise UsageError(f"--scheduler {scheduler!r}: {failure}")
         with client:
             yield client
         return
