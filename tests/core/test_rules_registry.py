@@ -144,13 +144,18 @@ def test_the_checklist_needs_facts():
 
 
 # --- one module names the columns --------------------------------------------------------------
-def _exports(source: str) -> set[str]:
-    """The names a module lists in ``__all__``."""
+def _export_lists(source: str, path: Path) -> tuple[set[str], set[int]]:
+    """The names a module exports and the lines of the lists naming them: its ``__all__``,
+    and, in the package's ``__init__``, the table of where each public name lives."""
+    tables = {"__all__", "_LAZY"} if path == PACKAGE / "__init__.py" else {"__all__"}
+    names, lines = set(), set()
     for node in ast.parse(source).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__"
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) in tables
                                                 for t in node.targets):
-            return set(ast.literal_eval(node.value))
-    return set()
+            lines |= set(range(node.lineno, node.end_lineno + 1))
+            if any(getattr(t, "id", None) == "__all__" for t in node.targets):
+                names |= set(ast.literal_eval(node.value))
+    return names, lines
 
 
 def _column_mentions(path: Path) -> list[tuple[int, str]]:
@@ -159,16 +164,17 @@ def _column_mentions(path: Path) -> list[tuple[int, str]]:
 
     Some rule functions share a column's spelling; their names are not columns: a name followed
     by ``(`` (a call, ``token_f1(attempts, refs)``), a Sphinx reference to a function
-    (``:func:`partial_credit```), and a string that is exactly a name in the module's
-    ``__all__`` (an export)."""
+    (``:func:`partial_credit```), and the exact name in the module's export list (``__all__``;
+    the package's ``__init__`` also lists where each public name lives)."""
     source = path.read_text("utf-8")
-    exports = {f'"{name}"' for name in _exports(source)} | {f"'{name}'" for name in _exports(source)}
+    names, lines = _export_lists(source, path)
+    exports = {f'"{name}"' for name in names} | {f"'{name}'" for name in names}
     pattern = re.compile(r"\b(" + "|".join(COLUMNS) + r")\b(?!\s*\()")
     found = []
     tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     for i, tok in enumerate(tokens):
         if tok.type in (tokenize.STRING, tokenize.COMMENT):
-            if tok.string in exports:
+            if tok.string in exports and tok.start[0] in lines:
                 continue
             found += [(tok.start[0] + tok.string[:m.start()].count("\n"), m.group(1))
                       for m in pattern.finditer(tok.string)
@@ -196,9 +202,11 @@ def test_the_check_finds_a_planted_mention(tmp_path):
     planted = tmp_path / "planted.py"
     planted.write_text('"""Sum ``token_f1``, not :func:`token_f1`."""\n__all__ = ["token_f1"]\n'
                        'x = row.facts_total\ny = token_f1(a, b)\n'
-                       'z = {"literal_match": 1}  # partial_credit\n', encoding="utf-8")
+                       'z = {"literal_match": 1}  # partial_credit\nw = x["token_f1"]\n',
+                       encoding="utf-8")
     assert _column_mentions(planted) == [(1, "token_f1"), (3, "facts_total"),
-                                         (5, "literal_match"), (5, "partial_credit")]
+                                         (5, "literal_match"), (5, "partial_credit"),
+                                         (6, "token_f1")]
 
 
 def test_the_modules_left_for_the_lead_exist():
