@@ -39,7 +39,6 @@ from ..core.normalize import SEED
 from ..core.tokens import term_occurs
 
 __all__ = [
-    "BINARY_RULES",
     "NA_TEXT",
     "binary_rules",
     "percent_agreement",
@@ -56,7 +55,6 @@ __all__ = [
 ]
 
 
-
 def binary_rules() -> dict[str, str]:
     """Score column → rule name, for the registry's binary measures, in output order: what
     the tables here compare by default.
@@ -66,10 +64,6 @@ def binary_rules() -> dict[str, str]:
     """
     return {m.column: m.name for m in registry.binary_measures()}
 
-
-BINARY_RULES: dict[str, str] = binary_rules()
-""":func:`binary_rules` when the module was imported (for the notebooks' chapters; the
-functions here ask the registry at each call)."""
 
 NA_TEXT = "n/a"
 """How an undefined value (NaN, a missing label) is shown."""

@@ -427,3 +427,22 @@ def measure(column: str) -> Measure:
 def verdict_columns() -> list[str]:
     """Each rule's own value, in output order: what a report lists per attempt."""
     return [cls.column for cls in RULES.values()]
+
+
+def with_derived(scores: pd.DataFrame) -> pd.DataFrame:
+    """A scored table with every derived measure (partial credit) beside its rule's columns:
+    a copy, each derived column inserted after the last column of the rule declaring it.
+
+    >>> scores = pd.DataFrame({"facts_present": [1, 4], "facts_total": [4, 4],
+    ...                        "checklist_full_match": [False, True], "system": ["a", "b"]})
+    >>> with_derived(scores).columns.tolist()
+    ['facts_present', 'facts_total', 'checklist_full_match', 'partial_credit', 'system']
+    """
+    out = scores.copy()
+    for cls in RULES.values():
+        for m in cls.measures:
+            if m.derive is None or m.column in out.columns:
+                continue
+            own = [out.columns.get_loc(c.name) for c in cls.columns if c.name in out.columns]
+            out.insert(max(own) + 1 if own else len(out.columns), m.column, m.values(out))
+    return out

@@ -18,12 +18,14 @@ from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
+from ..core import rules as registry
+from ..core.rules import Checklist, NormalizedMatch
 from ..core.status import STATUSES
 from .figures import FIGURE_WIDTH, figure, style
 
 __all__ = [
     "PASS_COLOR", "FAIL_COLOR", "FLIP_COLOR", "STATUS_COLORS", "FLAGGED_COLOR", "PLAIN_COLOR",
-    "MATRIX_COLUMNS", "RULE_LABELS", "VERDICT_TITLES",
+    "matrix_columns", "rule_labels", "VERDICT_TITLES",
     "heatmap",
     "plot_ablation", "ablation_handles", "ablation_figure",
     "plot_rule_matrix", "rule_matrix_figure", "plot_label_bars", "label_figure",
@@ -55,19 +57,36 @@ _TOTAL_COLOR = "#444444"
 _F1_COLOR = "#9e9ac8"
 _SATURATED_TITLE, _SATURATED_FACE = "C3", "#fbeaea"
 
-MATRIX_COLUMNS = {
-    "literal_match": "literal",
-    "normalized_match": "normalized",
-    "squad_exact_match": "SQuAD EM",
-    "token_f1": "token F1",
-    "checklist_full_match": "checklist\n(facts present)",
-}
-"""The rules' matrix: its columns and their labels, in order."""
-RULE_LABELS = {"literal": "literal", "normalized": "normalized",
-               "squad_exact_match": "SQuAD EM", "checklist": "checklist full"}
-"""A binary rule's label under its bars."""
-VERDICT_TITLES = {"normalized_match": "normalized match",
-                  "checklist_full_match": "checklist full match\n(facts present of {total})",
+
+
+def _counted(cls) -> tuple[str, str] | None:
+    """The (count, bound) columns a rule's verdict cell reads as ``count/bound``, if it has
+    them (the checklist: facts present of facts total)."""
+    for column in cls.columns:
+        if column.at_most is not None:
+            return column.name, column.at_most
+    return None
+
+
+def matrix_columns() -> dict[str, str]:
+    """The rules' matrix: each rule's own verdict column and its label, in the registry's
+    order (a verdict read as a count names the count under its label)."""
+    out = {}
+    for cls in registry.RULES.values():
+        verdict = cls.measures[0]
+        counted = _counted(cls)
+        out[verdict.column] = (verdict.short if counted is None else
+                               f"{verdict.short}\n({counted[0].replace('_', ' ')})")
+    return out
+
+
+def rule_labels() -> dict[str, str]:
+    """A measure's name -> its short label (under its bars)."""
+    return {m.name: m.short for m in registry.measures()}
+
+
+VERDICT_TITLES = {NormalizedMatch.column: "normalized match",
+                  Checklist.column: "checklist full match\n(facts present of {total})",
                   "schema_full_match": "schema-aware checklist\n(all facts present)"}
 """Each ablation verdict's title in its heatmap (``{total}``: the benchmark's facts total)."""
 
@@ -115,7 +134,7 @@ def _ablation_title(panel) -> str:
 
 
 def _ablation_label(panel, i: int, j: int, ok: bool) -> str:
-    if panel.verdict == "checklist_full_match":
+    if panel.verdict == Checklist.column:
         present = panel.present.iat[i, j]
         return f"{present}" if len(panel.totals) == 1 else f"{present}/{panel.total.iat[i, j]}"
     return "\u2713" if ok else "\u2717"
@@ -203,40 +222,45 @@ def _variant_labels(table: pd.DataFrame) -> list[str]:
 
 
 def plot_rule_matrix(ax, matrix: pd.DataFrame) -> list:
-    """Draw variants × rules: binary cells coloured pass/fail (the checklist's reading the
-    facts present, ``3/4``), token F1 as its value on a white-to-lavender shade. The legend
-    below names pass and fail only as they occur.
+    """Draw variants × rules: binary cells coloured pass/fail (a verdict read as a count, as
+    the checklist's, shows it: ``3/4`` facts present), a graded score as its value on a
+    white-to-lavender shade. The legend below names pass and fail only as they occur.
 
-    ``matrix`` has ``id, condition``, the :data:`MATRIX_COLUMNS`, ``facts_present`` and
-    ``facts_total``. Returns the artists drawn: the image, the cell texts, the legend.
+    ``matrix`` has ``id, condition``, the :func:`matrix_columns` and the columns the counted
+    verdicts read (``3/4``). Returns the artists drawn: the image, the cell texts, the legend.
     """
-    columns = list(MATRIX_COLUMNS)
+    labels = matrix_columns()
+    columns = list(labels)
+    counted = {cls.column: _counted(cls) for cls in registry.RULES.values()}
+    graded = [registry.measure(c) for c in columns if not registry.measure(c).binary]
     n_rows, n_cols = len(matrix), len(columns)
     rgb = np.empty((n_rows, n_cols, 3))
     pass_rgb, fail_rgb = np.array(to_rgb(PASS_COLOR)), np.array(to_rgb(FAIL_COLOR))
     texts = []
     for j, column in enumerate(columns):
         values = matrix[column].to_numpy()
-        if column == "token_f1":
+        if not registry.measure(column).binary:
             shade = np.clip(values.astype(float), 0, 1)[:, None]
             rgb[:, j] = (1 - shade) * np.ones(3) + shade * np.array(to_rgb(_F1_COLOR))
             texts.append([f"{v:.2f}" for v in values])
         else:
             rgb[:, j] = np.where(values.astype(bool)[:, None], pass_rgb, fail_rgb)
-            if column == "checklist_full_match":
-                texts.append([f"{p}/{t}" for p, t in
-                              zip(matrix["facts_present"], matrix["facts_total"])])
+            if counted[column] is not None:
+                count, bound = counted[column]
+                texts.append([f"{p}/{t}" for p, t in zip(matrix[count], matrix[bound])])
             else:
                 texts.append(["pass" if v else "fail" for v in values])
     cells = [(i, j, text, {}) for j, column_texts in enumerate(texts)
              for i, text in enumerate(column_texts)]
-    artists = heatmap(ax, rgb, cells, columns=list(MATRIX_COLUMNS.values()),
+    artists = heatmap(ax, rgb, cells, columns=list(labels.values()),
                       rows=_variant_labels(matrix), top=True)
     ax.set_title("Each benchmark variant under each rule", pad=28)
-    binary = matrix[[c for c in columns if c != "token_f1"]].to_numpy(dtype=bool)
+    binary = matrix[[c for c in columns if registry.measure(c).binary]].to_numpy(dtype=bool)
+    shades = ", ".join(m.short for m in graded)
     handles = [Patch(facecolor=color, label=label) for color, label, drawn in
                ((PASS_COLOR, "pass", binary.any()), (FAIL_COLOR, "fail", (~binary).any()),
-                (_F1_COLOR, "token F1: the value (shade from 0 to 1)", n_rows > 0)) if drawn]
+                (_F1_COLOR, f"{shades}: the value (shade from 0 to 1)", n_rows > 0 and graded))
+               if drawn]
     artists.append(ax.legend(handles=handles, loc="upper center", ncols=max(len(handles), 1),
                              bbox_to_anchor=(0.5, -0.02), frameon=False))
     return artists
@@ -283,7 +307,8 @@ def plot_label_bars(ax, counts: pd.DataFrame) -> list:
         elif total:
             notes.append(f"no {name} fixture passes any rule (0/{total} under each)")
     ax.set_ylim(0, max(complete_total, incomplete_total) * 1.12)
-    ax.set_xticks(x, [RULE_LABELS.get(r, r) for r in counts["rule"]])
+    labels = rule_labels()
+    ax.set_xticks(x, [labels.get(r, r) for r in counts["rule"]])
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("fixtures passing the rule")
     unlabelled = int(counts["unlabelled"].max())
@@ -307,20 +332,21 @@ def label_figure(counts: pd.DataFrame):
 def plot_facts_present(ax, table: pd.DataFrame) -> list:
     """Horizontal bars of the facts present per variant, the facts total as a line.
 
-    ``table`` has ``id, condition, facts_present, facts_total, missing``. Bars of variants
+    ``table`` has ``id, condition``, the checklist's counts of facts present and total
+    (:class:`~recallscore_nb.core.rules.Checklist`), and ``missing``. Bars of variants
     with every fact present are coloured pass, the others fail. The axis ends at the facts
     total, drawn as a dashed line; right of it, clear of the bars and the line, each variant
     reads ``present/total`` and names the facts missing. The legend, below the axes (outside
     them under a constrained layout), names only the colours drawn. Returns the artists drawn.
     """
     y = np.arange(len(table))
-    total = int(table["facts_total"].max()) if len(table) else 0
-    full = (table["facts_present"] == table["facts_total"]).to_numpy()
+    total = int(table[Checklist.total].max()) if len(table) else 0
+    full = (table[Checklist.present] == table[Checklist.total]).to_numpy()
     colors = np.where(full, PASS_COLOR, FAIL_COLOR)
-    bars = ax.barh(y, table["facts_present"], color=colors, edgecolor="#777777",
+    bars = ax.barh(y, table[Checklist.present], color=colors, edgecolor="#777777",
                    linewidth=0.6)
     labels = [f"{p}/{t}" + (f"  missing: {m}" if m else "") for p, t, m in
-              zip(table["facts_present"], table["facts_total"], table["missing"])]
+              zip(table[Checklist.present], table[Checklist.total], table["missing"])]
     artists = [bars]
     for yi, label in zip(y, labels):
         artists.append(ax.annotate(label, (total, yi), xytext=(4, 0),
@@ -358,8 +384,8 @@ def plot_fact_status(ax_status, ax_scores, matrix: pd.DataFrame, facts) -> list:
     ``ax_scores`` the binary checklist (pass/fail, facts present) and the weighted score
     (its value, shaded from near-white at 0).
 
-    ``matrix`` has ``id, condition``, ``status_<fact>``, ``weighted_score``,
-    ``facts_present``, ``facts_total`` and ``checklist_full_match``. Each axes gets its legend
+    ``matrix`` has ``id, condition``, ``status_<fact>``, ``weighted_score`` and the binary
+    checklist's columns (:class:`~recallscore_nb.core.rules.Checklist`). Each axes gets its legend
     below it, naming only what it draws (the statuses that occur; pass or fail as they
     occur). Returns the artists drawn.
     """
@@ -380,7 +406,7 @@ def plot_fact_status(ax_status, ax_scores, matrix: pd.DataFrame, facts) -> list:
                                     ncols=max(len(handles), 1), bbox_to_anchor=(0.5, -0.01),
                                     title="status of the fact"))
 
-    full = matrix["checklist_full_match"].to_numpy(dtype=bool)
+    full = matrix[Checklist.column].to_numpy(dtype=bool)
     score = np.clip(matrix["weighted_score"].to_numpy(dtype=float), 0, 1)
     right = np.empty((n_rows, 2, 3))
     right[:, 0] = _passes_rgb(full)
@@ -389,7 +415,7 @@ def plot_fact_status(ax_status, ax_scores, matrix: pd.DataFrame, facts) -> list:
     cells = []
     for i in range(n_rows):
         checklist = (f"{'pass' if full[i] else 'fail'} "
-                     f"{matrix['facts_present'].iat[i]}/{matrix['facts_total'].iat[i]}")
+                     f"{matrix[Checklist.present].iat[i]}/{matrix[Checklist.total].iat[i]}")
         cells.append((i, 0, checklist, {"fontsize": 7}))
         cells.append((i, 1, f"{matrix['weighted_score'].iat[i]:.3f}", {"fontsize": 7}))
     artists += heatmap(ax_scores, right, cells,

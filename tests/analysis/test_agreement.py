@@ -19,7 +19,6 @@ import pytest
 
 from recallscore_nb import load_benchmark, score_benchmark
 from recallscore_nb.analysis.agreement import (
-    BINARY_RULES,
     NA_TEXT,
     agreement_table,
     binary_rules,
@@ -260,6 +259,6 @@ def test_disagreements_name_the_missing_fact_and_term(tmp_path):
 
 
 def test_binary_rules_are_the_four_binary_columns():
-    assert binary_rules() == BINARY_RULES == {
+    assert binary_rules() == {
         "literal_match": "literal", "normalized_match": "normalized",
         "squad_exact_match": "squad_exact_match", "checklist_full_match": "checklist"}

@@ -39,18 +39,6 @@ COLUMNS = ("literal_match", "normalized_match", "squad_exact_match", "token_f1",
            "facts_total", "checklist_full_match", "partial_credit")
 """The five rules' column names (and the checklist's partial credit)."""
 
-FOR_THE_LEAD = {
-    "workbook/chapters/fact_status.py",
-    "workbook/chapters/normalization_ablation.py",
-    "workbook/chapters/reanalysis.py",
-    "workbook/chapters/rule_agreement.py",
-    "workbook/chapters/rule_figures.py",
-    "render/plots.py",
-}
-"""Chapters and render modules that still name rule columns, left to wire to the registry
-once the notebooks' rework is in (empty this set as each is done)."""
-
-
 # --- the registry's shape ---------------------------------------------------------------------
 def test_the_rules_in_output_order():
     assert list(RULES) == ["literal", "normalized", "squad_exact_match", "token_f1", "checklist"]
@@ -189,7 +177,7 @@ def test_the_rule_columns_are_named_in_the_registry_only():
     mentions = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         where = path.relative_to(PACKAGE).as_posix()
-        if path == REGISTRY or where in FOR_THE_LEAD:
+        if path == REGISTRY:
             continue
         found = _column_mentions(path)
         if found:
@@ -207,10 +195,6 @@ def test_the_check_finds_a_planted_mention(tmp_path):
     assert _column_mentions(planted) == [(1, "token_f1"), (3, "facts_total"),
                                          (5, "literal_match"), (5, "partial_credit"),
                                          (6, "token_f1")]
-
-
-def test_the_modules_left_for_the_lead_exist():
-    assert all((PACKAGE / where).is_file() for where in FOR_THE_LEAD)
 
 
 # --- a new rule is one class -------------------------------------------------------------------

@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from ...core.rules import rules_for
+from ...core.rules import Checklist, rules_for
 from ...core.scoring import score_benchmark
 from ...core.status import STATUSES, fact_status
 from ...render.plots import fact_status_figure
@@ -58,13 +58,13 @@ def _conditions(scores: pd.DataFrame) -> list[str]:
 # --- pure: tables ---------------------------------------------------------------------------
 def status_matrix(scores: pd.DataFrame, statuses: pd.DataFrame, facts) -> pd.DataFrame:
     """Per variant: ``id, condition``, ``status_<fact>`` per fact, ``weighted_score``, then the
-    binary checklist (``facts_present``, ``facts_total``, ``checklist_full_match``)."""
+    binary checklist's columns (its facts present, facts total and full match)."""
     out = pd.DataFrame({"id": scores["id"].astype(object).to_numpy(),
                         "condition": _conditions(scores)})
     for fact in facts:
         out[f"status_{fact.name}"] = [str(s) for s in statuses[f"status_{fact.name}"]]
     out["weighted_score"] = statuses["weighted_score"].astype(float).to_numpy()
-    for column in ("facts_present", "facts_total", "checklist_full_match"):
+    for column in (c.name for c in Checklist.columns):
         out[column] = scores[column].to_numpy()
     return out
 
@@ -190,7 +190,7 @@ def numbers(nb: Session, matrix: pd.DataFrame, counts: pd.DataFrame,
     quoted = {
         "FactStatusVariantCount": len(matrix),
         "FactStatusAllPresent": int(all_present.sum()),
-        "FactStatusChecklistFullMatches": int(matrix["checklist_full_match"].sum()),
+        "FactStatusChecklistFullMatches": int(matrix[Checklist.column].sum()),
         "FactStatusMeanWeightedScore": "n/a" if math.isnan(mean) else f"{mean:.3f}",
         "FactStatusFullWeightedScores": int((matrix["weighted_score"] == 1.0).sum()),
     }

@@ -10,15 +10,19 @@ from __future__ import annotations
 import pandas as pd
 
 from ...analysis import ablation
-from ...analysis.ablation import ABLATIONS, BASELINE, CHANGES, VERDICTS, pipeline_signature
+from ...analysis.ablation import ABLATIONS, BASELINE, CHANGES, SCHEMA, VERDICTS, pipeline_signature
+from ...core import rules as registry
 from ...render import plots
 from ..session import Session, start as _start
 
 __all__ = ["STEM", "start", "pipelines", "verdicts", "matrix", "flips", "heatmap", "numbers"]
 
 STEM = "03_normalization_ablation"
-_RULE_TAGS = {"normalized_match": "Normalized", "checklist_full_match": "Checklist",
-              "schema_full_match": "Schema"}
+
+
+def _tags() -> dict[str, str]:
+    """Verdict column -> paper-macro tag: the registry's measures', and the schema's."""
+    return {**{m.column: m.tag for m in registry.measures()}, SCHEMA: "Schema"}
 
 
 def start(namespace: dict) -> Session:
@@ -63,10 +67,10 @@ def heatmap(verdicts: pd.DataFrame):
 
 def numbers(flips: pd.DataFrame) -> dict[str, object]:
     """Each pipeline's flips per verdict, and how many pipelines flip anything."""
-    quoted = {}
+    tags, quoted = _tags(), {}
     for record in flips.itertuples(index=False):
         if record.pipeline != BASELINE:
-            tag = f"Ablation{_RULE_TAGS[record.rule]}Flips{ablation.macro_tag(record.pipeline)}"
+            tag = f"Ablation{tags[record.rule]}Flips{ablation.macro_tag(record.pipeline)}"
             quoted[tag] = record.flips
     quoted["AblationPipelinesFlipping"] = flips[flips["flips"] > 0]["pipeline"].nunique()
     return quoted

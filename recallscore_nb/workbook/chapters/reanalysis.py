@@ -22,7 +22,7 @@ from ...analysis.stats import (
     saturated as _saturated,
 )
 from ...core.errors import AttemptsFormatError, VacuousControlError
-from ...core.facts import partial_credit
+from ...core import rules as registry
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ...io.attempts import read_attempts
@@ -31,23 +31,19 @@ from ...render import plots
 from ..session import Session, start as _start
 
 __all__ = ["STEM", "start", "attempts", "systems", "scores", "controls", "intervals",
-           "saturation", "intervals_figure", "numbers", "vacuous_passes", "CONTROLS", "MEASURES"]
+           "saturation", "intervals_figure", "numbers", "vacuous_passes", "CONTROLS", "measures"]
 
 STEM = "05_reanalysis"
 SQUAD_MODE = "v1.1"
 CONFIDENCE = 0.95
 CONTROLS = {"control:empty": "", "control:idk": "I don't know"}
 """The negative controls: pseudo-system name -> the attempt it repeats."""
-MEASURES = {
-    "literal_match": "literal",
-    "normalized_match": "normalized",
-    "squad_exact_match": "SQuAD exact match",
-    "token_f1": "token F1",
-    "checklist_full_match": "checklist, all facts",
-    "partial_credit": "checklist, share of facts",
-}
-"""The per-attempt scores averaged per system (column -> label); ``partial_credit`` is
-``facts_present / facts_total``."""
+
+
+def measures() -> dict[str, str]:
+    """The per-attempt scores averaged per system (column -> label): every measure of the
+    rule registry, in output order, the derived ones (partial credit) included."""
+    return {m.column: m.label for m in registry.measures()}
 
 
 def start(namespace: dict) -> Session:
@@ -104,12 +100,13 @@ def _system_order(systems) -> list[str]:
 def vacuous_passes(controls: pd.DataFrame) -> list[tuple[str, str, float]]:
     """``(control, rule, score)`` for every rule mean above zero in a controls table, worst first.
 
-    >>> table = pd.DataFrame({"control": ["control:idk"], "token_f1": [0.25],
-    ...                       "literal_match": [0.0]})
-    >>> vacuous_passes(table)
-    [('control:idk', 'token_f1', 0.25)]
+    >>> from recallscore_nb.core.rules import LiteralMatch, TokenF1
+    >>> table = pd.DataFrame({"control": ["control:idk"], TokenF1.column: [0.25],
+    ...                       LiteralMatch.column: [0.0]})
+    >>> vacuous_passes(table) == [("control:idk", TokenF1.column, 0.25)]
+    True
     """
-    rules = [c for c in controls.columns if c in MEASURES]
+    rules = [c for c in controls.columns if c in measures()]
     long = controls.melt(id_vars="control", value_vars=rules, var_name="rule", value_name="score")
     bad = long[long["score"] > 0].sort_values(["score", "control", "rule"],
                                               ascending=[False, True, True], kind="stable")
@@ -125,12 +122,10 @@ def systems(attempts: pd.DataFrame) -> pd.DataFrame:
 
 
 def scores(nb: Session, attempts: pd.DataFrame) -> pd.DataFrame:
-    """Every attempt, the controls' included, scored by every rule, with partial credit."""
+    """Every attempt, the controls' included, scored by every rule, with the derived measures
+    (partial credit)."""
     scores = score_benchmark(nb.benchmark, _with_controls(attempts), squad_mode=SQUAD_MODE)
-    at = scores.columns.get_loc("checklist_full_match") + 1
-    scores.insert(at, "partial_credit",
-                  partial_credit(scores["facts_present"], scores["facts_total"]))
-    return scores
+    return registry.with_derived(scores)
 
 
 def controls(scores: pd.DataFrame) -> pd.DataFrame:
@@ -138,7 +133,7 @@ def controls(scores: pd.DataFrame) -> pd.DataFrame:
     rows = scores[scores["system"].isin(list(CONTROLS))]
     table = (rows.groupby("system", sort=False)
              .agg(attempt=("attempt", "first"), attempts=("attempt", "size"),
-                  **{m: (m, "mean") for m in MEASURES})
+                  **{m: (m, "mean") for m in measures()})
              .reset_index().rename(columns={"system": "control"}))
     failures = vacuous_passes(table)
     if failures:
@@ -148,12 +143,12 @@ def controls(scores: pd.DataFrame) -> pd.DataFrame:
 
 def intervals(nb: Session, scores: pd.DataFrame) -> pd.DataFrame:
     """Each system's mean score under each rule, with its bootstrap interval."""
-    table = grouped_bootstrap_ci(scores, by="system", columns=list(MEASURES),
+    table = grouped_bootstrap_ci(scores, by="system", columns=list(measures()),
                                  resamples=nb.params.resamples, seed=nb.params.seed,
                                  confidence=CONFIDENCE)
     table = table.rename(columns={"measure": "rule"})
     table["system"] = pd.Categorical(table["system"], _system_order(table["system"]))
-    table["rule"] = pd.Categorical(table["rule"], list(MEASURES))
+    table["rule"] = pd.Categorical(table["rule"], list(measures()))
     table = table.sort_values(["rule", "system"], kind="stable").reset_index(drop=True)
     return table.astype({"system": str, "rule": str})
 
@@ -168,7 +163,7 @@ def intervals_figure(nb: Session, intervals: pd.DataFrame, saturation: pd.DataFr
     their titles red; a legend below the panels says what the markers and the shading mean."""
     flags = saturation.set_index("rule")["saturated"]
     return plots.intervals_figure(
-        intervals, {str(rule): bool(flag) for rule, flag in flags.items()}, MEASURES,
+        intervals, {str(rule): bool(flag) for rule, flag in flags.items()}, measures(),
         controls=list(CONTROLS), confidence=CONFIDENCE, threshold=SATURATION_THRESHOLD,
         resamples=nb.params.resamples, seed=nb.params.seed)
 

@@ -13,7 +13,8 @@ import math
 import pandas as pd
 
 from ...analysis import agreement as _agreement
-from ...analysis.agreement import BINARY_RULES, NA_TEXT, facts_complete_labels, na_as_text
+from ...analysis.agreement import NA_TEXT, binary_rules, facts_complete_labels, na_as_text
+from ...core import rules as registry
 from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ...core.status import fact_status
@@ -23,12 +24,21 @@ __all__ = ["STEM", "start", "scored", "scores", "agreement", "precision_recall",
            "disagreements", "numbers"]
 
 STEM = "04_rule_agreement"
-_TAGS = {"literal": "Literal", "normalized": "Normalized", "squad_exact_match": "Squad",
-         "checklist": "Checklist", "schema": "Schema", "token_f1": "TokenF",
-         "partial_credit": "PartialCredit", "weighted_score": "WeightedScore"}
-RULES = {**BINARY_RULES, "schema_full_match": "schema"}
-"""The binary rules compared here: the five rules' and the schema-aware checklist (every fact
-present under the scoring schema: equivalents count, contradictions and negations do not)."""
+SCHEMA_TAGS = {"schema": "Schema", "weighted_score": "WeightedScore"}
+"""The paper-macro tags of the scoring schema's two measures (the rules' tags are the
+registry's)."""
+
+
+def compared() -> dict[str, str]:
+    """The binary measures compared here (score column -> name): the registry's binary
+    rules, then the schema-aware checklist (every fact present under the scoring schema:
+    equivalents count, contradictions and negations do not)."""
+    return {**binary_rules(), "schema_full_match": "schema"}
+
+
+def _tags() -> dict[str, str]:
+    """Measure name -> paper-macro tag, the registry's measures and the schema's."""
+    return {**{m.name: m.tag for m in registry.measures()}, **SCHEMA_TAGS}
 
 
 def start(namespace: dict) -> Session:
@@ -57,13 +67,13 @@ def scores(nb: Session, scored: pd.DataFrame) -> pd.DataFrame:
 
 def agreement(scored: pd.DataFrame) -> pd.DataFrame:
     """Pairwise agreement of the binary rules: 2×2 counts, percent agreement, Cohen's kappa."""
-    return na_as_text(_agreement.agreement_table(scored, RULES))
+    return na_as_text(_agreement.agreement_table(scored, compared()))
 
 
 def precision_recall(nb: Session, scored: pd.DataFrame) -> pd.DataFrame:
-    """Each binary rule against the facts-complete label; token F1 and partial credit as means."""
+    """Each binary rule against the facts-complete label; the graded measures as means."""
     table = _agreement.precision_recall_table(scored, facts_complete_labels(nb.benchmark),
-                                              rules=RULES, extra_graded=("weighted_score",))
+                                              rules=compared(), extra_graded=("weighted_score",))
     return na_as_text(table)
 
 
@@ -87,13 +97,14 @@ def numbers(agreement: pd.DataFrame, precision_recall: pd.DataFrame,
             disagreements: pd.DataFrame) -> dict[str, object]:
     """Kappa and percent agreement per pair, precision and recall (or the graded means) per
     rule, the unlabelled rows and the disagreeing rows."""
+    tags = _tags()
     quoted = {}
     for record in agreement.itertuples(index=False):
-        pair = _TAGS[record.rule_a] + _TAGS[record.rule_b]
+        pair = tags[record.rule_a] + tags[record.rule_b]
         quoted[f"AgreementKappa{pair}"] = _shown(record.kappa, 3)
         quoted[f"AgreementPercent{pair}"] = _shown(record.agreement_pct, 1)
     for record in precision_recall.itertuples(index=False):
-        tag = _TAGS[record.rule]
+        tag = tags[record.rule]
         if record.kind == "binary":
             quoted[f"AgreementPrecision{tag}"] = _shown(record.precision, 3)
             quoted[f"AgreementRecall{tag}"] = _shown(record.recall, 3)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ...analysis.agreement import NA_TEXT, facts_complete_labels, label_counts
-from ...core.rules import rules_for
+from ...core import rules as registry
+from ...core.rules import Checklist, rules_for
 from ...core.scoring import score_benchmark
 from ...render import plots
 from ..session import Session, start as _start
@@ -41,9 +42,11 @@ def _condition(scores: pd.DataFrame):
 
 # --- (a) the variant × rule matrix ----------------------------------------------------------
 def rule_matrix(scores: pd.DataFrame) -> pd.DataFrame:
-    """Figure (a)'s data: ``id, condition``, the verdicts, token F1 and the facts present."""
+    """Figure (a)'s data: ``id, condition``, each rule's verdict, and the counts the counted
+    verdicts read (the checklist's facts present and total)."""
     out = pd.DataFrame({"id": scores["id"].astype(object), "condition": _condition(scores)})
-    for column in [*plots.MATRIX_COLUMNS, "facts_present", "facts_total"]:
+    counts = [c.name for c in registry.stored_columns() if c.kind == registry.COUNT]
+    for column in [*plots.matrix_columns(), *counts]:
         out[column] = scores[column].to_numpy()
     return out
 
@@ -74,14 +77,14 @@ def by_label_figure(nb: Session, scores: pd.DataFrame):
 # --- (c) facts present per variant ----------------------------------------------------------
 def facts_present(scores: pd.DataFrame, facts) -> pd.DataFrame:
     """Per variant: facts present, facts total, and the facts missing (by name)."""
-    fact_columns = [f"fact_{f.name}" for f in facts]
+    fact_columns = [Checklist.fact_column(f.name) for f in facts]
     present = scores[fact_columns].to_numpy(dtype=bool)
     missing = ["; ".join(f.name for f, ok in zip(facts, row) if not ok) for row in present]
     return pd.DataFrame({
         "id": scores["id"].astype(object),
         "condition": _condition(scores),
-        "facts_present": scores["facts_present"].to_numpy(),
-        "facts_total": scores["facts_total"].to_numpy(),
+        Checklist.present: scores[Checklist.present].to_numpy(),
+        Checklist.total: scores[Checklist.total].to_numpy(),
         "missing": missing,
     })
 
@@ -109,4 +112,4 @@ def numbers(by_label: pd.DataFrame) -> dict[str, object]:
 
 
 def _tag(rule: str) -> str:
-    return {"squad_exact_match": "Squad"}.get(rule, rule.capitalize())
+    return {m.name: m.tag for m in registry.measures()}[rule]

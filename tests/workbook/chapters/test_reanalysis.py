@@ -77,7 +77,7 @@ def test_intervals_layout_and_bracketing(shipped_05):
     assert flat.columns.tolist() == ["system", "rule", "n", "mean", "low", "high"]
     assert flat["system"].unique().tolist() == ["sys-a", "sys-b", "sys-c", "sys-d", "sys-e",
                                                 "control:empty", "control:idk"]
-    assert flat["rule"].unique().tolist() == list(reanalysis.MEASURES)
+    assert flat["rule"].unique().tolist() == list(reanalysis.measures())
     assert (flat["low"] <= flat["mean"]).all() and (flat["mean"] <= flat["high"]).all()
 
 
@@ -92,7 +92,7 @@ def test_a_systems_interval_is_bootstrap_ci_of_its_own_scores(shipped_05):
 def test_saturation_on_the_shipped_example(shipped_05):
     nb, tables = shipped_05
     table = tables["saturation"].set_index("rule")
-    assert table.index.tolist() == list(reanalysis.MEASURES)
+    assert table.index.tolist() == list(reanalysis.measures())
     assert table.index[table["saturated"]].tolist() == ["checklist_full_match", "partial_credit"]
     assert table.loc["checklist_full_match", ["best", "second"]].tolist() == ["sys-b", "sys-a"]
     assert table.loc["literal_match", ["best", "second"]].tolist() == ["sys-a", "sys-c"]
@@ -105,7 +105,7 @@ def test_controls_score_zero_everywhere(shipped_05):
     assert table["control"].tolist() == ["control:empty", "control:idk"]
     assert table["attempt"].tolist() == ["", "I don't know"]
     assert table["attempts"].tolist() == [24, 24]
-    assert (table[list(reanalysis.MEASURES)] == 0).all().all()
+    assert (table[list(reanalysis.measures())] == 0).all().all()
 
 
 def test_systems_table_and_numbers(shipped_05):
