@@ -70,13 +70,17 @@ def _counted(cls) -> tuple[str, str] | None:
 
 def matrix_columns() -> dict[str, str]:
     """The rules' matrix: each rule's own verdict column and its label, in the registry's
-    order (a verdict read as a count names the count under its label)."""
+    order (a verdict its cells read as a count: the rule's name over what it counts).
+
+    >>> matrix_columns()[Checklist.column]
+    'checklist\\n(facts present)'
+    """
     out = {}
     for cls in registry.RULES.values():
         verdict = cls.measures[0]
         counted = _counted(cls)
         out[verdict.column] = (verdict.short if counted is None else
-                               f"{verdict.short}\n({counted[0].replace('_', ' ')})")
+                               f"{cls.name}\n({counted[0].replace('_', ' ')})")
     return out
 
 
