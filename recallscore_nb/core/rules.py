@@ -23,8 +23,8 @@ A rule's ``signature()`` records every choice that changes its scores, in one gr
 >>> TokenF1(mode="v2.0").signature()  # doctest: +ELLIPSIS
 'token_f1|mode:v2.0|norm:squad|tok:ws|bag:multiset|empty:both-one|version:...'
 >>> [m.column for m in measures()]  # doctest: +NORMALIZE_WHITESPACE
-['literal_match', 'normalized_match', 'squad_exact_match', 'token_f1', 'checklist_full_match',
- 'partial_credit']
+['literal_match', 'normalized_match', 'squad_exact_match', 'token_f1', 'contains',
+ 'checklist_full_match', 'partial_credit']
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ __all__ = [
     "NormalizedMatch",
     "SquadExactMatch",
     "TokenF1",
+    "Contains",
     "Checklist",
     "RULES",
     "SQUAD_MODES",
@@ -274,6 +275,59 @@ class TokenF1(Rule):
 
 
 @dataclass(frozen=True)
+class Contains(Rule):
+    """Some reference occurs in the attempt as consecutive whole tokens, both sides under the
+    SQuAD normalization: the "lexical match" open-domain QA papers use for long answers.
+
+    A reference that normalizes to nothing never matches (so an empty attempt matches
+    nothing); the SQuAD mode plays no part. "Paris" is in "It is Paris, France." but not in
+    "Parisian"; "the Beatles" is in "Beatles" (articles removed on both sides).
+
+    >>> Contains().signature()  # doctest: +ELLIPSIS
+    'contains|norm:squad|tok:ws|match:whole-token|version:...'
+    """
+
+    name: ClassVar[str] = "contains"
+    measures: ClassVar[tuple[Measure, ...]] = (
+        Measure("contains", BINARY, "contains a reference", "contains", "Contains"),)
+
+    def fields(self):
+        return [("norm", "squad"), ("tok", "ws"), ("match", "whole-token")]
+
+    def compute(self, attempts, target):
+        return {self.column: _contains_any(attempts, target.references)}
+
+
+def _contains_any(attempts: engine.Attempts, refs: engine.References) -> np.ndarray:
+    """Per row: does any of its references' SQuAD tokens occur consecutively in its own?
+
+    Each flat token is a candidate start; the ``k``-th following token is compared with the
+    ``k``-th token of the row's reference, one numpy pass per reference position.
+    """
+    bags = refs.squad_bags
+    tokens = attempts.squad_tokens(bags.vocab)
+    out = np.zeros(len(attempts), dtype=bool)
+    m = len(tokens.ids)
+    if not m:
+        return out
+    after = np.arange(m, dtype=np.int64)
+    row_count = tokens.counts[tokens.rows]
+    for slot in refs.slots:
+        ref = slot[tokens.rows]
+        ref0 = np.maximum(ref, 0)
+        length = bags.lengths[ref0]
+        ok = (ref >= 0) & (length > 0) & (tokens.positions + length <= row_count)
+        for k in range(bags.sequences.shape[1]):
+            need = ok & (length > k)
+            if not need.any():
+                break
+            at = np.minimum(after + k, m - 1)
+            ok &= ~need | (tokens.ids[at] == bags.sequences[ref0, k])
+        out[tokens.rows[ok]] = True
+    return out
+
+
+@dataclass(frozen=True)
 class Checklist(Rule):
     """A fact is present when each of its terms occurs as whole consecutive tokens.
 
@@ -358,7 +412,8 @@ class Checklist(Rule):
 
 
 RULES: dict[str, type[Rule]] = {
-    r.name: r for r in (LiteralMatch, NormalizedMatch, SquadExactMatch, TokenF1, Checklist)
+    r.name: r for r in (LiteralMatch, NormalizedMatch, SquadExactMatch, TokenF1, Contains,
+                        Checklist)
 }
 """The rule classes by name, in output order: the registry every list of rules derives from."""
 
@@ -368,7 +423,7 @@ def rules_for(squad_mode: str = "v1.1") -> tuple[Rule, ...]:
     """Every rule, in output order; those with a ``mode`` follow the given SQuAD mode.
 
     >>> [r.name for r in rules_for()]
-    ['literal', 'normalized', 'squad_exact_match', 'token_f1', 'checklist']
+    ['literal', 'normalized', 'squad_exact_match', 'token_f1', 'contains', 'checklist']
     """
     _check_mode(squad_mode)
     return tuple(cls(mode=squad_mode) if "mode" in {f.name for f in dataclasses.fields(cls)}
@@ -415,7 +470,7 @@ def measure(column: str) -> Measure:
     >>> measure("nope")
     Traceback (most recent call last):
     ...
-    recallscore_nb.core.errors.UsageError: unknown rule 'nope' (rules: literal_match, normalized_match, squad_exact_match, token_f1, checklist_full_match, partial_credit)
+    recallscore_nb.core.errors.UsageError: unknown rule 'nope' (rules: literal_match, normalized_match, squad_exact_match, token_f1, contains, checklist_full_match, partial_credit)
     """
     known = measures()
     for m in known:

@@ -127,7 +127,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     >>> table.columns.tolist() == output_columns(as_facts({"place": ["west"]}))
     True
     >>> [v.item() for v in table.iloc[0]]
-    [False, True, True, 1.0, 1, 1, True, True]
+    [False, True, True, 1.0, True, 1, 1, True, True]
     """
     facts = as_facts(facts)
     every = rules.rules_for(squad_mode)

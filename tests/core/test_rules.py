@@ -5,13 +5,16 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from recallscore_nb import __version__
 from recallscore_nb.core import scoring
 from recallscore_nb.core.facts import Fact
+from tests.oracles import reference_rules as rr
 from recallscore_nb.core.rules import (
     RULES,
     Checklist,
+    Contains,
     LiteralMatch,
     NormalizedMatch,
     SquadExactMatch,
@@ -38,6 +41,7 @@ def test_version():
             "token_f1|mode:v2.0|norm:squad|tok:ws|bag:multiset|empty:both-one|version:{v}",
         ),
         (Checklist(), "checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:{v}"),
+        (Contains(), "contains|norm:squad|tok:ws|match:whole-token|version:{v}"),
     ],
     ids=lambda x: x if isinstance(x, str) else type(x).__name__,
 )
@@ -51,12 +55,14 @@ def test_signature_ends_with_the_version():
 
 
 def test_registry():
-    assert list(RULES) == ["literal", "normalized", "squad_exact_match", "token_f1", "checklist"]
+    assert list(RULES) == ["literal", "normalized", "squad_exact_match", "token_f1", "contains",
+                           "checklist"]
     assert RULES == {
         "literal": LiteralMatch,
         "normalized": NormalizedMatch,
         "squad_exact_match": SquadExactMatch,
         "token_f1": TokenF1,
+        "contains": Contains,
         "checklist": Checklist,
     }
     assert {name: cls.name for name, cls in RULES.items()} == {n: n for n in RULES}
@@ -69,6 +75,7 @@ def test_registry():
         (NormalizedMatch, "normalized_match"),
         (SquadExactMatch, "squad_exact_match"),
         (TokenF1, "token_f1"),
+        (Contains, "contains"),
         (Checklist, "checklist_full_match"),
     ],
 )
@@ -82,6 +89,7 @@ def test_rules_for(mode):
     assert [r.name for r in rules] == list(RULES)
     assert rules[2] == SquadExactMatch(mode=mode)
     assert rules[3] == TokenF1(mode=mode)
+    assert rules[4] == Contains()
 
 
 def test_rules_for_defaults_to_v11():
@@ -131,3 +139,50 @@ def test_invalid_mode_through_the_public_functions(mode):
 )
 def test_fact_normalized_terms(terms, normalized):
     assert Fact("f", terms).normalized_terms == normalized
+
+
+# --- contains: a reference as consecutive whole tokens, SQuAD normalization on both sides ----
+@pytest.mark.parametrize(
+    ("attempt", "references", "expected"),
+    [
+        ("It is Paris, France.", ["Paris"], True),  # inside a longer answer
+        ("Parisian", ["Paris"], False),  # whole tokens only
+        ("paris", ["Paris"], True),  # equal is contained
+        ("Beatles", ["the Beatles"], True),  # articles removed on both sides
+        ("x the beatles y", ["Beatles"], True),
+        ("Wilhelm Röntgen", ["Wilhelm Conrad Röntgen"], False),  # consecutive, not a subset
+        ("it was Wilhelm Conrad Röntgen.", ["W. C. Röntgen", "Wilhelm Conrad Röntgen"], True),
+        ("conrad wilhelm röntgen", ["Wilhelm Conrad Röntgen"], False),  # order matters
+        ("14 December 1972", ["December 1972", "1972-12-14"], True),
+        ("the", ["a"], False),  # a reference that normalizes to nothing never matches
+        ("", ["a", "!"], False),
+        ("", ["Paris"], False),
+        ("Paris Paris", ["Paris Paris Paris"], False),  # longer than the attempt
+        ("west-drawer", ["west drawer"], False),  # punctuation deleted, not a space
+        ("東京 tower", ["東京"], True),  # non-ASCII rows take the exact steps
+    ],
+)
+def test_contains_cases(attempt, references, expected):
+    assert scoring.score_all([attempt], [references], facts={"f": ["x"]})["contains"].tolist() \
+        == [expected]
+    assert rr.contains(attempt, references) is expected
+
+
+def test_contains_rows_do_not_leak_into_each_other():
+    # "paris" ends row 0 and "france" starts row 1: the phrase may not cross rows.
+    table = scoring.score_all(["in paris", "france now", "paris france"], "Paris France",
+                              facts={"f": ["x"]})
+    assert table["contains"].tolist() == [False, False, True]
+
+
+_WORDS = st.sampled_from(["the", "a", "paris", "Paris,", "france", "x", "é", "東京", "-", ""])
+_TEXT = st.lists(_WORDS, max_size=6).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_TEXT, st.lists(_TEXT, min_size=1, max_size=3)), max_size=10))
+def test_contains_equals_the_per_row_reference(pairs):
+    attempts = [a for a, _ in pairs]
+    references = [r for _, r in pairs]
+    table = scoring.score_all(attempts, references, facts={"f": ["x"]})
+    assert table["contains"].tolist() == [rr.contains(a, r) for a, r in pairs]

@@ -31,7 +31,7 @@ from recallscore_nb.core.scoring import (
 )
 from tests.oracles import reference_rules as rr
 
-RULE_COLUMNS = ["literal_match", "normalized_match", "squad_exact_match", "token_f1",
+RULE_COLUMNS = ["literal_match", "normalized_match", "squad_exact_match", "token_f1", "contains",
                 "facts_present", "facts_total", "checklist_full_match"]
 """The rules' columns, pinned: every scored table holds them in this order."""
 
@@ -448,8 +448,8 @@ def test_bad_reference_items_raise(references):
 def test_score_all_one_row_by_hand():
     table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
     assert table.columns.tolist() == [*RULE_COLUMNS, "fact_place"]
-    # literal no (case, "."); seed equal; squad "west drawer" both; F1 1; one fact of one
-    assert table.iloc[0].tolist() == [False, True, True, 1.0, 1, 1, True, True]
+    # literal no (case, "."); seed equal; squad "west drawer" both; F1 1; contained; one fact
+    assert table.iloc[0].tolist() == [False, True, True, 1.0, True, 1, 1, True, True]
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -41,8 +41,9 @@ def test_score_items_columns_and_values_by_hand(tmp_path):
     table = score_items(items, attempts)
     assert table.columns.tolist() == [
         "id", "item", "attempt", "system", "literal_match", "normalized_match",
-        "squad_exact_match", "token_f1", "facts_present", "facts_total",
+        "squad_exact_match", "token_f1", "contains", "facts_present", "facts_total",
         "checklist_full_match", "facts_missing"]
+    assert table["contains"].tolist() == [True, False, True, False]
     assert table["id"].tolist() == ["0", "1", "2", "3"]
     assert table["normalized_match"].tolist() == [True, False, True, False]
     # "A kite by the river" against "A red kite nests by the river.": SQuAD tokens

@@ -40,6 +40,7 @@ __all__ = [
     "literal",
     "normalized",
     "checklist",
+    "contains",
     "score_row",
 ]
 
@@ -191,12 +192,24 @@ def checklist(attempt: str, facts) -> dict:
     return result
 
 
+def contains(attempt: str, references: list[str]) -> bool:
+    """Whether some reference's SQuAD tokens occur as consecutive whole tokens of the
+    attempt's SQuAD tokens; a reference that normalizes to nothing never matches."""
+    text_tokens = squad_normalize(attempt).split()
+    for reference in references:
+        reference_tokens = squad_normalize(reference).split()
+        if reference_tokens and _occurs(reference_tokens, text_tokens):
+            return True
+    return False
+
+
 # --- one row, all five rules -------------------------------------------------------------
 def score_row(attempt: str, references: list[str], facts, mode: str = "v1.1") -> dict:
     """Every rule for one attempt; ``references`` are alternative correct answers.
 
     literal/normalized: true when any alternative matches. squad_exact_match/token_f1: the
-    SQuAD rules of ``mode`` ("v1.1" or "v2.0"), maximized over the alternatives.
+    SQuAD rules of ``mode`` ("v1.1" or "v2.0"), maximized over the alternatives. contains:
+    any alternative inside the attempt (the mode plays no part).
     """
     if mode == "v1.1":
         exact = em_v11(attempt, references)
@@ -211,6 +224,7 @@ def score_row(attempt: str, references: list[str], facts, mode: str = "v1.1") ->
         "normalized_match": any(normalized(attempt, r) for r in references),
         "squad_exact_match": exact,
         "token_f1": f1,
+        "contains": contains(attempt, references),
     }
     row.update(checklist(attempt, facts))
     return row

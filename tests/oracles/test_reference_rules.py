@@ -260,6 +260,7 @@ def test_score_row_keys_and_types():
         "normalized_match",
         "squad_exact_match",
         "token_f1",
+        "contains",
         "facts_present",
         "facts_total",
         "checklist_full_match",
