@@ -24,11 +24,19 @@ __all__ = [
     "DEFAULT_NEGATION_CUES",
     "DEFAULT_NEGATION_WINDOW",
     "DEFAULT_FALSE_POSITIVE_PENALTY",
+    "NEGATION_SCOPE",
+    "CONFLICT_POLICY",
 ]
 
 DEFAULT_NEGATION_CUES = ("not", "no", "never", "without")
-DEFAULT_NEGATION_WINDOW = 3
+DEFAULT_NEGATION_WINDOW = 12
 DEFAULT_FALSE_POSITIVE_PENALTY = 0.5
+NEGATION_SCOPE = "clause"
+"""A cue negates the tokens after it up to the end of its clause (``, ; : . ! ?`` or "but"),
+at most ``window`` tokens: the signature's ``neg:<cues>/<window>/clause``."""
+CONFLICT_POLICY = "penalized"
+"""A fact with an accepted match and a contradiction, both outside any cue's scope, is
+``conflicting``: not present, penalized as a contradiction (``conflict:penalized``)."""
 
 
 @dataclass(frozen=True)
@@ -76,11 +84,13 @@ class ScoringSchema:
         """
         sha = self.sha256[:12] if self.sha256 else "none"
         cues = ",".join(self.negation_cues)
-        negation = f"{cues}/{self.negation_window}" if self.negation_cues else "none"
+        negation = (f"{cues}/{self.negation_window}/{NEGATION_SCOPE}" if self.negation_cues
+                    else "none")
         return [
             ("sha256", sha),
             ("fp", f"{self.false_positive_penalty:g}"),
             ("neg", negation),
+            ("conflict", CONFLICT_POLICY),
             ("num", self.numeric.fields()),
         ]
 
@@ -89,7 +99,7 @@ class ScoringSchema:
 
         >>> from recallscore_nb import load_benchmark
         >>> default_schema(load_benchmark()).signature()  # doctest: +ELLIPSIS
-        'schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:...'
+        'schema|sha256:none|fp:0|neg:none|conflict:penalized|num:abs0,rel0,pct-no|version:...'
         """
         parts = ["schema"] + [f"{key}:{value}" for key, value in self.fields()]
         return "|".join(parts + [f"version:{__version__}"])

@@ -1,24 +1,30 @@
-"""Fact status under a scoring schema: present, missing, contradicted or negated, with the
-basis of each status and a weighted score.
+"""Fact status under a scoring schema: present, missing, contradicted, negated or
+conflicting, with the basis of each status and a weighted score.
 
-Pure computation, no file I/O. For each fact of the benchmark's checklist:
+Pure computation, no file I/O. A term occurs *inside a scope* when a negation cue ends 1 to
+``window`` tokens before it in the same clause: a clause ends at ``, ; : . ! ?`` between two
+tokens or before the word "but" (English heuristics). For each fact of the checklist, a term
+list (its required terms, or one of its ``equivalents`` or ``contradictions`` lists) is
+*found* when each of its terms occurs, *found outside* when each occurs outside every scope:
 
-- **present**: all its required terms occur, or all terms of one ``equivalents`` list;
-- **negated**: it would be present, but a negation cue ends 1 to ``window`` tokens before
-  the earliest (in the text) of the matched terms' first occurrences; when several lists
-  match, the first one (required, then equivalents in order) that is not negated wins, and
-  the fact is negated only when every matching list is;
-- **contradicted**: it is neither present nor negated, and all terms of one
-  ``contradictions`` list occur;
+- **present**: an accepted list (required or equivalent) is found outside, and no
+  contradiction list is;
+- **conflicting**: an accepted list and a contradiction list are both found outside (a hedge
+  such as "the west or the east drawer"): not present, penalized as a contradiction;
+- **negated**: no accepted list is found outside, but one is found (some term of it occurs
+  only inside a scope);
+- **contradicted**: none of those, and a contradiction list is found outside (a negated
+  contradiction, "not the east drawer", is no contradiction);
 - **missing**: otherwise.
 
+The first list in order (required, equivalents, contradictions) decides the basis.
 Terms and cues match as the checklist's terms do: whole consecutive tokens of the seed
 normalization; the terms of one list may occur anywhere, in any order. A multi-token cue
 counts from its last token. A term that reads as a number (see :mod:`recallscore_nb.core.numeric`)
 is compared as a number with the numbers found in the original attempt instead.
 
-``weighted_score`` is ``(Σ weight present − falsePositivePenalty × Σ weight contradicted or
-negated) / Σ weight``, floored at 0. With no schema (``schema=None``) every fact weighs 1
+``weighted_score`` is ``(Σ weight present − falsePositivePenalty × Σ weight contradicted,
+negated or conflicting) / Σ weight``, floored at 0. With no schema (``schema=None``) every fact weighs 1
 and there are no equivalents, contradictions, cues or penalty: every status is present or
 missing, the score is the share of facts present, and each basis says so in ``note``.
 
@@ -32,20 +38,24 @@ read-only)::
                                                         # in the original attempt
      "cue": {"token": "not", "span": [16, 19]},         # or None
      "conversions": ["thousands separators: 1,000 = 1000"],
+     "conflict": None,                                  # when conflicting: {"matched":
+                                                        # "contradiction[0]", "terms", "spans"}
      "note": None}                                      # the no-schema policy, when used
 
-What is vectorized: token ids (the engine's seed tokens), every term's and cue's first
-occurrence per attempt, list matching, negation windows, statuses and scores, all numpy
+What is vectorized: token ids (the engine's seed tokens), clauses (RE2 over every attempt),
+every term's and cue's first occurrence per attempt, list matching, negation scopes, statuses
+and scores, all numpy
 over the distinct attempts. Numbers, character spans and basis dicts are built in a Python
 loop over distinct attempts (numbers only when some term is a number).
 
 >>> from recallscore_nb import load_benchmark
 >>> from recallscore_nb.io.scoring_schemas import load_scoring_schema
 >>> bench = load_benchmark()
->>> table = fact_status(["The copper token is not in the west drawer before the museum opens."],
+>>> table = fact_status(["The copper token is not in the west drawer, but before the museum opens.",
+...                      "The copper or silver token: west drawer, not east, before the museum opens."],
 ...                     bench, load_scoring_schema())
->>> table.filter(like="status_").iloc[0].tolist(), float(table["weighted_score"].iloc[0])
-(['present', 'present', 'negated', 'present'], 0.5)
+>>> table.filter(like="status_").values.tolist(), table["weighted_score"].tolist()
+([['present', 'present', 'negated', 'present'], ['conflicting', 'present', 'present', 'present']], [0.5, 0.75])
 >>> table["basis_location"].iloc[0]["cue"]
 {'token': 'not', 'span': [20, 23]}
 """
@@ -79,10 +89,11 @@ from .schema import ScoringSchema, check_schema_facts, default_schema
 
 __all__ = ["STATUSES", "fact_status", "status_columns", "status_signature"]
 
-STATUSES = ("present", "missing", "contradicted", "negated")
+STATUSES = ("present", "missing", "contradicted", "negated", "conflicting")
 """The statuses a fact can have; ``status_<fact>`` columns hold these strings."""
 
-PRESENT, MISSING, CONTRADICTED, NEGATED = range(4)
+PRESENT, MISSING, CONTRADICTED, NEGATED, CONFLICTING = range(5)
+PENALIZED = (CONTRADICTED, NEGATED, CONFLICTING)
 
 NO_SCHEMA_NOTE = ("no scoring schema: every fact weighs 1, with no equivalents, "
                   "contradictions, negation or penalty, so the status is present or missing")
@@ -93,7 +104,7 @@ def status_signature(schema: ScoringSchema | None = None) -> str:
     """The signature of the statuses and scores: the schema's, or the no-schema reading's.
 
     >>> status_signature()  # doctest: +ELLIPSIS
-    'schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:...'
+    'schema|sha256:none|fp:0|neg:none|conflict:penalized|num:abs0,rel0,pct-no|version:...'
     """
     return schema.signature() if schema is not None else _NO_SCHEMA.signature()
 
@@ -247,73 +258,158 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
         return np.zeros((0, n_facts), dtype=np.int64), np.zeros(0), []
     prepared = engine.Attempts(values, normalizer)
     vocab = list(dict.fromkeys(
-        [t for term in plan.terms for t in term.tokens] + [t for _, c in plan.cues for t in c]))
+        [t for term in plan.terms for t in term.tokens] + [t for _, c in plan.cues for t in c]
+        + [CONTRAST]))
     vocab_id = {t: i for i, t in enumerate(vocab)}
     tokens = prepared.seed_tokens(pa.array(vocab, type=pa.string()))
+    row_start = np.zeros(n, dtype=np.int64)
+    np.cumsum(tokens.counts[:-1], out=row_start[1:])
 
-    # first occurrence (token position) of every term; numbers take the Python path
-    first = np.full((len(plan.terms), n), -1, dtype=np.int64)
-    for k, term in enumerate(plan.terms):
-        if term.number is None:
-            starts = engine.phrase_starts(tokens, [vocab_id[t] for t in term.tokens])
-            first[k] = _first_positions(tokens, starts, n)
-    spans_of = _TokenSpans(texts)
-    with _no_gc():
-        numbers = _numbers(texts, plan, schema.numeric, spans_of, first)
-
-    # negation: (row, position) keys a cue reaches, and each cue occurrence for the basis
-    stride = int(tokens.counts.max(initial=0)) + schema.negation_window + 2
-    cue_rows, cue_starts, cue_ends, cue_ids = [], [], [], []
+    # negation: which tokens a cue's scope covers, and each cue occurrence for the basis
+    clause = _clauses(values, tokens, vocab_id[CONTRAST])
+    cue_rows, cue_starts, cue_ends, cue_ids, cue_flat = [], [], [], [], []
     for c, (_, cue_tokens) in enumerate(plan.cues):
         at = engine.phrase_starts(tokens, [vocab_id[t] for t in cue_tokens])
         cue_rows.append(tokens.rows[at])
         cue_starts.append(tokens.positions[at])
         cue_ends.append(tokens.positions[at] + len(cue_tokens) - 1)
         cue_ids.append(np.full(len(at), c, dtype=np.int64))
+        cue_flat.append(at + len(cue_tokens) - 1)
     cue = {name: np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
            for name, parts in (("rows", cue_rows), ("starts", cue_starts),
-                               ("ends", cue_ends), ("ids", cue_ids))}
-    reach = np.unique(np.concatenate(
-        [cue["rows"] * stride + cue["ends"] + d for d in range(1, schema.negation_window + 1)]
-        or [np.zeros(0, dtype=np.int64)]))
-    row_ids = np.arange(n, dtype=np.int64)
+                               ("ends", cue_ends), ("ids", cue_ids), ("flat", cue_flat))}
+    negated_token = _scopes(cue["flat"], tokens, clause, schema.negation_window)
+
+    # first occurrence (token position) of every term, and its first one outside any scope;
+    # numbers take the Python path
+    first = np.full((len(plan.terms), n), -1, dtype=np.int64)
+    free = np.full((len(plan.terms), n), -1, dtype=np.int64)
+    for k, term in enumerate(plan.terms):
+        if term.number is None:
+            starts = engine.phrase_starts(tokens, [vocab_id[t] for t in term.tokens])
+            first[k] = _first_positions(tokens, starts, n)
+            free[k] = _first_positions(tokens, starts[~negated_token[starts]], n)
+    spans_of = _TokenSpans(texts)
+    with _no_gc():
+        numbers = _numbers(texts, plan, schema.numeric, spans_of, first, free,
+                           _Scope(negated_token, row_start, tokens.counts))
 
     codes = np.full((n, n_facts), MISSING, dtype=np.int64)
     chosen = np.full((n, n_facts), -1, dtype=np.int64)
+    conflict = np.full((n, n_facts), -1, dtype=np.int64)
     earliest_of = np.full((n, n_facts), -1, dtype=np.int64)
     for j, lists in enumerate(plan.lists):
-        negated_choice = np.full(n, -1, dtype=np.int64)
+        accepted = np.full(n, -1, dtype=np.int64)      # the first list found outside scopes
+        negated = np.full(n, -1, dtype=np.int64)       # the first found only inside one
+        contradicted = np.full(n, -1, dtype=np.int64)  # the first contradiction outside
+        negated_at = np.full(n, -1, dtype=np.int64)
         for li, lst in enumerate(lists):
-            positions = first[list(lst.keys)]
-            matched = (positions >= 0).all(axis=0)
-            open_ = chosen[:, j] < 0
+            keys = list(lst.keys)
+            outside = (free[keys] >= 0).all(axis=0)
             if lst.kind == "present":
-                earliest = np.where(positions >= 0, positions, _FAR).min(axis=0)
-                negated = matched & _isin(row_ids * stride + earliest, reach)
-                take = matched & ~negated & open_
-                codes[take, j], chosen[take, j], earliest_of[take, j] = PRESENT, li, earliest[take]
-                later = matched & negated & (negated_choice < 0)
-                negated_choice[later] = li
-                earliest_of[later & open_, j] = earliest[later & open_]
+                take = outside & (accepted < 0)
+                accepted[take] = li
+                found = (first[keys] >= 0).all(axis=0)
+                later = found & ~outside & (negated < 0)
+                negated[later] = li
+                # the earliest occurrence of a term found only inside a scope: the cue's
+                inside = np.where((first[keys] >= 0) & (free[keys] < 0), first[keys], _FAR)
+                negated_at[later] = inside.min(axis=0)[later]
             else:
-                neg = (negated_choice >= 0) & open_
-                codes[neg, j], chosen[neg, j] = NEGATED, negated_choice[neg]
-                take = matched & (chosen[:, j] < 0)
-                codes[take, j], chosen[take, j] = CONTRADICTED, li
-        neg = (negated_choice >= 0) & (chosen[:, j] < 0)
-        codes[neg, j], chosen[neg, j] = NEGATED, negated_choice[neg]
+                take = outside & (contradicted < 0)
+                contradicted[take] = li
+        is_accepted, is_contradicted = accepted >= 0, contradicted >= 0
+        is_negated = ~is_accepted & (negated >= 0)
+        codes[is_accepted, j] = np.where(is_contradicted[is_accepted], CONFLICTING, PRESENT)
+        codes[is_negated, j] = NEGATED
+        only_contradicted = ~is_accepted & ~is_negated & is_contradicted
+        codes[only_contradicted, j] = CONTRADICTED
+        chosen[:, j] = np.where(is_accepted, accepted,
+                                np.where(is_negated, negated, contradicted))
+        conflict[:, j] = np.where(is_accepted & is_contradicted, contradicted, -1)
+        earliest_of[is_negated, j] = negated_at[is_negated]
 
     weights = plan.weights
     present = (codes == PRESENT) @ weights
-    penalized = ((codes == CONTRADICTED) | (codes == NEGATED)) @ weights
+    penalized = np.isin(codes, PENALIZED) @ weights
     scores = np.maximum(0.0, (present - schema.false_positive_penalty * penalized) / weights.sum())
 
     if not basis:
         return codes, scores, []
     with _no_gc():
-        bases = _bases(texts, plan, schema, no_schema, codes, chosen, earliest_of, first,
-                       numbers, spans_of, cue)
+        bases = _bases(texts, plan, schema, no_schema, codes, chosen, conflict, earliest_of,
+                       first, free, numbers, spans_of, cue, clause, row_start)
     return codes, scores, bases
+
+
+# --- clauses and the scope of each cue ---------------------------------------------------
+# A clause ends at , ; : . ! or ? between two tokens (punctuation inside a token, as in
+# "3.5", does not end one) and before the token "but". Tokens are found in the original text
+# as :class:`_TokenSpans` finds them, with RE2 over every row at once.
+CONTRAST = "but"
+CLAUSE_ENDS = ",;:.!?"
+_WHITESPACE = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+               + "\u2028\u2029\u202f\u205f\u3000")  # what str.split() splits on
+
+
+def _re2_class(chars: str) -> str:
+    return "".join(f"\\x{{{ord(c):x}}}" for c in chars)
+
+
+_RE2_TOKEN = (f"[^{_re2_class(_WHITESPACE + string.punctuation)}]"
+              f"(?:[^{_re2_class(_WHITESPACE)}]*[^{_re2_class(_WHITESPACE + string.punctuation)}])?")
+_RE2_KEEP = f"[^T{_re2_class(CLAUSE_ENDS)}]+"
+
+
+def _clauses(values: pa.Array, tokens: engine.Tokens, contrast: int) -> np.ndarray:
+    """A clause number for each token (flat, as ``tokens``): equal within a clause of a row.
+
+    Rows whose tokens the normalizer splits otherwise than the seed pipeline does (an
+    ablation's variant that keeps punctuation, say) are one clause up to each "but".
+    """
+    marks = pc.replace_substring_regex(pc.replace_substring_regex(values, _RE2_TOKEN, "T"),
+                                       _RE2_KEEP, "")
+    marks = pa.concat_arrays([marks]) if isinstance(marks, pa.ChunkedArray) else marks
+    width = np.int64 if pa.types.is_large_string(marks.type) else np.int32
+    offsets = np.frombuffer(marks.buffers()[1], dtype=width)[
+        marks.offset:marks.offset + len(marks) + 1].astype(np.int64)
+    chars = np.frombuffer(marks.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+    is_token = chars == ord("T")
+    ends_before = np.cumsum(~is_token)[is_token]
+    mark_rows = np.repeat(np.arange(len(values), dtype=np.int64), np.diff(offsets))[is_token]
+    same = np.bincount(mark_rows, minlength=len(values)) == tokens.counts
+    punct = np.zeros(len(tokens.ids), dtype=np.int64)
+    punct[same[tokens.rows]] = ends_before[same[mark_rows]]
+    starts = np.ones(len(tokens.ids), dtype=bool)
+    starts[1:] = (punct[1:] != punct[:-1]) | (tokens.rows[1:] != tokens.rows[:-1])
+    return np.cumsum(starts | (tokens.ids == contrast))
+
+
+def _scopes(cue_ends: np.ndarray, tokens: engine.Tokens, clause: np.ndarray,
+            window: int) -> np.ndarray:
+    """Whether each token (flat) lies in a cue's scope: after the cue's last token (flat
+    indices ``cue_ends``), in its clause, at most ``window`` tokens on."""
+    inside = np.zeros(len(tokens.ids), dtype=bool)
+    for d in range(1, window + 1):
+        at = cue_ends + d
+        at = at[at < len(tokens.ids)]
+        ok = clause[at] == clause[at - d]
+        inside[at[ok]] = True
+    return inside
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """Whether the token at (row, position) is in a cue's scope."""
+
+    inside: np.ndarray
+    row_start: np.ndarray
+    counts: np.ndarray
+
+    def __call__(self, row: int, position: int) -> bool:
+        if position < 0 or position >= self.counts[row]:
+            return False
+        return bool(self.inside[self.row_start[row] + position])
 
 
 @contextmanager
@@ -374,10 +470,12 @@ def _token_at(spans: list[tuple[int, int]], span: tuple[int, int]) -> int:
     return -1
 
 
-def _numbers(texts, plan: _Plan, policy, spans_of: _TokenSpans, first: np.ndarray):
-    """For numeric terms: per (term, row), the first matching number; fills ``first``."""
+def _numbers(texts, plan: _Plan, policy, spans_of: _TokenSpans, first: np.ndarray,
+             free: np.ndarray, scope: _Scope):
+    """For numeric terms: per (term, row), the first matching number and the first outside
+    any cue's scope (keys ``(k, row)`` and ``(k, row, "free")``); fills ``first``, ``free``."""
     numeric = [k for k, term in enumerate(plan.terms) if term.number is not None]
-    matches: dict[tuple[int, int], FoundNumber] = {}
+    matches: dict[tuple, FoundNumber] = {}
     if not numeric:
         return matches
     for row, text in enumerate(texts):
@@ -385,50 +483,73 @@ def _numbers(texts, plan: _Plan, policy, spans_of: _TokenSpans, first: np.ndarra
         if not found:
             continue
         for k in numeric:
-            hit = next((x for x in found if numbers_equal(plan.terms[k].number, x, policy)), None)
-            if hit is not None:
-                matches[(k, row)] = hit
-                first[k, row] = _token_at(spans_of[row], hit.span)
+            for hit in found:
+                if not numbers_equal(plan.terms[k].number, hit, policy):
+                    continue
+                position = _token_at(spans_of[row], hit.span)
+                if (k, row) not in matches:
+                    matches[(k, row)] = hit
+                    first[k, row] = position
+                if not scope(row, position):
+                    matches[(k, row, "free")] = hit
+                    free[k, row] = position
+                    break
     return matches
 
 
-def _bases(texts, plan, schema, no_schema, codes, chosen, earliest_of, first, numbers,
-           spans_of, cue) -> list[list[dict]]:
+def _bases(texts, plan, schema, no_schema, codes, chosen, conflict, earliest_of, first, free,
+           numbers, spans_of, cue, clause, row_start) -> list[list[dict]]:
     note = NO_SCHEMA_NOTE if no_schema else None
     cue_order = np.argsort(cue["rows"], kind="stable")
     cue_bounds = np.searchsorted(cue["rows"][cue_order], np.arange(len(texts) + 1))
     # Python lists index far faster than numpy scalars in this loop.
-    codes, chosen, earliest_of, first = (a.tolist() for a in (codes, chosen, earliest_of, first))
+    codes, chosen, conflict, earliest_of, first, free = (
+        a.tolist() for a in (codes, chosen, conflict, earliest_of, first, free))
     term_info = [(term.number, len(term.tokens) - 1) for term in plan.terms]
+
+    def located(lst, row, inside):
+        """Each term's span and the numeric conversions: the first occurrence outside any
+        scope, or (``inside``) the first occurrence at all."""
+        spans = spans_of[row]
+        positions = first if inside else free
+        found, conversions = [], []
+        for k in lst.keys:
+            number, extra = term_info[k]
+            if number is not None:
+                hit = numbers[(k, row)] if inside else numbers[(k, row, "free")]
+                found.append(list(hit.span))
+                conversions += _number_notes(number, hit, schema.numeric)
+            else:
+                p = positions[k][row]
+                found.append([spans[p][0], spans[p + extra][1]])
+        return found, conversions
+
     out = []
     for row in range(len(texts)):
         cells = []
-        row_codes, row_chosen = codes[row], chosen[row]
+        row_codes, row_chosen, row_conflict = codes[row], chosen[row], conflict[row]
         for j, lists in enumerate(plan.lists):
             code, li = row_codes[j], row_chosen[j]
             if li < 0:
                 cells.append({"status": STATUSES[code], "matched": None, "terms": [],
-                              "spans": [], "cue": None, "conversions": [], "note": note})
+                              "spans": [], "cue": None, "conversions": [], "conflict": None,
+                              "note": note})
                 continue
             lst = lists[li]
-            spans = spans_of[row]
-            found, conversions = [], []
-            for k in lst.keys:
-                number, extra = term_info[k]
-                if number is not None:
-                    hit = numbers[(k, row)]
-                    found.append(list(hit.span))
-                    conversions += _number_notes(number, hit, schema.numeric)
-                else:
-                    p = first[k][row]
-                    found.append([spans[p][0], spans[p + extra][1]])
+            found, conversions = located(lst, row, code == NEGATED)
             cue_basis = None
             if code == NEGATED:
                 cue_basis = _cue_basis(plan, cue, cue_order, cue_bounds, row,
-                                       earliest_of[row][j], schema, spans)
+                                       earliest_of[row][j], schema, spans_of[row], clause,
+                                       row_start)
+            against = None
+            if code == CONFLICTING:
+                other = lists[row_conflict[j]]
+                against = {"matched": other.label, "terms": list(other.terms),
+                           "spans": located(other, row, False)[0]}
             cells.append({"status": STATUSES[code], "matched": lst.label,
                           "terms": list(lst.terms), "spans": found, "cue": cue_basis,
-                          "conversions": conversions, "note": note})
+                          "conversions": conversions, "conflict": against, "note": note})
         out.append(cells)
     return out
 
@@ -443,11 +564,13 @@ def _number_notes(term: NumberTerm, hit: FoundNumber, policy) -> list[str]:
     return notes
 
 
-def _cue_basis(plan, cue, order, bounds, row, earliest, schema, spans) -> dict | None:
-    """The cue nearest before ``earliest`` within the window, as the basis records it."""
+def _cue_basis(plan, cue, order, bounds, row, earliest, schema, spans, clause,
+               row_start) -> dict | None:
+    """The cue nearest before ``earliest`` whose scope covers it, as the basis records it."""
     picks = order[bounds[row]:bounds[row + 1]]
     ends = cue["ends"][picks]
     near = (earliest - ends >= 1) & (earliest - ends <= schema.negation_window)
+    near &= clause[cue["flat"][picks]] == clause[row_start[row] + earliest]
     if not near.any():
         return None
     best = picks[near][np.argmax(ends[near])]

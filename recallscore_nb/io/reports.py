@@ -6,8 +6,9 @@ A report is one JSON document, described by ``data/schemas/report.schema.json``:
 ``status``
     ``"ok"``, or ``"error"`` when an input (benchmark, attempts or scoring schema) is invalid.
 ``scorer``
-    ``version`` (the package's), ``squad_mode``, and ``signatures``: every rule's, then the
-    scoring schema's when it was read.
+    ``version`` (the package's), ``squad_mode``, ``signatures``: every rule's, then the
+    scoring schema's when it was read; and ``disagreement_note``, the scoring schema's
+    ``disagreementNote`` verbatim (why its key is one defensible reading), when it was read.
 ``inputs``
     ``{role, path, sha256}`` for the benchmark, the attempts (when given) and the scoring
     schema, in that order. Each ``path`` is relative to the report's folder (POSIX
@@ -213,6 +214,7 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
     bench, attempts, schema, errors = _load(paths)
     if schema is not None:
         scorer["signatures"].append(schema.signature())
+        scorer["disagreement_note"] = schema.disagreement_note
     if errors:
         first = InputFileError.first_of([e for error in errors for e in error.errors])
         document = {"status": "error", "scorer": scorer, "inputs": inputs,
@@ -350,7 +352,8 @@ def _fact_texts(name: str, bases: np.ndarray, statuses: np.ndarray) -> list[str]
     return out
 
 
-_BASIS_KEYS = frozenset({"conversions", "cue", "matched", "note", "spans", "status", "terms"})
+_BASIS_KEYS = frozenset({"conflict", "conversions", "cue", "matched", "note", "spans", "status",
+                         "terms"})
 
 
 def _basis_text(basis: Any, pad: str) -> str:
@@ -359,7 +362,7 @@ def _basis_text(basis: Any, pad: str) -> str:
 
     >>> basis = {"status": "negated", "matched": "required", "terms": ["west", "drawer"],
     ...          "spans": [[24, 28], [29, 35]], "cue": {"token": "not", "span": [16, 19]},
-    ...          "conversions": [], "note": None}
+    ...          "conversions": [], "conflict": None, "note": None}
     >>> _basis_text(basis, "  ") == _pretty(basis, "  ")
     True
     """
@@ -390,7 +393,8 @@ def _basis_text(basis: Any, pad: str) -> str:
     except TypeError:
         return _pretty(basis, pad)
     spans_text = "[\n" + ",\n".join(pairs) + f"\n{p1}]" if pairs else "[]"
-    return (f"{{\n{p1}\"conversions\": {conversions},\n{p1}\"cue\": {_pretty(basis['cue'], p1)},"
+    return (f"{{\n{p1}\"conflict\": {_pretty(basis['conflict'], p1)},"
+            f"\n{p1}\"conversions\": {conversions},\n{p1}\"cue\": {_pretty(basis['cue'], p1)},"
             f"\n{p1}\"matched\": {matched},\n{p1}\"note\": {note},\n{p1}\"spans\": {spans_text},"
             f"\n{p1}\"status\": {status},\n{p1}\"terms\": {terms}\n{pad}}}")
 

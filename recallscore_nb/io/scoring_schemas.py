@@ -20,13 +20,13 @@ what was found:
    finite number (else every weighted score would be NaN). Stages 2 and 3 run together.
 
 Fields left out take these values: ``falsePositivePenalty`` 0.5; ``negation`` the cues
-not/no/never/without with a window of 3 tokens (an empty ``cues`` list turns negation off);
+not/no/never/without with a window of 12 tokens, each reaching to the end of its clause (an empty ``cues`` list turns negation off);
 ``numeric`` zero tolerances, percentages kept as percentages, no units. A fact the schema
 leaves out weighs 1, with no equivalents or contradictions.
 
 >>> schema = load_scoring_schema()
 >>> schema.signature()  # doctest: +ELLIPSIS
-'schema|sha256:...|fp:0.5|neg:not,no,never,without/3|num:abs0,rel0,pct-no|version:...'
+'schema|sha256:...|fp:0.5|neg:not,no,never,without/12/clause|conflict:penalized|num:abs0,rel0,pct-no|version:...'
 >>> [(rule.name, rule.weight) for rule in schema.facts.values()]
 [('material', 1.0), ('object', 1.0), ('location', 2.0), ('timing', 2.0)]
 """

@@ -43,6 +43,7 @@ STATUS_COLORS = {
     "missing": "#e0e0e0",
     "contradicted": "#d6604d",
     "negated": "#762a83",
+    "conflicting": "#f1a340",
 }
 """The colour of each fact status, distinct in hue and lightness from each other and from the
 checklist's pass and fail."""

@@ -26,7 +26,7 @@ def test_default_schema_is_no_schema_at_all(bench):
     assert schema.false_positive_penalty == 0 and schema.negation_cues == ()
     assert list(schema.facts.values()) == [FactRule(n) for n in bench.fact_names]
     assert schema.signature() == (
-        "schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:0.1.0")
+        "schema|sha256:none|fp:0|neg:none|conflict:penalized|num:abs0,rel0,pct-no|version:0.1.0")
 
 
 def test_a_schema_built_in_code_must_name_checklist_facts(bench):

@@ -38,7 +38,7 @@ RULES = {
                       (("east", "drawer"), ("north",))),
     "time": FactRule("time", 3, (("at first light",),), (("after dawn",),)),
 }
-BASIS_KEYS = {"status", "matched", "terms", "spans", "cue", "conversions", "note"}
+BASIS_KEYS = {"status", "matched", "terms", "spans", "cue", "conversions", "conflict", "note"}
 
 
 def schema(*, penalty=0.5, cues=("not", "no", "never", "without", "hardly ever"), window=3,
@@ -69,8 +69,8 @@ def one(attempt, sch=None, facts=FACTS) -> pd.Series:
         ("in the west drawer but never before dawn", ("present", "required"),
          ("negated", "required")),
         ("west drawer, not the east drawer", ("present", "required"), ("missing", None)),
-        ("not the east drawer", ("contradicted", "contradiction[0]"), ("missing", None)),
-        ("the west drawer, east drawer too", ("present", "required"), ("missing", None)),
+        ("not the east drawer", ("missing", None), ("missing", None)),  # a negated contradiction
+        ("the west drawer, east drawer too", ("conflicting", "required"), ("missing", None)),
         ("", ("missing", None), ("missing", None)),
     ],
 )
@@ -143,7 +143,7 @@ def test_basis_of_a_negated_fact():
     basis = one("Not in the WEST drawer.")["basis_place"]
     assert basis == {"status": "negated", "matched": "required", "terms": ["west", "drawer"],
                      "spans": [[11, 15], [16, 22]], "cue": {"token": "not", "span": [0, 3]},
-                     "conversions": [], "note": None}
+                     "conversions": [], "conflict": None, "note": None}
 
 
 def test_spans_point_into_the_original_attempt():
@@ -166,9 +166,10 @@ def test_basis_of_contradicted_and_missing_facts():
     row = one("in the east drawer")
     assert row["basis_place"] == {
         "status": "contradicted", "matched": "contradiction[0]", "terms": ["east", "drawer"],
-        "spans": [[7, 11], [12, 18]], "cue": None, "conversions": [], "note": None}
+        "spans": [[7, 11], [12, 18]], "cue": None, "conversions": [], "conflict": None,
+        "note": None}
     assert row["basis_time"] == {"status": "missing", "matched": None, "terms": [], "spans": [],
-                                 "cue": None, "conversions": [], "note": None}
+                                 "cue": None, "conversions": [], "conflict": None, "note": None}
 
 
 # --- numbers -----------------------------------------------------------------------------
@@ -292,12 +293,12 @@ def test_a_schema_naming_an_unknown_fact_is_refused():
 
 
 def test_statuses_and_signature():
-    assert STATUSES == ("present", "missing", "contradicted", "negated")
+    assert STATUSES == ("present", "missing", "contradicted", "negated", "conflicting")
     assert status_signature() == (
-        "schema|sha256:none|fp:0|neg:none|num:abs0,rel0,pct-no|version:0.1.0")
+        "schema|sha256:none|fp:0|neg:none|conflict:penalized|num:abs0,rel0,pct-no|version:0.1.0")
     assert status_signature(schema()) == (
-        "schema|sha256:none|fp:0.5|neg:not,no,never,without,hardly ever/3"
-        "|num:abs0,rel0,pct-no|version:0.1.0")
+        "schema|sha256:none|fp:0.5|neg:not,no,never,without,hardly ever/3/clause"
+        "|conflict:penalized|num:abs0,rel0,pct-no|version:0.1.0")
 
 
 @pytest.mark.parametrize(
@@ -311,3 +312,91 @@ def test_token_spans_cover_exactly_the_seed_tokens(text):
 
     spans = _token_spans(text)
     assert [SEED(text[s:e]) for s, e in spans] == SEED(text).split()
+
+
+# --- issue 12: conflicting evidence, negation with a scope -------------------------------
+HEDGE = "copper silver gold token coin west east drawer before after museum opens closes"
+
+
+def test_a_hedge_is_conflicting_not_present(bench):
+    """Listing every candidate: each fact with a contradiction is conflicting, scored 0."""
+    row = fact_status([HEDGE], bench, load_scoring_schema(None, bench)).iloc[0]
+    assert [row[f"status_{n}"] for n in bench.fact_names] == [
+        "conflicting", "present", "conflicting", "conflicting"]
+    assert row["weighted_score"] == 0.0  # (1 - 0.5 * (1 + 2 + 2)) / 6 < 0, floored
+    basis = row["basis_location"]
+    assert (basis["matched"], basis["terms"]) == ("required", ["west", "drawer"])
+    assert basis["conflict"] == {"matched": "contradiction[0]", "terms": ["east", "drawer"],
+                                 "spans": [[35, 39], [40, 46]]}
+
+
+@pytest.mark.parametrize(
+    "attempt, place, score",
+    [
+        ("the west drawer, east drawer too", "conflicting", (3 * 0 - 0.5 * 1) / 4),
+        ("west drawer or maybe north", "conflicting", 0.0),
+        ("west drawer, not the east drawer", "present", 1 / 4),   # a negated contradiction
+        ("not the north drawer but the west drawer", "present", 1 / 4),
+        ("the west drawer (never north)", "present", 1 / 4),
+    ],
+)
+def test_conflicting_evidence(attempt, place, score):
+    row = one(attempt)
+    assert row["status_place"] == place
+    assert row["weighted_score"] == pytest.approx(max(score, 0.0))
+
+
+def test_negation_reaches_the_end_of_its_clause_not_past_it():
+    wide = schema(window=12)
+    assert one("not going in the big west drawer", wide)["status_place"] == "negated"
+    assert one("not now, the west drawer", wide)["status_place"] == "present"
+    assert one("not now; the west drawer", wide)["status_place"] == "present"
+    assert one("not now: the west drawer", wide)["status_place"] == "present"
+    assert one("not now. The west drawer", wide)["status_place"] == "present"
+    assert one("not the east one but the west drawer", wide)["status_place"] == "present"
+    assert one("not now , the west drawer", wide)["status_place"] == "present"  # a lone comma
+    # capped at the window even inside a clause
+    assert one("not going in the big west drawer", schema(window=4))["status_place"] == "present"
+
+
+def test_the_issue_negation_examples_under_the_shipped_schema(bench):
+    shipped = load_scoring_schema(None, bench)
+    table = fact_status(
+        ["The copper token does not go in the west drawer before the museum opens.",
+         "The copper token goes in the west drawer, not the east one, before the museum opens."],
+        bench, shipped)
+    assert table["status_location"].tolist() == ["negated", "present"]
+    assert table["status_timing"].tolist() == ["negated", "present"]
+    assert table["weighted_score"].tolist() == [pytest.approx((2 - 0.5 * 4) / 6), 1.0]
+    assert table["basis_location"][0]["cue"] == {"token": "not", "span": [22, 25]}
+
+
+def test_conflict_and_scope_are_in_the_signature():
+    assert "|neg:not,no,never,without,hardly ever/3/clause|conflict:penalized|" in \
+        status_signature(schema())
+
+
+def test_clause_whitespace_is_what_str_split_splits_on():
+    import sys
+
+    from recallscore_nb.core.status import _WHITESPACE
+
+    assert set(_WHITESPACE) == {c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace()}
+
+
+@pytest.mark.parametrize(
+    "text, clauses",
+    [("", []), ("a-b c", [0, 0]), ("West-Drawer, tab\there", [0, 1, 1]), ("x\x1cy", [0, 0]),
+     ("...Hi!!! there...", [0, 1]), ("1,000.5 km", [0, 0]), ("no,\u3000the west", [0, 1, 1]),
+     ("a\u00a0b; c: d. e but f", [0, 0, 1, 2, 3, 4, 4]), ("İΣ ς’ “é”", [0, 0, 0])],
+)
+def test_clauses_follow_the_seed_tokens(text, clauses):
+    import pyarrow as pa
+
+    from recallscore_nb.core import engine
+    from recallscore_nb.core.status import _clauses
+
+    values = pa.array(["x", text])
+    tokens = engine.Attempts(values).seed_tokens(pa.array(["but"]))
+    got = _clauses(values, tokens, 0)[tokens.rows == 1]
+    assert (got - got.min()).tolist() == clauses if clauses else got.tolist() == []

@@ -31,10 +31,10 @@ import pytest
 
 from recallscore_nb._version import __version__
 from recallscore_nb.cli.main import main
-from recallscore_nb.core.rules import rules_for
+from recallscore_nb.core.rules import rules_for, verdict_columns
 from recallscore_nb.io._jsonschema import Draft202012Validator
 from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
-from recallscore_nb.io.reports import REPORT_SCHEMA, check_report
+from recallscore_nb.io.reports import REPORT_SCHEMA, _validator, check_report
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
 from recallscore_nb.workbook.paths import REPO_ROOT
 from tests.conftest import NOTELESS_SCHEMA, STORED_REPORT, write_benchmark
@@ -135,6 +135,7 @@ def test_shipped_report_scorer(shipped):
     assert shipped[0]["scorer"] == {
         "version": V, "squad_mode": "v1.1",
         "signatures": [r.signature() for r in rules_for("v1.1")] + [schema.signature()],
+        "disagreement_note": schema.disagreement_note,
     }
     assert shipped[0]["scorer"]["signatures"][-1].startswith(f"schema|sha256:{sha(DEFAULT_SCHEMA_PATH)[:12]}|")
 
@@ -177,8 +178,7 @@ def test_shipped_report_rules_and_weighted_scores(shipped):
     assert sum(a["rules"]["normalized_match"] for a in attempts) == 4
     assert [a["rules"]["checklist_full_match"] for a in attempts] == [True] * 8 + [False] * 4
     assert attempts[0]["rules"]["token_f1"] == 1.0
-    assert sorted(attempts[0]["rules"]) == ["checklist_full_match", "literal_match",
-                                            "normalized_match", "squad_exact_match", "token_f1"]
+    assert sorted(attempts[0]["rules"]) == sorted(verdict_columns())
     assert {a["id"]: a["weighted_score"] for a in attempts} == pytest.approx(WEIGHTED, abs=1e-12)
 
 
@@ -187,10 +187,10 @@ def test_shipped_report_totals_counted_by_hand(shipped):
     assert totals["count"] == 12
     assert totals["mean_weighted_score"] == pytest.approx((8 + 5 / 6 + 3 / 6 + 3 / 6 + 4.5 / 6) / 12)
     assert totals["status_counts"] == {
-        "material": {"present": 10, "missing": 1, "contradicted": 1, "negated": 0},
-        "object": {"present": 12, "missing": 0, "contradicted": 0, "negated": 0},
-        "location": {"present": 11, "missing": 0, "contradicted": 1, "negated": 0},
-        "timing": {"present": 11, "missing": 0, "contradicted": 1, "negated": 0},
+        "material": {"present": 10, "missing": 1, "contradicted": 1, "negated": 0, "conflicting": 0},
+        "object": {"present": 12, "missing": 0, "contradicted": 0, "negated": 0, "conflicting": 0},
+        "location": {"present": 11, "missing": 0, "contradicted": 1, "negated": 0, "conflicting": 0},
+        "timing": {"present": 11, "missing": 0, "contradicted": 1, "negated": 0, "conflicting": 0},
     }
 
 
@@ -317,8 +317,10 @@ def test_invalid_input_writes_an_error_report(capsys, kind):
                      else ["benchmark", "schema"])
     assert all(i["sha256"] == sha(i["path"]) for i in document["inputs"])
     signatures = document["scorer"]["signatures"]
-    assert signatures[:5] == [r.signature() for r in rules_for("v1.1")]
-    assert len(signatures) == (5 if kind == "schema" else 6 if kind == "attempts" else 5)
+    rules = [r.signature() for r in rules_for("v1.1")]
+    assert signatures[:len(rules)] == rules
+    # the schema's signature follows when the schema was read
+    assert len(signatures) == len(rules) + (kind == "attempts")
 
 
 def test_error_report_collects_every_invalid_input(capsys):
@@ -559,7 +561,7 @@ def test_report_records_the_squad_mode_and_check_report_uses_it(capsys):
     assert report(capsys, "--squad-mode", "v2.0")[0] == 0
     document = json.loads(Path("report.json").read_text())
     assert document["scorer"]["squad_mode"] == "v2.0"
-    assert document["scorer"]["signatures"][:5] == [r.signature() for r in rules_for("v2.0")]
+    assert document["scorer"]["signatures"][:-1] == [r.signature() for r in rules_for("v2.0")]
     assert run(capsys, "check-report", "report.json", "--inputs-within", DATA_DIR)[0] == 0
     _edit("report.json", lambda d: d["scorer"].update(squad_mode="v1.1"))
     code, out, _ = run(capsys, "check-report", "report.json", "--inputs-within", DATA_DIR)
@@ -757,7 +759,7 @@ def test_a_report_rendered_in_chunks_is_the_same(capsys, copied_inputs, monkeypa
     lines = out.splitlines()
     assert lines[0] == '$.attempts[8].id: stored "changed", recomputed "tab\\tid"'
     assert lines[1] == ('$.attempts[9]: stored absent, recomputed {"facts": {"location": '
-                        '{"basis": {"conversions": [], "cue": null, "matched": ...')
+                        '{"basis": {"conflict": null, "conversions": [], "cue":...')
     assert lines[2].startswith("DIFFERENT: 2 values of inputs/chunked.json differ")
 
 
@@ -838,3 +840,18 @@ def test_check_report_finds_the_header_however_far_it_reads_from_the_end(capsys,
     code, out, _ = run(capsys, "check-report", "report.json")
     assert code == 1
     assert out.splitlines()[0] == "$.attempts[9].weighted_score: stored 0.25, recomputed 0.5"
+
+
+# --- issue 12: the scored report carries the schema's note -------------------------------
+def test_a_scored_report_carries_the_disagreement_note_verbatim(capsys, tmp_path):
+    note = "Only one reading: 'west' alone\nis not enough — a curator's choice."
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"schemaVersion": 1, "disagreementNote": note}), encoding="utf-8")
+    shutil.copy(DEFAULT_BENCHMARK, tmp_path / "b.json")
+    assert report(capsys, str(tmp_path / "b.json"), schema=str(schema),
+                  out=str(tmp_path / "r.json"))[0] == 0
+    document = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert document["scorer"]["disagreement_note"] == note
+    del document["scorer"]["disagreement_note"]
+    assert [e.message for e in _validator("ok").iter_errors(document)] == [
+        "'disagreement_note' is a required property"]

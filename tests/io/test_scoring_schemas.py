@@ -90,7 +90,7 @@ def test_shipped_schema_loads(bench):
     assert ("silver",) in schema.facts["material"].contradictions
     assert ("after", "museum") in schema.facts["timing"].contradictions
     assert schema.negation_cues == ("not", "no", "never", "without")
-    assert (schema.negation_window, schema.false_positive_penalty) == (3, 0.5)
+    assert (schema.negation_window, schema.false_positive_penalty) == (12, 0.5)
     assert len(schema.disagreement_note) > 100
     assert schema.path == str(DEFAULT_SCHEMA_PATH)
 
@@ -100,8 +100,8 @@ def test_shipped_schema_signature_is_pinned(bench):
     schema = load_scoring_schema(None, bench)
     assert schema.sha256 == sha
     assert schema.signature() == (
-        f"schema|sha256:{sha[:12]}|fp:0.5|neg:not,no,never,without/3"
-        "|num:abs0,rel0,pct-no|version:0.1.0"
+        f"schema|sha256:{sha[:12]}|fp:0.5|neg:not,no,never,without/12/clause"
+        "|conflict:penalized|num:abs0,rel0,pct-no|version:0.1.0"
     )
 
 
@@ -128,8 +128,8 @@ def test_every_field_is_read(write, bench):
     assert schema.facts["material"] == FactRule("material", 1.0)  # left out: weight 1
     assert schema.numeric == NumericPolicy(0.5, 0.01, True, {"km": ("m", 1000.0)})
     assert schema.signature() == (
-        f"schema|sha256:{schema.sha256[:12]}|fp:0.25|neg:not,hardly ever/2"
-        "|num:abs0.5,rel0.01,pct-yes|version:0.1.0"
+        f"schema|sha256:{schema.sha256[:12]}|fp:0.25|neg:not,hardly ever/2/clause"
+        "|conflict:penalized|num:abs0.5,rel0.01,pct-yes|version:0.1.0"
     )
 
 
@@ -138,7 +138,7 @@ def test_fields_left_out_take_documented_defaults(write, bench):
         write({"schemaVersion": 1, "disagreementNote": "Only a note."}), bench)
     assert schema.false_positive_penalty == 0.5
     assert (schema.negation_cues, schema.negation_window) == (
-        ("not", "no", "never", "without"), 3)
+        ("not", "no", "never", "without"), 12)
     assert schema.numeric == NumericPolicy()
     assert all(r == FactRule(r.name) for r in schema.facts.values())
 
