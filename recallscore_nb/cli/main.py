@@ -152,6 +152,39 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bootstrap resamples (default: 2000; at most 1,000,000)")
     p.set_defaults(run=_summarize)
 
+    p = commands.add_parser("convert", help="convert a public set of human judgments "
+                                            "(openqa-eval FOLDER, evouna FILE) into items, "
+                                            "attempts and judgments files")
+    p.add_argument("kind", choices=("openqa-eval", "evouna"), help="which data set")
+    p.add_argument("source", metavar="SOURCE",
+                   help="openqa-eval: the checkout's folder; evouna: NQ.json.gz or TQ.json.gz")
+    p.add_argument("--out-dir", required=True, metavar="DIR",
+                   help="where to write items.jsonl, attempts.parquet and judgments.csv")
+    p.set_defaults(run=_convert)
+
+    p = commands.add_parser("agree", help="rules against human judges: accuracy per system, "
+                                          "agreement, ranking, annotators, disagreements")
+    p.add_argument("items", metavar="ITEMS", help="an items file (JSONL)")
+    p.add_argument("--attempts", required=True, metavar="FILE",
+                   help="attempts with item, system and attempt columns (CSV, JSONL, Parquet)")
+    p.add_argument("--judgments", required=True, metavar="FILE",
+                   help="verdicts: item, judge, verdict, and system or attempt")
+    p.add_argument("--out-dir", required=True, metavar="DIR", help="where to write the tables")
+    p.add_argument("--reference-judge", default="human", metavar="JUDGE",
+                   help="the judge the rules are compared with (default: human)")
+    p.add_argument("--annotators", metavar="A,B,C",
+                   help="judges whose agreement with each other is measured (annotators.csv)")
+    p.add_argument("--protocol", choices=("direct", "judged-references"), default="direct",
+                   help="a judge's verdict: the one it gave each attempt (direct, default), or "
+                        "exact match against the references plus the answers it accepted, "
+                        "minus those it rejected (judged-references, OpenQA-eval's)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="the bootstrap seed (default 0)")
+    p.add_argument("--resamples", type=int, default=2000, metavar="N",
+                   help="bootstrap resamples (default 2000)")
+    p.add_argument("--f1-threshold", type=float, default=0.5, metavar="X",
+                   help="token F1 from which an attempt counts as correct (default 0.5)")
+    p.set_defaults(run=_agree)
+
     p = commands.add_parser("run", help="run the workbook's notebooks with papermill")
     p.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="a stem (01_reproduce_benchmark), its number (01) or a path; default all")
@@ -221,13 +254,13 @@ def _score(args) -> int:
 
 @contextlib.contextmanager
 def _progress_bar(*, enabled: bool):
-    """A progress bar over scoring chunks on a terminal (nothing when piped or --quiet)."""
+    """A progress bar of the rows scored on a terminal (nothing when piped or --quiet)."""
     if not enabled or not sys.stderr.isatty():
         yield None
         return
     from tqdm import tqdm
 
-    bar = tqdm(desc="scoring", unit="chunk", file=sys.stderr, leave=False)
+    bar = tqdm(desc="scoring", unit="row", unit_scale=True, file=sys.stderr, leave=False)
 
     def update(done: int, total: int) -> None:
         bar.total = total
@@ -299,6 +332,23 @@ def _summarize(args) -> int:
     print("\n".join(summarize_command(args.scored, by=args.by, rules=args.rule,
                                       paired=args.paired, out=args.out, seed=args.seed,
                                       resamples=args.resamples)))
+    return EXIT_OK
+
+
+def _convert(args) -> int:
+    from .handlers import convert_command
+
+    _print(convert_command(args.kind, args.source, args.out_dir))
+    return EXIT_OK
+
+
+def _agree(args) -> int:
+    from .handlers import agree_command
+
+    _print(agree_command(args.items, args.attempts, args.judgments, args.out_dir,
+                         reference_judge=args.reference_judge, annotators=args.annotators,
+                         protocol=args.protocol, seed=args.seed, resamples=args.resamples,
+                         f1_threshold=args.f1_threshold))
     return EXIT_OK
 
 

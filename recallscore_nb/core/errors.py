@@ -32,6 +32,7 @@ __all__ = [
     "SchemaFormatError",
     "CatalogueFormatError",
     "ReportFormatError",
+    "JudgmentsFormatError",
     "InputChangedError",
     "UpdateRefusedError",
     "NotebookFailed",
@@ -142,6 +143,11 @@ class CatalogueFormatError(InputFileError):
 
 class ReportFormatError(InputFileError):
     """A stored report that cannot be checked: unreadable, not JSON, or not a report."""
+
+
+class JudgmentsFormatError(InputFileError):
+    """A judgments file that is not valid: a column, an unknown item or system, a verdict that
+    is not one, a judgment that matches no attempt, or two verdicts of one judge that differ."""
 
 
 # --- audited reports ------------------------------------------------------------------------

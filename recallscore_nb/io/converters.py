@@ -1,0 +1,240 @@
+"""Converters for the two public sets of human judgments of free-text answers, so that a user
+who cloned one starts in one command (``recallscore convert openqa-eval|evouna``).
+
+Each writes three files into an output folder, atomically: ``items.jsonl`` (one item a line:
+``item``, ``question``, ``referenceAnswer`` as a list of alternatives), ``attempts.parquet``
+(``item``, ``system``, ``attempt``) and ``judgments.csv`` (``item``, ``judge``, the key,
+``verdict``: ``true``, ``false`` or empty for no verdict); and returns what it kept and left
+out, one line each, for the command to print. The data sets themselves never enter this
+repository.
+
+- **OpenQA-eval** (Kamalloo et al., ACL 2023; MIT): a folder holding
+  ``data/model_outputs/*.jsonl`` and ``data/NQ301_*.tsv``. Items are the questions of the
+  ``NQ_*.jsonl`` files (``nq-0001``, … in their order); each system is named after its file
+  without ``NQ_``/``NQ301_`` and ``.jsonl``; a list prediction counts by its first element,
+  and every prediction is stripped (as the authors' code does). Judgments are keyed by the
+  answer text (column ``attempt``), by the judges ``human`` (the final label),
+  ``annotator1``–``annotator3``, ``bem``, ``gpt-4`` and ``instructgpt``. The malformed
+  ``NQ301_text-davinci-003.tsv`` (the tab between question and answer lost) is read by
+  splitting the glued field after the longest known question it starts with.
+- **EVOUNA** (Wang et al., NeurIPS 2023; Apache-2.0): one JSON list, plain or gzipped.
+  Items are ``<stem>-0001``, … (``NQ-0001``); alternatives are the golden answer split at
+  "/", stripped, the empty ones dropped. Improper questions are kept out (counted), as is a
+  question with no golden answer left; a null answer is no attempt (counted). Judgments are
+  keyed by system (column ``system``), by the judge ``human``; a null or ``"nan"`` verdict
+  is written empty.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..core.errors import InputFileError, UsageError
+from .files import atomic_write, read_input, write_file
+
+__all__ = ["convert_openqa_eval", "convert_evouna", "OPENQA_JUDGES", "EVOUNA_SYSTEMS"]
+
+OPENQA_JUDGES = ("human", "annotator1", "annotator2", "annotator3", "bem", "gpt-4",
+                 "instructgpt")
+EVOUNA_SYSTEMS = ("fid", "gpt35", "chatgpt", "gpt4", "newbing")
+
+
+def _verdict(value) -> str:
+    """``true``, ``false`` or empty (no verdict) from a label such as Yes/No or a boolean."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    text = "" if value is None else str(value).strip().lower()
+    return {"yes": "true", "no": "false", "true": "true", "false": "false"}.get(text, "")
+
+
+def _write(out_dir: str | os.PathLike[str], items: list[dict], attempts: pd.DataFrame,
+           judgments: list[dict], key: str) -> None:
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out_dir}: not a folder; give a folder to write into")
+    out.mkdir(parents=True, exist_ok=True)
+    write_file(out / "items.jsonl", "".join(json.dumps(i, ensure_ascii=False) + "\n"
+                                            for i in items))
+    table = pa.Table.from_pandas(attempts.reset_index(drop=True), preserve_index=False)
+    atomic_write(out / "attempts.parquet", lambda tmp: pq.write_table(table, tmp))
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["item", "judge", key, "verdict"])
+    writer.writerows([j["item"], j["judge"], j[key], j["verdict"]] for j in judgments)
+    write_file(out / "judgments.csv", text.getvalue())
+
+
+# --- OpenQA-eval ----------------------------------------------------------------------------
+def _jsonl(path: Path) -> list[dict]:
+    data = read_input(path, InputFileError).decode("utf-8")
+    out = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise InputFileError(str(path), f"line {number}", message=f"not JSON ({exc.msg})")
+    return out
+
+
+def _tsv(path: Path) -> list[list[str]]:
+    text = read_input(path, InputFileError).decode("utf-8")
+    return list(csv.reader(io.StringIO(text), delimiter="\t"))
+
+
+def _prediction(record: dict, path: Path, number: int) -> str:
+    value = record.get("prediction")
+    if isinstance(value, list) and value and isinstance(value[0], str):
+        value = value[0]
+    if not isinstance(value, str):
+        raise InputFileError(str(path), f"line {number}", "prediction",
+                             expected="a string or a list of strings", got=json.dumps(value))
+    return value.strip()
+
+
+def convert_openqa_eval(folder: str | os.PathLike[str],
+                        out_dir: str | os.PathLike[str]) -> list[str]:
+    """Convert an OpenQA-eval checkout (see the module docstring); return what was kept."""
+    root = Path(folder)
+    outputs = sorted((root / "data" / "model_outputs").glob("*.jsonl"))
+    full = [p for p in outputs if p.name.startswith("NQ_")]
+    if not full:
+        raise UsageError(f"{folder}: no data/model_outputs/NQ_*.jsonl here (is it an "
+                         "OpenQA-eval checkout?)")
+    first = _jsonl(full[0])
+    question_item = {}
+    items = []
+    for record in first:
+        q = record["question"]
+        if q in question_item:
+            continue
+        item = f"nq-{len(items) + 1:04d}"
+        question_item[q] = item
+        items.append({"item": item, "question": q,
+                      "referenceAnswer": [a for a in record["answer"] if a.strip()]})
+    rows = []
+    for path in outputs:
+        if not (path.name.startswith("NQ_") or path.name.startswith("NQ301_")):
+            continue
+        system = path.stem.split("_", 1)[1]
+        for number, record in enumerate(_jsonl(path), start=1):
+            item = question_item.get(record.get("question"))
+            if item is None:
+                raise InputFileError(str(path), f"line {number}", "question",
+                                     message="a question no NQ_*.jsonl file asks")
+            rows.append((item, system, _prediction(record, path, number)))
+    attempts = pd.DataFrame(rows, columns=["item", "system", "attempt"])
+    judgments = []
+    counts = {}
+
+    def add(path: Path, row_number: int, question: str, answer: str, judge: str, label) -> None:
+        item = question_item.get(question)
+        if item is None:
+            raise InputFileError(str(path), f"row {row_number}", "Question",
+                                 message=f"a question no NQ_*.jsonl file asks: {question!r}")
+        judgments.append({"item": item, "judge": judge, "attempt": answer,
+                          "verdict": _verdict(label)})
+        counts[judge] = counts.get(judge, 0) + 1
+
+    data = root / "data"
+    human = _tsv(data / "NQ301_human.tsv")
+    header = human[0]
+    at = {name: header.index(name) for name in ("Question", "Model answer", "Acceptable?",
+                                                "annotator1", "annotator2", "annotator3")}
+    for number, row in enumerate(human[1:], start=1):
+        question, answer = row[at["Question"]], row[at["Model answer"]]
+        add(data / "NQ301_human.tsv", number, question, answer, "human", row[at["Acceptable?"]])
+        for judge in ("annotator1", "annotator2", "annotator3"):
+            add(data / "NQ301_human.tsv", number, question, answer, judge, row[at[judge]])
+    for judge, name in (("bem", "NQ301_BEM.tsv"), ("gpt-4", "NQ301_gpt-4.tsv")):
+        table = _tsv(data / name)
+        q, a, v = (table[0].index(c) for c in ("Question", "Model answer", "Acceptable?"))
+        for number, row in enumerate(table[1:], start=1):
+            add(data / name, number, row[q], row[a], judge, row[v])
+    name = "NQ301_text-davinci-003.tsv"
+    by_length = sorted(question_item, key=len, reverse=True)
+    for number, row in enumerate(_tsv(data / name)[1:], start=1):
+        if len(row) >= 5:  # well formed: id, Question, Model answer, Acceptable?, response
+            question, answer, label = row[1], row[2], row[3]
+        else:  # the tab between question and answer was lost: split after the question
+            glued = row[1]
+            question = next((q for q in by_length if glued.startswith(q)), None)
+            if question is None:
+                raise InputFileError(str(data / name), f"row {number}", "Question",
+                                     message="starts with no known question")
+            answer, label = glued[len(question):], row[2]
+        add(data / name, number, question, answer, "instructgpt", label)
+    _write(out_dir, items, attempts, judgments, "attempt")
+    empty = sum(1 for j in judgments if not j["verdict"])
+    return [
+        f"kept {len(items)} items, {len(attempts)} attempts from "
+        f"{attempts['system'].nunique()} systems, {len(judgments)} verdict rows "
+        f"({', '.join(f'{j} {counts.get(j, 0)}' for j in OPENQA_JUDGES)})",
+        f"left out: nothing; {empty} verdict rows are empty (no judgment: annotator3 judged "
+        f"only where annotators 1 and 2 disagreed)",
+    ]
+
+
+# --- EVOUNA ---------------------------------------------------------------------------------
+def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> list[str]:
+    """Convert one EVOUNA file (see the module docstring); return what was kept."""
+    name = os.fspath(path)
+    raw = read_input(name, InputFileError)
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise InputFileError(name, message=f"not a readable gzip file ({exc})") from None
+    try:
+        records = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputFileError(name, message=f"not JSON ({exc})") from None
+    if not isinstance(records, list):
+        raise InputFileError(name, "$", expected="a JSON list of questions",
+                             got=type(records).__name__)
+    stem = Path(name).name.split(".")[0]
+    items, rows, judgments = [], [], []
+    improper = no_reference = no_answer = empty = 0
+    for index, record in enumerate(records):
+        if not isinstance(record, dict):
+            raise InputFileError(name, f"$[{index}]", expected="an object",
+                                 got=type(record).__name__)
+        if record.get("improper") is True:
+            improper += 1
+            continue
+        gold = record.get("golden_answer")
+        alternatives = [a.strip() for a in gold.split("/")] if isinstance(gold, str) else []
+        alternatives = list(dict.fromkeys(a for a in alternatives if a))
+        if not alternatives:
+            no_reference += 1
+            continue
+        item = f"{stem}-{index + 1:04d}"
+        items.append({"item": item, "question": record.get("question"),
+                      "referenceAnswer": alternatives})
+        for system in EVOUNA_SYSTEMS:
+            answer = record.get(f"answer_{system}")
+            if not isinstance(answer, str):
+                no_answer += 1
+                continue
+            rows.append((item, system, answer))
+            verdict = _verdict(record.get(f"judge_{system}"))
+            empty += verdict == ""
+            judgments.append({"item": item, "judge": "human", "system": system,
+                              "verdict": verdict})
+    attempts = pd.DataFrame(rows, columns=["item", "system", "attempt"])
+    _write(out_dir, items, attempts, judgments, "system")
+    return [
+        f"kept {len(items)} items, {len(attempts)} attempts from {len(EVOUNA_SYSTEMS)} systems, "
+        f"{len(judgments) - empty} verdicts by human ({empty} attempts without one)",
+        f"left out: {improper} improper questions, {no_reference} without a golden answer, "
+        f"{no_answer} null answers",
+    ]
