@@ -73,6 +73,30 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
         from ..core.status import status_columns
 
         outputs += status_columns(bench)
+    signatures = [rule.signature() for rule in rules_for(squad_mode)]
+    metadata = {"version": __version__, "signatures": signatures,
+                "benchmark_sha256": bench.sha256}
+    if schema is not None:
+        signatures.append(schema.signature())
+        metadata["schema_sha256"] = schema.sha256
+    if _streamable(attempts_path):
+        def score(frame):
+            scores = score_benchmark(bench, frame, squad_mode=squad_mode)
+            if schema is not None:
+                from ..io.scored import status_frame
+
+                scores = pd.concat([scores, status_frame(scores["attempt"], bench, schema)],
+                                   axis=1)
+            return scores
+
+        def check(frame, first):
+            found = sorted(set(frame.columns[2:]) & set(outputs)) if first else None
+            return found and (lambda: AttemptsFormatError(
+                attempts_path, "", found[0],
+                message=f"column {found[0]!r} collides with an output column; rename it"))
+
+        if _score_streaming(attempts_path, out, score, check, metadata, progress):
+            return signatures
     attempts = None
     if attempts_path is not None:
         attempts = _read_attempts_or_dataset(attempts_path)
@@ -83,17 +107,49 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
                 message=f"column {clash[0]!r} collides with an output column; rename it",
             )
     scores = score_benchmark(bench, attempts, squad_mode=squad_mode, progress=progress)
-    signatures = [rule.signature() for rule in rules_for(squad_mode)]
-    metadata = {"version": __version__, "signatures": signatures,
-                "benchmark_sha256": bench.sha256}
     if schema is not None:
         from ..io.scored import status_frame
 
         scores = pd.concat([scores, status_frame(scores["attempt"], bench, schema)], axis=1)
-        signatures.append(schema.signature())
-        metadata["schema_sha256"] = schema.sha256
     write_scored(scores, out, metadata=metadata)
     return signatures
+
+
+def _streamable(attempts_path) -> bool:
+    """Whether the attempts are one file, read in chunks (not standard input, a dataset)."""
+    return attempts_path is not None and attempts_path != "-" and not (
+        os.path.isdir(attempts_path) or any(ch in str(attempts_path) for ch in "*?["))
+
+
+def _score_streaming(attempts_path, out, score, check, metadata, progress) -> bool:
+    """Score an attempts file a chunk at a time and write the table as it is scored (the
+    bytes of the whole-table path). ``score(frame)`` scores a chunk. ``check(frame, first)``
+    is called on every chunk: a function giving the fault to report once the whole file is
+    read (as when it is read whole, the file's own faults first), or None; no chunk is scored
+    after one. False when the file must be read whole (:class:`Unstreamable`); nothing is
+    written then."""
+    from ..io.attempts import AttemptChunks, Unstreamable
+    from ..io.scored import write_scored_chunks
+
+    chunks = AttemptChunks(attempts_path)
+
+    def scored():
+        fault, first = None, True
+        for frame in chunks:
+            fault = check(frame, first) or fault
+            first = False
+            if fault is None:
+                yield score(frame)
+                if progress is not None:
+                    progress(chunks.rows_read, chunks.total_rows)
+        if fault is not None:
+            raise fault()
+
+    try:
+        write_scored_chunks(scored(), out, metadata=metadata)
+    except Unstreamable:
+        return False
+    return True
 
 
 def report_command(benchmark_path, attempts_path, schema_path, out, *,
@@ -174,6 +230,43 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
     items = load_items(items_path)
     if attempts_path is None:
         raise UsageError("scoring an items file needs --attempts (with 'item' and 'attempt' columns)")
+    signatures = [rule.signature() for rule in rules_for(squad_mode)]
+    metadata = {"version": __version__, "signatures": signatures, "items_sha256": items.sha256}
+    if _streamable(attempts_path):
+        from ..core.rules import output_columns as rule_columns
+        from ..core.scoring import prepare_items, unknown_items, unknown_items_text
+
+        prepared = prepare_items(items)
+        outputs = set(rule_columns(None))
+        unknown: dict[str, None] = {}
+        column_fault: list[AttemptsFormatError] = []
+
+        def check(frame, first):
+            if first and "item" not in frame.columns:
+                column_fault.append(AttemptsFormatError(
+                    attempts_path, "", "item",
+                    message="missing column 'item' (scoring against an items file)"))
+            if "item" in frame.columns:
+                unknown.update(dict.fromkeys(unknown_items(items, frame["item"])))
+            clash = sorted(set(frame.columns) - {"id", "item", "attempt"} & outputs)
+            if not (column_fault or unknown or clash):
+                return None
+
+            def fault():
+                if column_fault:
+                    return column_fault[0]
+                if unknown:
+                    return AttemptsFormatError(attempts_path, "", "item",
+                                               message=unknown_items_text(list(unknown)))
+                return AttemptsFormatError(attempts_path, "", "item", message=(
+                    f"carried column(s) {', '.join(clash)} collide with output columns"))
+            return fault
+
+        def score(frame):
+            return score_items(items, frame, squad_mode=squad_mode, prepared=prepared)
+
+        if _score_streaming(attempts_path, out, score, check, metadata, progress):
+            return signatures
     attempts = _read_attempts_or_dataset(attempts_path)
     if "item" not in attempts.columns:
         raise AttemptsFormatError(attempts_path, "", "item",
@@ -182,9 +275,7 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
         scores = score_items(items, attempts, squad_mode=squad_mode, progress=progress)
     except UsageError as error:
         raise AttemptsFormatError(attempts_path, "", "item", message=str(error)) from None
-    signatures = [rule.signature() for rule in rules_for(squad_mode)]
-    write_scored(scores, out, metadata={"version": __version__, "signatures": signatures,
-                                       "items_sha256": items.sha256})
+    write_scored(scores, out, metadata=metadata)
     return signatures
 
 

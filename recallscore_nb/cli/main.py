@@ -254,13 +254,13 @@ def _score(args) -> int:
 
 @contextlib.contextmanager
 def _progress_bar(*, enabled: bool):
-    """A progress bar over scoring chunks on a terminal (nothing when piped or --quiet)."""
+    """A progress bar of the rows scored on a terminal (nothing when piped or --quiet)."""
     if not enabled or not sys.stderr.isatty():
         yield None
         return
     from tqdm import tqdm
 
-    bar = tqdm(desc="scoring", unit="chunk", file=sys.stderr, leave=False)
+    bar = tqdm(desc="scoring", unit="row", unit_scale=True, file=sys.stderr, leave=False)
 
     def update(done: int, total: int) -> None:
         bar.total = total

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-__all__ = ["csv_ready", "csv_text", "write_csv_text"]
+__all__ = ["csv_ready", "csv_text", "write_csv_text", "per_value"]
 
 
 _CHUNK_CELLS = 2_000_000
@@ -82,10 +82,11 @@ def csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def write_csv_text(frame: pd.DataFrame, file) -> None:
+def write_csv_text(frame: pd.DataFrame, file, *, header: bool = True) -> None:
     """Write ``frame`` as CSV to the open text ``file``: a header, booleans as
     ``true``/``false``, floats in full, ``"\n"`` line ends, quoting only where needed, and
-    no index (pandas' ``to_csv`` on :func:`csv_ready`), a chunk of rows at a time.
+    no index (pandas' ``to_csv`` on :func:`csv_ready`), a chunk of rows at a time;
+    ``header=False`` leaves out the header (a table written in pieces).
 
     >>> import io
     >>> buffer = io.StringIO()
@@ -99,8 +100,15 @@ def write_csv_text(frame: pd.DataFrame, file) -> None:
         rows = max(1, len(frame))
     for start in range(0, max(1, len(frame)), rows):
         chunk = csv_ready(frame.iloc[start:start + rows])
-        chunk.to_csv(file, index=False, header=start == 0, lineterminator="\n",
+        chunk.to_csv(file, index=False, header=header and start == 0, lineterminator="\n",
                      chunksize=max(1, len(chunk)))
+
+
+def per_value(frame: pd.DataFrame) -> bool:
+    """Whether each cell of ``frame`` is written on its own (no column of dates or durations,
+    which pandas formats column-wide), so that pieces written one after the other give the
+    bytes of the whole."""
+    return all(_per_value(t) for t in frame.dtypes)
 
 
 def csv_text(frame: pd.DataFrame) -> str:

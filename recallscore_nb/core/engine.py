@@ -177,6 +177,13 @@ class References:
     values: tuple[str, ...]
     slots: tuple[np.ndarray, ...]
     _squad: dict[str, References] = field(default_factory=dict, repr=False)
+    _memo: dict = field(default_factory=dict, repr=False)
+    """What depends on ``values`` only (normalizations, bags), shared by :meth:`with_slots`."""
+
+    def with_slots(self, slots) -> References:
+        """The same reference strings chosen by other rows: what was computed from the
+        strings alone is shared, not computed again."""
+        return References(self.values, tuple(slots), {}, self._memo)
 
     @classmethod
     def build(cls, references, n: int) -> References:
@@ -232,21 +239,35 @@ class References:
                                  f"(attempt {missing[0]} has none)")
             return self
         # v2.0: gold answers that normalize to empty are dropped; none left: unanswerable ('').
-        answerable = np.array([SQUAD(v) != "" for v in self.values] + [False])
+        answerable = np.append(self.squad_lengths > 0, False)
         blank = len(self.values)
         matrix = np.stack([np.where(answerable[s], s, -1) for s in self.slots], axis=1)
         matrix = np.take_along_axis(matrix, np.argsort(matrix < 0, axis=1, kind="stable"), 1)
         matrix[:, 0] = np.where(matrix[:, 0] < 0, blank, matrix[:, 0])
         slots = [matrix[:, j].copy() for j in range(matrix.shape[1]) if (matrix[:, j] >= 0).any()]
-        return References(self.values + ("",), tuple(slots))
+        return References(self.values + ("",), tuple(slots), {}, self._memo.setdefault("v2.0", {}))
 
-    @cached_property
+    def _memoized(self, key: str, make):
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    @property
     def seed(self) -> tuple[str, ...]:
-        return tuple(SEED(v) for v in self.values)
+        """The seed normalization of each reference string."""
+        return self._memoized("seed", lambda: tuple(
+            normalize_array(pa.array(self.values, type=pa.string()), SEED).to_pylist()))
 
-    @cached_property
+    @property
     def squad_bags(self) -> ReferenceBags:
-        return ReferenceBags.build([SQUAD(v) for v in self.values])
+        """The SQuAD tokens of each reference string (:class:`ReferenceBags`)."""
+        return self._memoized("squad_bags", lambda: ReferenceBags.build(
+            normalize_array(pa.array(self.values, type=pa.string()), SQUAD)))
+
+    @property
+    def squad_lengths(self) -> np.ndarray:
+        """The number of SQuAD tokens of each reference string."""
+        return self.squad_bags.lengths
 
 
 @dataclass(frozen=True)
@@ -267,32 +288,36 @@ class ReferenceBags:
     columns: np.ndarray
 
     @classmethod
-    def build(cls, normalized_refs: Sequence[str]) -> ReferenceBags:
-        token_lists = [r.split() for r in normalized_refs]
-        vocab: dict[str, int] = {}
-        sequences = np.full((len(token_lists), max(map(len, token_lists), default=0)), -1)
-        bags: list[dict[int, int]] = []
-        for r, tokens in enumerate(token_lists):
-            bag: dict[int, int] = {}
-            for p, tok in enumerate(tokens):
-                sequences[r, p] = gid = vocab.setdefault(tok, len(vocab))
-                bag[gid] = bag.get(gid, 0) + 1
-            bags.append(bag)
-        counts = np.zeros((len(bags), max(map(len, bags), default=0)), dtype=np.int64)
-        for r, bag in enumerate(bags):
-            counts[r, : len(bag)] = list(bag.values())
+    def build(cls, normalized_refs) -> ReferenceBags:
+        """The bags of normalized references (strings of tokens separated by one space, as
+        the normalizations leave them: a sequence of str or an Arrow string array), built
+        with array operations whatever their number.
+
+        >>> bags = ReferenceBags.build(["a b a", "", "b"])
+        >>> bags.vocab.to_pylist(), bags.lengths.tolist(), bags.counts.tolist()
+        (['a', 'b'], [3, 0, 1], [[2, 1], [0, 0], [1, 0]])
+        """
+        refs = normalized_refs if isinstance(normalized_refs, pa.Array) else pa.array(
+            list(normalized_refs), type=pa.string())
+        flat, offsets = _split(refs)
+        rows, positions, lengths = _layout(offsets)
+        encoded = pc.dictionary_encode(flat) if len(flat) else None
+        vocab = encoded.dictionary if encoded is not None else pa.array([], type=pa.string())
+        ids = (encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+               if encoded is not None else np.zeros(0, dtype=np.int64))
+        sequences = np.full((len(refs), int(lengths.max(initial=0))), -1, dtype=np.int64)
+        sequences[rows, positions] = ids
         size = max(len(vocab), 1)
-        keys = np.array([r * size + g for r, bag in enumerate(bags) for g in bag], dtype=np.int64)
-        columns = np.array([j for bag in bags for j in range(len(bag))], dtype=np.int64)
-        order = np.argsort(keys, kind="stable")
-        return cls(
-            vocab=pa.array(list(vocab), type=pa.string()),
-            lengths=np.array([len(t) for t in token_lists], dtype=np.int64),
-            sequences=sequences.astype(np.int64),
-            counts=counts,
-            keys=keys[order],
-            columns=columns[order],
-        )
+        keys, counts = np.unique(rows * size + ids, return_counts=True)
+        owner = keys // size
+        first = np.searchsorted(owner, np.arange(len(refs)))
+        columns = np.arange(len(keys), dtype=np.int64) - first[owner]
+        width = int(columns.max(initial=-1)) + 1
+        matrix = np.zeros((len(refs), width), dtype=np.int64)
+        matrix[owner, columns] = counts
+        return cls(vocab=vocab.cast(pa.string()), lengths=lengths.astype(np.int64),
+                   sequences=sequences, counts=matrix, keys=keys.astype(np.int64),
+                   columns=columns)
 
     def common_counts(self, slot: np.ndarray, tokens: Tokens) -> np.ndarray:
         """Per row: the size of the bag intersection of its tokens and its reference's."""
@@ -411,14 +436,39 @@ def _phrase_rows(tokens: Tokens, phrase: list[int], n: int) -> np.ndarray:
 # --- many items, each with its own references and checklist ---------------------------------
 def item_references(item_alternatives, row_item: np.ndarray) -> References:
     """References per row from per-item alternatives: row ``r`` takes item ``row_item[r]``'s."""
-    values: dict[str, int] = {}
-    width = max((len(a) for a in item_alternatives), default=0)
-    table = np.full((len(item_alternatives), max(width, 1)), -1, dtype=np.int64)
-    for i, alternatives in enumerate(item_alternatives):
-        for j, text in enumerate(alternatives):
-            table[i, j] = values.setdefault(text, len(values))
-    slots = tuple(table[row_item, j] for j in range(table.shape[1]))
-    return References(tuple(values), slots)
+    return ItemReferences.build(item_alternatives).for_rows(row_item)
+
+
+@dataclass(frozen=True, eq=False)
+class ItemReferences:
+    """Each item's alternative references, as indices into one table of distinct strings
+    (``table``: items × most alternatives, -1 past an item's last), built once for all
+    the chunks a file is scored in."""
+
+    references: References
+    table: np.ndarray
+
+    @classmethod
+    def build(cls, item_alternatives) -> ItemReferences:
+        """
+        >>> refs = ItemReferences.build([("Paris", "Lutetia"), ("Rome",), ("Paris",)])
+        >>> refs.references.values, refs.table.tolist()
+        (('Paris', 'Lutetia', 'Rome'), [[0, 1], [2, -1], [0, -1]])
+        """
+        lists = pa.array([list(a) for a in item_alternatives], type=pa.list_(pa.string()))
+        flat = pc.list_flatten(lists)
+        offsets = lists.offsets.to_numpy().astype(np.int64)
+        rows, positions, counts = _layout(offsets - offsets[0])
+        encoded = pc.dictionary_encode(flat)
+        table = np.full((len(lists), max(int(counts.max(initial=0)), 1)), -1, dtype=np.int64)
+        table[rows, positions] = encoded.indices.to_numpy(zero_copy_only=False)
+        values = tuple(encoded.dictionary.to_pylist())
+        return cls(References(values, (table[:, 0],)), table)
+
+    def for_rows(self, row_item: np.ndarray) -> References:
+        """The references of rows whose items are ``row_item``."""
+        return self.references.with_slots(self.table[row_item, j]
+                                          for j in range(self.table.shape[1]))
 
 
 @dataclass(frozen=True)
@@ -434,6 +484,11 @@ class ItemChecklists:
     item_has_checklist: np.ndarray
     term_fact: np.ndarray
     term_tokens: tuple[tuple[str, ...], ...]
+
+    @cached_property
+    def term_table(self):
+        """What :func:`item_checklist` looks terms up in, built once (see :func:`_term_table`)."""
+        return _term_table(self)
 
     @classmethod
     def build(cls, item_facts) -> ItemChecklists:
@@ -459,6 +514,21 @@ class ItemChecklists:
         )
 
 
+def _term_table(lists: ItemChecklists):
+    """The terms' tokens as ids in one vocabulary, and the terms sorted by (item, first
+    token id): (vocab, term ids matrix, term lengths, sort order, sorted keys)."""
+    terms = pa.array([" ".join(t) for t in lists.term_tokens], type=pa.string())
+    flat, offsets = _split(terms)
+    rows, positions, lengths = _layout(offsets)
+    encoded = pc.dictionary_encode(flat)
+    vocab = encoded.dictionary.cast(pa.string())
+    term_ids = np.full((len(terms), max(int(lengths.max(initial=0)), 1)), -1, dtype=np.int64)
+    term_ids[rows, positions] = encoded.indices.to_numpy(zero_copy_only=False)
+    term_key = lists.fact_item[lists.term_fact] * len(vocab) + term_ids[:, 0]
+    order = np.argsort(term_key, kind="stable")
+    return vocab, term_ids, lengths.astype(np.int64), order, term_key[order]
+
+
 def item_checklist(attempts: Attempts, row_item: np.ndarray, lists: ItemChecklists):
     """Which facts of its own item each row holds, vectorized across items.
 
@@ -469,21 +539,9 @@ def item_checklist(attempts: Attempts, row_item: np.ndarray, lists: ItemChecklis
     empty = np.zeros(0, dtype=np.int64)
     if not len(lists.term_fact):
         return empty, empty
-    vocab_index: dict[str, int] = {}
-    for toks in lists.term_tokens:
-        for tok in toks:
-            vocab_index.setdefault(tok, len(vocab_index))
-    size = len(vocab_index)
-    longest = max(len(t) for t in lists.term_tokens)
-    term_ids = np.full((len(lists.term_tokens), longest), -1, dtype=np.int64)
-    for t, toks in enumerate(lists.term_tokens):
-        term_ids[t, : len(toks)] = [vocab_index[x] for x in toks]
-    term_len = (term_ids >= 0).sum(axis=1)
-    term_key = lists.fact_item[lists.term_fact] * size + term_ids[:, 0]
-    order = np.argsort(term_key, kind="stable")
-    sorted_key = term_key[order]
-
-    tokens = attempts.seed_tokens(pa.array(list(vocab_index), type=pa.string()))
+    vocab, term_ids, term_len, order, sorted_key = lists.term_table
+    size, longest = len(vocab), term_ids.shape[1]
+    tokens = attempts.seed_tokens(vocab)
     at = np.flatnonzero(tokens.ids >= 0)
     key = row_item[tokens.rows[at]] * size + tokens.ids[at]
     lo = np.searchsorted(sorted_key, key, side="left")

@@ -14,6 +14,8 @@ whose items are a string or a list of alternative strings. Every function return
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -35,6 +37,10 @@ __all__ = [
     "score_benchmark",
     "output_columns",
     "score_items",
+    "prepare_items",
+    "PreparedItems",
+    "unknown_items",
+    "unknown_items_text",
 ]
 
 _CHUNK_ROWS = 200_000
@@ -119,8 +125,8 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     """Every rule at once, normalizing each attempt once: the columns of ``recallscore score``.
 
     Against one reference, each distinct attempt is scored once. Attempts are scored in
-    chunks of 200,000 to bound memory; ``progress``, when given, is called with the number
-    of chunks done and the total after each chunk (a progress bar's update).
+    chunks of 200,000 to bound memory; ``progress``, when given, is called with the rows
+    done and the rows in all after each chunk (a progress bar's update).
 
     >>> from recallscore_nb.core.rules import output_columns
     >>> table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
@@ -148,7 +154,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
         stop = min(start + _CHUNK_ROWS, len(values))
         chunk_refs = references if expand is not None else references[start:stop]
         parts.append(_score_chunk(values.slice(start, stop - start), chunk_refs, facts, every))
-        _report_progress(progress, len(parts), len(values))
+        _report_progress(progress, stop, len(values), n)
     columns = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
     if expand is not None:
         columns = {c: v[expand] for c, v in columns.items()}
@@ -181,9 +187,11 @@ def output_columns(benchmark) -> list[str]:
     return rules.output_columns(benchmark.facts)
 
 
-def _report_progress(progress, done: int, rows: int) -> None:
+def _report_progress(progress, done: int, scored: int, rows: int) -> None:
+    """Tell ``progress`` the rows done of ``rows``, ``done`` of the ``scored`` distinct
+    values (or pairs) being scored."""
     if progress is not None:
-        progress(done, max(1, -(-rows // _CHUNK_ROWS)))
+        progress(rows if done >= scored else rows * done // max(scored, 1), rows)
 
 
 def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
@@ -225,21 +233,56 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
     return pd.concat([frame.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
 
 
-def _item_rules(values, row_item: np.ndarray, items, squad_mode: str) -> dict[str, np.ndarray]:
+@dataclass(frozen=True, eq=False)
+class PreparedItems:
+    """What scoring against items needs of them, built once for any number of calls (a file
+    scored a chunk at a time): the item ids, their references, their checklists."""
+
+    index: pd.Index
+    references: engine.ItemReferences
+    checklists: engine.ItemChecklists
+
+
+def prepare_items(items: Items) -> PreparedItems:
+    """The items' tables for :func:`score_items` (``prepared=``), built once.
+
+    >>> from recallscore_nb.core.items import Item
+    >>> prepare_items(Items("demo", "", (Item("q1", ("Paris",), None),))).index.tolist()
+    ['q1']
+    """
+    return PreparedItems(pd.Index(items.ids),
+                         engine.ItemReferences.build([item.references for item in items.items]),
+                         engine.ItemChecklists.build([item.facts for item in items.items]))
+
+
+def unknown_items(items: Items, item_ids) -> list[str]:
+    """The ids among ``item_ids`` (a Series or sequence, as ``score_items`` reads its
+    ``item`` column) that are not items of ``items``, each once, in order of appearance."""
+    text = pd.Series(item_ids).astype(str).astype(engine.STRING)
+    row_item = pd.Index(items.ids).get_indexer(text.astype(object))
+    return list(dict.fromkeys(text[row_item < 0].tolist()))
+
+
+def unknown_items_text(unknown: list[str]) -> str:
+    """What :func:`score_items` says of unknown item ids."""
+    return (f"{len(unknown)} unknown item id(s) in the attempts, e.g. "
+            f"{', '.join(map(repr, unknown[:5]))}")
+
+
+def _item_rules(values, row_item: np.ndarray, prepared: PreparedItems,
+                squad_mode: str) -> dict[str, np.ndarray]:
     """Every rule for attempts each scored against its own item."""
-    prepared = engine.Attempts(values)
-    target = Target(
-        references=engine.item_references([item.references for item in items.items], row_item),
-        checklists=engine.ItemChecklists.build([item.facts for item in items.items]),
-        row_item=row_item)
+    attempts = engine.Attempts(values)
+    target = Target(references=prepared.references.for_rows(row_item),
+                    checklists=prepared.checklists, row_item=row_item)
     out: dict[str, np.ndarray] = {}
     for rule in rules.rules_for(squad_mode):
-        out.update(rule.compute(prepared, target))
+        out.update(rule.compute(attempts, target))
     return out
 
 
 def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
-                progress=None) -> pd.DataFrame:
+                progress=None, prepared: PreparedItems | None = None) -> pd.DataFrame:
     """Score attempts, each against its own item's references and checklist.
 
     Parameters
@@ -278,11 +321,11 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     if "id" not in frame.columns:
         frame.insert(0, "id", pd.array(np.arange(len(frame)).astype(str), dtype=engine.STRING))
     frame["item"] = frame["item"].astype(str).astype(engine.STRING)
-    row_item = pd.Index(items.ids).get_indexer(frame["item"].astype(object))
+    prepared = prepared or prepare_items(items)
+    row_item = prepared.index.get_indexer(frame["item"].astype(object))
     if (row_item < 0).any():
         unknown = list(dict.fromkeys(frame["item"][row_item < 0].tolist()))
-        raise UsageError(f"{len(unknown)} unknown item id(s) in the attempts, e.g. "
-                         f"{', '.join(map(repr, unknown[:5]))}")
+        raise UsageError(unknown_items_text(unknown))
     values = engine.as_string_array(frame["attempt"])
     codes = pc.dictionary_encode(values)
     distinct_text = codes.dictionary
@@ -292,8 +335,9 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     parts = []
     for start in range(0, max(len(pairs), 1), _CHUNK_ROWS):
         rows = first[start:start + _CHUNK_ROWS]
-        parts.append(_item_rules(values.take(pa.array(rows)), row_item[rows], items, squad_mode))
-        _report_progress(progress, len(parts), len(pairs))
+        parts.append(_item_rules(values.take(pa.array(rows)), row_item[rows], prepared,
+                                 squad_mode))
+        _report_progress(progress, start + len(rows), len(pairs), len(frame))
     columns = {c: _concat([p[c] for p in parts])[inverse] for c in parts[0]}
     carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
     clash = sorted(set(carried) & set(columns))

@@ -143,14 +143,19 @@ def _no_field_limit():
 _TWICE = "column named twice in the header"
 
 
-def _header_width(data: bytes, name: str, error) -> int:
+def _header_width(data: bytes | io.BufferedIOBase, name: str, error) -> int:
     """The number of fields of the header record (which may span lines inside quotes); a
-    name given twice is refused here already, before Arrow parses the whole file."""
-    if not data.removeprefix(_BOM):
+    name given twice is refused here already, before Arrow parses the whole file. ``data``:
+    the file's bytes, or the file open for reading (only the header is read from it)."""
+    source = io.BytesIO(data) if isinstance(data, bytes) else data
+    start = source.read(len(_BOM) + 1)
+    source.seek(0)
+    if not start.removeprefix(_BOM):
         raise error(name, message="empty file: expected a header line with an 'attempt' column")
-    text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", errors="replace", newline="")
+    text = io.TextIOWrapper(source, encoding="utf-8-sig", errors="replace", newline="")
     with _no_field_limit():
         header = next(csv.reader(text), [])
+    text.detach()  # leave the file open: the caller reads on
     if not header:
         raise error(name, "line 1", message="empty line: expected a header line with an "
                                             "'attempt' column")
@@ -268,8 +273,13 @@ def read_jsonl_records(data: bytes, name: str, *,
     ...
     recallscore_nb.core.errors.AttemptsFormatError: a.jsonl: line 1: n: expected a finite number, got NaN
     """
+    return _jsonl_frame(enumerate(data.split(b"\n"), start=1), name, error)
+
+
+def _jsonl_frame(numbered, name: str, error) -> pd.DataFrame:
+    """The frame of :func:`read_jsonl_records` from (line number, line without its end)."""
     records, lines = [], []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    for number, raw in numbered:
         if not raw.strip():
             continue
         record = load_json_line(raw, name, error, number, _record_id)
@@ -329,36 +339,383 @@ def _read_parquet(path: str) -> pd.DataFrame:
 
 def _checked(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """Check the columns, nulls and ids; return ``id, attempt, carried...`` with string ids."""
+    checked, faults = _check_rows(frame, name, 0)
+    for kind in _FAULT_ORDER:
+        if kind in faults:
+            raise faults[kind]
+    return checked
+
+
+_FAULT_ORDER = ("column", "attempt", "id", "duplicate")
+"""The faults of :func:`_check_rows` in the order they are reported: a missing ``attempt``
+column, a null attempt, a null id, a repeated id (the first of each kind in the file)."""
+
+
+def _check_rows(frame: pd.DataFrame, name: str, first_row: int):
+    """(``id, attempt, carried...`` with string ids, or None; the faults found, by kind).
+
+    ``frame`` holds rows ``first_row`` onwards of a file: default ids and the rows that
+    faults name count from there. The checked frame is None when a fault stops it.
+    """
     unit = frame.attrs.get("locations", "row")
     lines = frame.attrs.get("lines")
 
     def where(row: int) -> str:  # "row 3" (from 0), or the line of a JSONL record
-        return f"{unit} {row if lines is None else int(lines[row])}"
+        return f"{unit} {first_row + row if lines is None else int(lines[row])}"
 
+    faults: dict[str, AttemptsFormatError] = {}
     if "attempt" not in frame.columns:
         found = ", ".join(map(str, frame.columns)) or "none"
-        raise AttemptsFormatError(name, "", "attempt", message=f"missing column 'attempt' (columns: {found})")
+        faults["column"] = AttemptsFormatError(
+            name, "", "attempt", message=f"missing column 'attempt' (columns: {found})")
+        return None, faults
     ids = frame["id"] if "id" in frame.columns else None
     for field in ("attempt", "id"):
         if field in frame.columns and frame[field].isna().any():
             row = int(np.flatnonzero(frame[field].isna().to_numpy())[0])
             row_id = None if ids is None or pd.isna(ids.iloc[row]) else _id_text(ids.iloc[row])
-            raise AttemptsFormatError(name, where(row), field, row_id=row_id,
-                                      expected="a string" if field == "attempt" else "an id", got="null")
+            faults[field] = AttemptsFormatError(
+                name, where(row), field, row_id=row_id,
+                expected="a string" if field == "attempt" else "an id", got="null")
+    if faults:
+        return None, faults
     if ids is None:
-        ids = pd.Series(np.arange(len(frame)).astype(str), index=frame.index)
-    ids = ids.map(_id_text) if ids.dtype == object else ids.astype(str)
+        text = pa.array(np.arange(first_row, first_row + len(frame)).astype(str))
+    elif isinstance(ids.dtype, pd.ArrowDtype) and pa.types.is_string(ids.dtype.pyarrow_dtype):
+        text = ids.array
+    else:
+        ids = ids.map(_id_text) if ids.dtype == object else ids.astype(str)
+        text = ids.to_numpy(dtype=object)
     frame = frame.drop(columns=["id"], errors="ignore")
-    frame.insert(0, "id", pd.array(ids.to_numpy(dtype=object), dtype=STRING))
+    frame.insert(0, "id", pd.array(text, dtype=STRING))
     frame["attempt"] = frame["attempt"].astype(STRING)
     repeated = frame["id"].duplicated(keep="first")
     if repeated.any():
         row = int(np.flatnonzero(repeated.to_numpy())[0])
         dup = frame["id"].iloc[row]
         first = int(np.flatnonzero((frame["id"] == dup).to_numpy())[0])
-        raise AttemptsFormatError(name, where(row), "id", row_id=dup,
-                                  message=f"duplicate id (first used at {where(first)})")
+        faults["duplicate"] = AttemptsFormatError(
+            name, where(row), "id", row_id=dup, message=f"duplicate id (first used at {where(first)})")
     order = ["id", "attempt"] + [c for c in frame.columns if c not in ("id", "attempt")]
     frame = frame[order]
     frame.attrs.clear()
-    return frame
+    return frame, faults
+
+
+# --- in chunks ----------------------------------------------------------------------------
+CHUNK_ROWS = 262_144
+"""Rows per chunk of :class:`AttemptChunks` (a quarter of a Parquet row group)."""
+
+
+class Unstreamable(Exception):
+    """Reading in chunks would not give what reading whole gives (the chunks' columns or
+    types differ: pandas infers a column's type from its values); read the file whole."""
+
+
+class AttemptChunks:
+    """An attempts file read a chunk at a time: the frame of :func:`read_attempts`, cut into
+    consecutive pieces of about ``rows`` rows (default ids and locations count from the file's
+    start), so that memory stays flat however long the file is.
+
+    Faults are the ones :func:`read_attempts` reports, in the same order: a fault of the
+    file's text (CSV, JSON, Parquet) when it is reached; a fault of its rows (no ``attempt``
+    column, a null attempt or id, an id used twice, in different chunks too) once the file
+    has been read to its end, as it is found in the whole file. No chunk is given after a
+    fault of the rows is found. :class:`Unstreamable` when the chunks disagree in columns or
+    types (a JSONL key in some records only, an integer column with nulls in some chunks).
+
+    ``rows`` defaults to :data:`CHUNK_ROWS`. ``rows_read`` counts the rows given so far; ``total_rows`` is the file's row count (exact
+    for Parquet, else estimated from the bytes read, exact at the end).
+
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.csv")
+    >>> _ = open(p, "w").write("attempt\\na\\nb\\nc\\n")
+    >>> [chunk["id"].tolist() for chunk in AttemptChunks(p, rows=2)]
+    [['0', '1'], ['2']]
+    """
+
+    def __init__(self, path: str, *, rows: int | None = None) -> None:
+        self.path, self.rows = path, max(1, int(CHUNK_ROWS if rows is None else rows))
+        self.suffix = file_format(path, what="an attempts file")
+        require_regular_file(path, AttemptsFormatError)
+        self.rows_read, self.total_rows = 0, None
+        self._size = max(1, os.path.getsize(path))
+
+    def __iter__(self):
+        name = self.path
+        faults: dict[str, AttemptsFormatError] = {}
+        hashes: list[np.ndarray] = []
+        first_dtypes = None
+        start = 0
+        for raw, last in _with_last(self._raw_chunks()):
+            if last:
+                self.total_rows = start + len(raw)
+            dtypes = (list(raw.columns), list(raw.dtypes))
+            if first_dtypes is None:
+                first_dtypes = dtypes
+            elif dtypes != first_dtypes:
+                raise Unstreamable(f"{name}: columns or types differ from row {start} on")
+            stopped = any(kind in faults for kind in ("column", "attempt"))
+            if not stopped:
+                frame, found = _check_rows(raw, name, start)
+                for kind, fault in found.items():
+                    faults.setdefault(kind, fault)
+                if frame is not None and "id" in raw.columns:
+                    hashes.append(_string_hashes(frame["id"].array))
+                if frame is not None and not faults:
+                    self.rows_read = start + len(frame)
+                    yield frame
+            start += len(raw)
+        self.total_rows = start
+        for kind in _FAULT_ORDER:
+            if kind in faults and kind != "duplicate":
+                raise faults[kind]
+        if hashes:
+            self._refuse_repeated_ids(np.concatenate(hashes))
+        if "duplicate" in faults:  # pragma: no cover - the hashes find every repeat
+            raise faults["duplicate"]
+
+    def _progress(self, rows: int, done_bytes: int | None) -> None:
+        if self.suffix != ".parquet" and done_bytes:
+            self.total_rows = max(rows, round(rows * self._size / done_bytes))
+
+    # -- the file's rows, chunk by chunk, unchecked ------------------------------------------
+    def _raw_chunks(self):
+        if self.suffix == ".csv":
+            return self._csv_chunks()
+        if self.suffix == ".jsonl":
+            return self._jsonl_chunks()
+        return self._parquet_chunks()
+
+    def _parquet_chunks(self):
+        name = self.path
+        try:
+            file = pq.ParquetFile(name)
+            schema = file.schema_arrow
+            _refuse_repeats(schema.names, name, "", "column named twice in the file",
+                            AttemptsFormatError)
+            self.total_rows = file.metadata.num_rows
+        except (pa.ArrowInvalid, OSError) as exc:
+            reason = " ".join(str(exc).split())
+            raise AttemptsFormatError(name, message=f"not a readable Parquet file ({reason})") \
+                from None
+        if any(pa.types.is_dictionary(f.type) for f in schema):
+            raise Unstreamable(f"{name}: dictionary columns (categories) are read whole")
+        if "attempt" in schema.names:
+            kind = schema.field("attempt").type
+            if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+                raise AttemptsFormatError(name, "", "attempt", expected="a string column",
+                                          got=str(kind))
+        mapper = {pa.string(): STRING, pa.large_string(): STRING}.get
+        batches = file.iter_batches(batch_size=self.rows, use_pandas_metadata=True)
+        while True:
+            try:
+                batch = next(batches, None)
+            except (pa.ArrowInvalid, OSError) as exc:
+                reason = " ".join(str(exc).split())
+                raise AttemptsFormatError(name, message=f"not a readable Parquet file "
+                                                        f"({reason})") from None
+            if batch is None:
+                if self.total_rows == 0:
+                    yield schema.empty_table().to_pandas(types_mapper=mapper)
+                return
+            yield pa.Table.from_batches([batch]).to_pandas(types_mapper=mapper)
+
+    def _jsonl_chunks(self):
+        name = self.path
+
+        def numbered(fh):
+            for number, raw in enumerate(fh, start=1):
+                yield number, raw[:-1] if raw.endswith(b"\n") else raw
+
+        with open(name, "rb") as fh:
+            lines = numbered(fh)
+            rows_before = 0
+            while True:
+                block = list(itertools.islice(lines, self.rows))
+                if not block:
+                    if rows_before == 0:
+                        yield _jsonl_frame([], name, AttemptsFormatError)
+                    return
+                frame = _jsonl_frame(block, name, AttemptsFormatError)
+                rows_before += len(frame)
+                self._progress(rows_before, fh.tell())
+                if len(frame) or rows_before == 0:
+                    yield frame
+
+    def _csv_chunks(self):
+        name, error = self.path, AttemptsFormatError
+        with open(name, "rb") as fh:
+            width = _header_width(fh, name, error)
+            fh.seek(0)
+            source = _WithSentinel(fh, b",".join([_END] * width))
+            types = {f"f{i}": pa.string() for i in range(width)}
+            parse = pa_csv.ParseOptions(newlines_in_values=True, ignore_empty_lines=False)
+            convert = pa_csv.ConvertOptions(column_types=types, strings_can_be_null=False,
+                                            quoted_strings_can_be_null=False, null_values=[])
+            read = pa_csv.ReadOptions(autogenerate_column_names=True, use_threads=False)
+            names, pending, held, rows_before = None, [], 0, 0
+            try:
+                reader = pa_csv.open_csv(source, read_options=read, parse_options=parse,
+                                         convert_options=convert)
+                for batch in reader:
+                    if batch.num_columns != width:
+                        raise pa.ArrowInvalid("columns")
+                    if names is None and batch.num_rows:
+                        names = [str(v[0].as_py()) for v in batch.columns]
+                        _refuse_repeats(names, name, "line 1", _TWICE, error)
+                        batch = batch.slice(1)
+                    pending.append(batch)
+                    held += batch.num_rows
+                    while held > self.rows:  # one row always held back: the sentinel
+                        table = pa.Table.from_batches(pending)
+                        rows_before += self.rows
+                        self._progress(rows_before, source.consumed)
+                        yield _csv_frame(table.slice(0, self.rows), names)
+                        rest = table.slice(self.rows)
+                        pending, held = rest.to_batches(), rest.num_rows
+            except pa.ArrowInvalid:
+                pending = None
+            if pending is None or names is None or not held or not source.finished:
+                ending = None
+            else:
+                table = pa.Table.from_batches(pending)
+                ending = table.slice(held - 1)
+            if ending is None or ending.column(width - 1)[0].as_py() != _END.decode():
+                # Arrow refused something, or a quote was left open: the whole-file reader
+                # names the fault as it always has (and reads the file whole if there is none)
+                read_strict_csv(read_input(name, error), name, error=error)
+                raise Unstreamable(f"{name}: read whole")
+            if rows_before == 0 or held > 1:
+                yield _csv_frame(table.slice(0, held - 1), names)
+
+    def _refuse_repeated_ids(self, hashes: np.ndarray) -> None:
+        """Find a repeated id among all rows from their hashes; a repeat of a hash is checked
+        on the ids themselves (read again) and reported as :func:`_checked` reports it."""
+        order = np.argsort(hashes, kind="stable")
+        ranked = hashes[order]
+        same = np.flatnonzero(ranked[1:] == ranked[:-1])
+        if not len(same):
+            return
+        suspects = np.unique(np.concatenate([order[same], order[same + 1]]))
+        ids, lines = {}, {}
+        start = 0
+        for raw in self._raw_chunks():
+            rows = suspects[(suspects >= start) & (suspects < start + len(raw))]
+            text = raw["id"].iloc[rows - start]
+            ids.update(zip(rows.tolist(), (_id_text(v) if not isinstance(v, str) else v
+                                            for v in text.tolist())))
+            if "lines" in raw.attrs:
+                lines.update(zip(rows.tolist(), raw.attrs["lines"][rows - start].tolist()))
+            start += len(raw)
+        first_at: dict[str, int] = {}
+        for row in sorted(ids):
+            if ids[row] in first_at:
+                unit = "line" if lines else "row"
+
+                def where(r: int) -> str:
+                    return f"{unit} {lines[r] if lines else r}"
+
+                raise AttemptsFormatError(
+                    self.path, where(row), "id", row_id=ids[row],
+                    message=f"duplicate id (first used at {where(first_at[ids[row]])})")
+            first_at[ids[row]] = row
+
+
+def _with_last(iterable):
+    """(item, whether it is the last) for each item: one item read ahead."""
+    iterator = iter(iterable)
+    try:
+        current = next(iterator)
+    except StopIteration:
+        return
+    for following in iterator:
+        yield current, False
+        current = following
+    yield current, True
+
+
+def _csv_frame(table: pa.Table, names: list[str]) -> pd.DataFrame:
+    return table.rename_columns(names).to_pandas(types_mapper={pa.string(): STRING}.get)
+
+
+class _WithSentinel(io.RawIOBase):
+    """A file's bytes, then a line end if it has none, then ``tail`` (the sentinel row of
+    :func:`_parse_csv`), as one stream; ``consumed`` counts the file's bytes read."""
+
+    def __init__(self, fh, tail: bytes) -> None:
+        self.fh, self.tail, self.consumed, self.finished = fh, tail, 0, False
+        self.last = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if not self.finished:
+            n = self.fh.readinto(buffer)
+            if n:
+                self.consumed += n
+                self.last = bytes(buffer[n - 1:n])
+                return n
+            self.finished = True
+            self.tail = (b"" if self.last in (b"\n", b"\r") else b"\n") + self.tail
+        n = min(len(buffer), len(self.tail))
+        buffer[:n] = self.tail[:n]
+        self.tail = self.tail[n:]
+        return n
+
+
+_PRIME = 0x100000001B3
+_INVERSE = pow(_PRIME, -1, 2**64)
+
+
+_POWERS: dict[int, np.ndarray] = {}
+
+
+def _powers(base: int, n: int) -> np.ndarray:
+    """``base ** k`` modulo 2**64 for k in 0..n-1 (kept for the next call)."""
+    table = _POWERS.get(base)
+    if table is None or len(table) < n:
+        table = np.full(max(n, 1 << 16, 2 * len(table) if table is not None else 0), base,
+                        dtype=np.uint64)
+        table[:1] = 1
+        with np.errstate(over="ignore"):
+            np.cumprod(table, out=table)
+        _POWERS[base] = table
+    return table[:n]
+
+
+def _string_hashes(values) -> np.ndarray:
+    """A 64-bit hash of each string of an Arrow string array, vectorized: a polynomial over
+    its bytes (modulo 2**64, brought to one origin with the inverse powers), mixed with its
+    length. Equal strings, equal hashes; a repeated hash is to be checked on the strings.
+
+    >>> import pyarrow as pa
+    >>> h = _string_hashes(pa.array(["abc", "x", "abc", ""]))
+    >>> bool(h[0] == h[2]), bool(h[0] == h[1]), bool(h[0] == _string_hashes(pa.array(["q", "abc"]))[1])
+    (True, False, True)
+    """
+    arr = values.__arrow_array__() if hasattr(values, "__arrow_array__") else values
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks else pa.array([], pa.string())
+    if pa.types.is_large_string(arr.type):
+        arr = arr.cast(pa.string())
+    if not len(arr):
+        return np.zeros(0, dtype=np.uint64)
+    offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32, count=len(arr) + 1,
+                            offset=arr.offset * 4).astype(np.int64)
+    buffer = arr.buffers()[2]
+    data = np.frombuffer(buffer, dtype=np.uint8)[offsets[0]:offsets[-1]] if buffer is not None \
+        else np.zeros(0, dtype=np.uint8)
+    offsets = offsets - offsets[0]
+    with np.errstate(over="ignore"):
+        prefix = np.zeros(len(data) + 1, dtype=np.uint64)
+        np.cumsum((data.astype(np.uint64) + np.uint64(1)) * _powers(_PRIME, len(data)),
+                  out=prefix[1:])
+        h = (prefix[offsets[1:]] - prefix[offsets[:-1]]) * _powers(_INVERSE, len(data) + 1)[
+            offsets[:-1]]
+        h ^= np.diff(offsets).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return h

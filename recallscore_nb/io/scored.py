@@ -19,8 +19,11 @@ import decimal
 import json
 import json.encoder
 import math
+import os
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -31,16 +34,24 @@ import pyarrow as pa
 import pyarrow.json as pa_json
 import pyarrow.parquet as pq
 
-from ..core.csvtext import write_csv_text
+from ..core.csvtext import per_value, write_csv_text
 from ..core.engine import STRING
 from ..core.errors import InputFileError, UsageError
 from ..core.rules import BINARY, COUNT, GRADED, column_of, stored_columns
 from ..core.status import fact_status
-from .attempts import FORMATS, file_format, read_jsonl_records, read_parquet_table, read_strict_csv
+from .attempts import (
+    FORMATS,
+    Unstreamable,
+    file_format,
+    read_jsonl_records,
+    read_parquet_table,
+    read_strict_csv,
+)
 from .files import atomic_write, read_input
 from .jsondocs import plain
 
-__all__ = ["write_scored", "read_scored", "status_frame", "SCORED_FORMATS"]
+__all__ = ["write_scored", "write_scored_chunks", "read_scored", "status_frame",
+           "SCORED_FORMATS", "ROW_GROUP_ROWS"]
 
 SCORED_FORMATS = FORMATS
 """The formats of a scored file, by extension."""
@@ -73,11 +84,117 @@ def write_scored(frame: pd.DataFrame, path: str | None, *,
     elif suffix == ".jsonl":
         atomic_write(path, lambda tmp: _write_jsonl(frame, tmp, path))
     else:
-        table = _arrow_table(frame, path)
-        if metadata:
-            extra = {b"recallscore": json.dumps(metadata, sort_keys=True).encode()}
-            table = table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
-        atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+        table = _with_metadata(_arrow_table(frame, path), metadata)
+        atomic_write(path, lambda tmp: pq.write_table(table, tmp, row_group_size=ROW_GROUP_ROWS))
+
+
+ROW_GROUP_ROWS = 1024 * 1024
+"""Rows per Parquet row group (Arrow's default, given explicitly so that a table written in
+pieces is cut into the same row groups as when written whole)."""
+
+
+def _with_metadata(table: pa.Table, metadata) -> pa.Table:
+    if not metadata:
+        return table
+    extra = {b"recallscore": json.dumps(metadata, sort_keys=True).encode()}
+    return table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
+
+
+def write_scored_chunks(chunks, path: str | None, *,
+                        metadata: dict[str, str] | None = None) -> None:
+    """Write a scored table given as consecutive pieces (DataFrames with the same columns and
+    types, at least one), with the bytes :func:`write_scored` writes for their concatenation,
+    one piece in memory at a time (Parquet: up to a row group's rows).
+
+    Atomic as :func:`write_scored`: the pieces go to a temporary file beside ``path``,
+    renamed at the end; whatever stops the pieces (a fault in the last one, a full disk,
+    Ctrl-C) leaves ``path`` as it was. ``None`` is CSV to standard output, copied there once
+    the whole table is written. A fault of ``path`` itself (its extension, a folder) is
+    raised once the pieces have all been made, as :func:`write_scored` raises it after the
+    table. :class:`~recallscore_nb.io.attempts.Unstreamable` when a piece's types differ
+    from the first's, or a CSV column is written column-wide (dates): write the table whole.
+    """
+    chunks = iter(chunks)
+    if path is None:
+        with tempfile.TemporaryDirectory(prefix="recallscore-") as folder:
+            tmp = os.path.join(folder, "scored.csv")
+            _stream_csv(chunks, tmp)
+            with open(tmp, encoding="utf-8", newline="") as fh:
+                shutil.copyfileobj(fh, sys.stdout)
+        return
+    started = []
+
+    def write(tmp: str) -> None:
+        started.append(True)
+        if suffix == ".csv":
+            _stream_csv(chunks, tmp)
+        elif suffix == ".jsonl":
+            _stream_jsonl(chunks, tmp, path)
+        else:
+            _stream_parquet(chunks, tmp, path, metadata)
+
+    try:
+        suffix = file_format(path, what="--out")
+        atomic_write(path, write)
+    except UsageError:
+        if started:
+            raise
+        for _ in chunks:  # the input's faults come first, as when the table is made whole
+            pass
+        raise
+
+
+def _same_types(first: pd.DataFrame | None, chunk: pd.DataFrame) -> pd.DataFrame:
+    if first is not None and (list(first.columns) != list(chunk.columns)
+                              or list(first.dtypes) != list(chunk.dtypes)):
+        raise Unstreamable("a piece's columns or types differ from the first piece's")
+    return chunk if first is None else first
+
+
+def _stream_csv(chunks, tmp: str) -> None:
+    first = None
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        for chunk in chunks:
+            if first is None and not per_value(chunk):
+                raise Unstreamable("a column is formatted column-wide (dates or durations)")
+            write_csv_text(chunk, fh, header=first is None)
+            first = _same_types(first, chunk)
+
+
+def _stream_jsonl(chunks, tmp: str, path: str) -> None:
+    first, rows = None, 0
+    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        for chunk in chunks:
+            first = _same_types(first, chunk)
+            _jsonl_lines(chunk, fh, path, rows)
+            rows += len(chunk)
+
+
+def _stream_parquet(chunks, tmp: str, path: str, metadata) -> None:
+    """Row groups of :data:`ROW_GROUP_ROWS` rows, each written from one contiguous table, as
+    ``pq.write_table`` cuts the whole table (the same bytes)."""
+    writer, schema, pending, held, written = None, None, [], 0, 0
+    try:
+        for chunk in chunks:
+            table = _with_metadata(_arrow_table(chunk, path), metadata)
+            if writer is None:
+                schema = table.schema
+                writer = pq.ParquetWriter(tmp, schema)
+            elif not table.schema.equals(schema, check_metadata=True):
+                raise Unstreamable("a piece's Arrow types differ from the first piece's")
+            pending.append(table)
+            held += table.num_rows
+            while held >= ROW_GROUP_ROWS:
+                whole = pa.concat_tables(pending)
+                writer.write_table(whole.slice(0, ROW_GROUP_ROWS).combine_chunks())
+                written += ROW_GROUP_ROWS
+                rest = whole.slice(ROW_GROUP_ROWS)
+                pending, held = [rest], rest.num_rows
+        if writer is not None and (held or not written):
+            writer.write_table(pa.concat_tables(pending).combine_chunks())
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 def _write_csv(frame: pd.DataFrame, tmp: str) -> None:
@@ -231,6 +348,13 @@ class _CellError(Exception):
 def _write_jsonl(frame: pd.DataFrame, tmp: str, path: str) -> None:
     """One JSON object a line, keys in column order, as ``json.dumps`` writes them, built a
     column and a chunk of rows at a time."""
+    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        _jsonl_lines(frame, fh, path, 0)
+
+
+def _jsonl_lines(frame: pd.DataFrame, fh, path: str, first_row: int) -> None:
+    """Write the lines of :func:`_write_jsonl` to the open ``fh``; ``frame`` holds rows
+    ``first_row`` onwards of the table (as a refusal names them)."""
     prefixes = [_key_text(str(c) if not isinstance(c, (str, int, float, bool)) else c) + ": "
                 for c in frame.columns]
     # plain boolean columns (one per fact in a scored table) as one block: each cell is one
@@ -241,29 +365,29 @@ def _write_jsonl(frame: pd.DataFrame, tmp: str, path: str) -> None:
     texts = np.array([[prefixes[j] + "false", prefixes[j] + "true"] for j in flags],
                      dtype=object).reshape(len(flags), 2)
     rows = max(1, _CHUNK_CELLS // max(1, frame.shape[1]))
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        for start in range(0, len(frame), rows):
-            chunk = frame.iloc[start:start + rows]
-            cells = np.empty(chunk.shape, dtype=object)
-            if flags:
-                values = chunk.iloc[:, flags].to_numpy(dtype=bool).astype(np.intp)
-                cells[:, flags] = texts[np.arange(len(flags)), values]
-            for j in others:
-                try:
-                    cells[:, j] = _fragments(chunk.iloc[:, j], prefixes[j])
-                except _CellError as bad:
-                    raise _json_refusal(frame, path, j, start + bad.row, bad.error) from None
-            fh.write("".join(["{" + ", ".join(line) + "}\n" for line in cells.tolist()]))
+    for start in range(0, len(frame), rows):
+        chunk = frame.iloc[start:start + rows]
+        cells = np.empty(chunk.shape, dtype=object)
+        if flags:
+            values = chunk.iloc[:, flags].to_numpy(dtype=bool).astype(np.intp)
+            cells[:, flags] = texts[np.arange(len(flags)), values]
+        for j in others:
+            try:
+                cells[:, j] = _fragments(chunk.iloc[:, j], prefixes[j])
+            except _CellError as bad:
+                raise _json_refusal(frame, path, j, start + bad.row, bad.error,
+                                    first_row) from None
+        fh.write("".join(["{" + ", ".join(line) + "}\n" for line in cells.tolist()]))
 
 
 def _json_refusal(frame: pd.DataFrame, path: str, column: int, row: int,
-                  error: _Unwritable) -> UsageError:
+                  error: _Unwritable, first_row: int = 0) -> UsageError:
     name = frame.columns[column]
     row_id = None
     if "id" in frame.columns and name != "id":
         value = frame["id"].iloc[row]
         row_id = None if _is_missing(value) else str(value)
-    where = f"row {row}" + (f" (id {row_id})" if row_id is not None else "")
+    where = f"row {first_row + row}" + (f" (id {row_id})" if row_id is not None else "")
     shown = repr(error.value)
     shown = shown if len(shown) <= 80 else shown[:77] + "..."
     return UsageError(f"{path}: {where}: {name}: {shown} {error.what}; {error.advice}")
@@ -519,3 +643,4 @@ def _compact_each(bases: np.ndarray) -> list[str]:
 def _compact(value) -> str:
     return json.dumps(plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False)
+
