@@ -19,6 +19,7 @@ __all__ = [
     "FactRule",
     "NumericPolicy",
     "ScoringSchema",
+    "ItemsSchema",
     "default_schema",
     "check_schema_facts",
     "DEFAULT_NEGATION_CUES",
@@ -101,6 +102,50 @@ class ScoringSchema:
         >>> default_schema(load_benchmark()).signature()  # doctest: +ELLIPSIS
         'schema|sha256:none|fp:0|neg:none|conflict:penalized|num:abs0,rel0,pct-no|version:...'
         """
+        parts = ["schema"] + [f"{key}:{value}" for key, value in self.fields()]
+        return "|".join(parts + [f"version:{__version__}"])
+
+
+@dataclass(frozen=True)
+class ItemsSchema:
+    """A scoring schema for an items file: the shared settings (``shared``, a
+    :class:`ScoringSchema` with no fact rules) and, per item it names, that item's
+    :class:`ScoringSchema` (the shared settings with the item's overrides and fact rules).
+
+    An item the schema does not name is scored with ``shared``: its required terms alone,
+    every fact weighing 1, under the shared negation, penalty and numbers.
+
+    >>> shared = ScoringSchema("s.json", "ab" * 32, "A reading.", 0.5, ("not",), 12, {})
+    >>> schema = ItemsSchema(shared, {"q1": shared})
+    >>> schema.for_item("q2") is shared, schema.signature()  # doctest: +ELLIPSIS
+    (True, 'schema|sha256:abababababab|fp:0.5|neg:not/12/clause|conflict:penalized|num:...|items:1|version:...')
+    """
+
+    shared: ScoringSchema
+    items: dict[str, ScoringSchema]
+
+    @property
+    def path(self) -> str | None:
+        return self.shared.path
+
+    @property
+    def sha256(self) -> str | None:
+        return self.shared.sha256
+
+    @property
+    def disagreement_note(self) -> str:
+        return self.shared.disagreement_note
+
+    def for_item(self, item_id: str) -> ScoringSchema:
+        """The schema an item is scored with."""
+        return self.items.get(item_id, self.shared)
+
+    def fields(self) -> list[tuple[str, str]]:
+        """The shared settings' fields and how many items have rules of their own (the
+        per-item overrides are in the file's hash)."""
+        return self.shared.fields() + [("items", str(len(self.items)))]
+
+    def signature(self) -> str:
         parts = ["schema"] + [f"{key}:{value}" for key, value in self.fields()]
         return "|".join(parts + [f"version:{__version__}"])
 

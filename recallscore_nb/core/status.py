@@ -85,9 +85,10 @@ from .numeric import (
     numbers_equal,
     parse_number_term,
 )
-from .schema import ScoringSchema, check_schema_facts, default_schema
+from .schema import ItemsSchema, ScoringSchema, check_schema_facts, default_schema
 
-__all__ = ["STATUSES", "fact_status", "status_columns", "status_signature"]
+__all__ = ["STATUSES", "fact_status", "status_columns", "status_signature", "item_fact_names",
+           "item_status_columns", "item_fact_status"]
 
 STATUSES = ("present", "missing", "contradicted", "negated", "conflicting")
 """The statuses a fact can have; ``status_<fact>`` columns hold these strings."""
@@ -181,6 +182,108 @@ def fact_status(attempts, benchmark, schema: ScoringSchema | None = None, *,
             cells[:] = [row[j] for row in bases]
         columns[f"basis_{f.name}"] = cells[expand]
     return pd.DataFrame(columns, index=index)
+
+
+# --- many items, each with its own facts -------------------------------------------------
+def item_fact_names(items) -> list[str]:
+    """Every fact name of an items file's checklists, in order of first appearance."""
+    return list(dict.fromkeys(f.name for item in items.items for f in item.facts or ()))
+
+
+def item_status_columns(items) -> list[str]:
+    """The columns :func:`item_fact_status` returns, in order: over the union of the items'
+    facts."""
+    names = item_fact_names(items)
+    return ([f"status_{n}" for n in names] + ["weighted_score"]
+            + [f"basis_{n}" for n in names])
+
+
+def item_fact_status(attempts, item_ids, items, schema: ItemsSchema | None = None, *,
+                     normalizer=SEED, basis: bool = True) -> pd.DataFrame:
+    """Each attempt's fact statuses and weighted score against its own item.
+
+    A pure function of a chunk of attempts, their item ids, the items and the schema: a
+    streaming scorer calls it once per chunk and gets the rows of that chunk, as one call
+    on the whole file would give them. Each item's distinct attempts are scored at once
+    (:func:`fact_status`'s vectorized path, a loop over the chunk's items, never over its
+    attempts), with the item's schema (:meth:`ItemsSchema.for_item`; ``schema=None``: no
+    schema at all).
+
+    Parameters
+    ----------
+    attempts : Series or sequence of str
+    item_ids : Series or sequence of str
+        Aligned with ``attempts``; each an id of ``items``.
+    items : Items
+    schema : ItemsSchema, optional
+
+    Returns
+    -------
+    DataFrame
+        :func:`item_status_columns`, rows in input order (a Series keeps its index): a
+        fact the row's item does not have is ``<NA>`` (its basis None), and an item with no
+        checklist has no weighted score (NaN).
+
+    Examples
+    --------
+    >>> from recallscore_nb.core.items import Item, Items
+    >>> from recallscore_nb.core.facts import Fact
+    >>> items = Items("demo", "", (Item("q1", ("west drawer",), (Fact("place", ("west",)),)),
+    ...                            Item("q2", ("dawn",), (Fact("time", ("dawn",)),))))
+    >>> table = item_fact_status(["not west", "at dawn"], ["q1", "q2"], items, basis=False)
+    >>> table[["status_place", "status_time", "weighted_score"]].values.tolist()
+    [['present', <NA>, 1.0], [<NA>, 'present', 1.0]]
+    """
+    index = attempts.index if isinstance(attempts, (pd.Series, pd.DataFrame)) else None
+    values = engine.as_string_array(attempts)
+    index = pd.RangeIndex(len(values)) if index is None else index
+    ids = engine.as_string_array(item_ids)
+    if len(ids) != len(values):
+        raise UsageError(f"{len(ids)} item ids for {len(values)} attempts")
+    row_item = pd.Index(items.ids).get_indexer(pd.Index(ids.to_pylist(), dtype=object))
+    if (row_item < 0).any():
+        unknown = list(dict.fromkeys(np.asarray(ids.to_pylist(), dtype=object)[row_item < 0]))
+        raise UsageError(f"{len(unknown)} unknown item id(s), e.g. "
+                         f"{', '.join(map(repr, unknown[:5]))}")
+    names = item_fact_names(items)
+    column_of = {name: j for j, name in enumerate(names)}
+    n = len(values)
+    codes = np.full((n, len(names)), -1, dtype=np.int64)
+    scores = np.full(n, np.nan, dtype=np.float64)
+    bases = np.full((n, len(names)), None, dtype=object)
+    order = np.argsort(row_item, kind="stable")
+    present_items, starts = np.unique(row_item[order], return_index=True)
+    bounds = np.append(starts, n)
+    for k, i in enumerate(present_items.tolist()):
+        item = items.items[i]
+        if not item.facts:
+            continue
+        rows = order[bounds[k]:bounds[k + 1]]
+        item_schema = None if schema is None else schema.for_item(item.id)
+        no_schema = item_schema is None
+        if no_schema:
+            item_schema = default_schema(item.facts)
+        encoded = pc.dictionary_encode(values.take(pa.array(rows)))
+        expand = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        plan = _Plan.build(item.facts, item_schema, normalizer)
+        item_codes, item_scores, item_bases = _distinct(
+            encoded.dictionary, plan, item_schema, no_schema, normalizer, basis)
+        columns = [column_of[f.name] for f in item.facts]
+        codes[np.ix_(rows, columns)] = item_codes[expand]
+        scores[rows] = item_scores[expand]
+        if basis:
+            cells = np.empty((len(item_bases), len(columns)), dtype=object)
+            for r, row in enumerate(item_bases):
+                cells[r, :] = row
+            bases[np.ix_(rows, columns)] = cells[expand]
+    labels = np.array(STATUSES + (None,), dtype=object)
+    out: dict[str, object] = {}
+    for j, name in enumerate(names):
+        out[f"status_{name}"] = pd.array(labels[codes[:, j]].tolist(), dtype=engine.STRING)
+    out["weighted_score"] = scores
+    for j, name in enumerate(names):
+        out[f"basis_{name}"] = bases[:, j]
+    return pd.DataFrame(out, index=index)
 
 
 # --- the plan: every term and cue, normalized or parsed once -----------------------------

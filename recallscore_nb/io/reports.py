@@ -10,15 +10,17 @@ A report is one JSON document, described by ``data/schemas/report.schema.json``:
     scoring schema's when it was read; and ``disagreement_note``, the scoring schema's
     ``disagreementNote`` verbatim (why its key is one defensible reading), when it was read.
 ``inputs``
-    ``{role, path, sha256}`` for the benchmark, the attempts (when given) and the scoring
-    schema, in that order. Each ``path`` is relative to the report's folder (POSIX
+    ``{role, path, sha256}`` for the benchmark (or the items file, role ``items``), the
+    attempts (when given; required with an items file) and the scoring schema, in that order. Each ``path`` is relative to the report's folder (POSIX
     separators, as :func:`os.path.relpath` gives it), so a report moves with its inputs;
     ``sha256`` is null for a file that could not be read.
 ``attempts`` (ok only)
     For each attempt, in input order: ``id``; ``rules``, every rule's own value (by column,
     :func:`recallscore_nb.core.rules.verdict_columns`);
     ``facts``, each fact's ``status`` and ``basis`` (see
-    :func:`recallscore_nb.core.status.fact_status`); ``weighted_score``.
+    :func:`recallscore_nb.core.status.fact_status`); ``weighted_score``. For an items file,
+    also ``item``; ``facts`` are the item's own (none, and a null weighted score and
+    checklist values, for an item without a checklist).
 ``totals`` (ok only)
     ``count``, ``mean_weighted_score`` (null for no attempts) and ``status_counts``: per fact,
     how many attempts have each status (zeros included).
@@ -88,7 +90,7 @@ __all__ = [
     "check_report",
 ]
 
-ROLES = ("benchmark", "attempts", "schema")
+ROLES = ("benchmark", "items", "attempts", "schema")
 """The inputs a report names, in the order it lists them."""
 REPORT_SCHEMA = SCHEMAS_DIR / "report.schema.json"
 
@@ -203,7 +205,12 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
     if attempts_path is not None and os.fspath(attempts_path) == "-":
         raise UsageError("--attempts -: a report needs an attempts file it can name and hash")
     rules = rules_for(squad_mode)  # checks the mode
-    paths = {"benchmark": os.fspath(DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path),
+    scorer_path = os.fspath(DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path)
+    role = "items" if scorer_path.endswith(".jsonl") else "benchmark"
+    if role == "items" and attempts_path is None:
+        raise UsageError(f"a report of the items file {scorer_path} needs --attempts (with "
+                         "'item' and 'attempt' columns)")
+    paths = {role: scorer_path,
              "attempts": None if attempts_path is None else os.fspath(attempts_path),
              "schema": os.fspath(schema_path)}
     inputs = [{"role": role, "path": _relative(path, base_dir), "sha256": _file_sha256(path)}
@@ -228,17 +235,21 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
 def _load(paths: dict[str, str | None]):
     """Load every input that can be checked; collect the errors of all of them."""
     from .benchmarks import load_benchmark
+    from .items import load_items
     from .scoring_schemas import load_scoring_schema
 
     errors: list[InputFileError] = []
     bench = attempts = schema = None
     try:
-        bench = load_benchmark(paths["benchmark"])
+        bench = load_items(paths["items"]) if "items" in paths else load_benchmark(
+            paths["benchmark"])
     except InputFileError as err:
         errors.append(err)
     if paths["attempts"] is not None:
         try:
             attempts = _read_attempts_file(paths["attempts"])
+            if "items" in paths:
+                _check_item_column(paths["attempts"], attempts, bench)
         except InputFileError as err:
             errors.append(err)
     if bench is not None:  # a scoring schema is checked against the benchmark's facts
@@ -247,6 +258,20 @@ def _load(paths: dict[str, str | None]):
         except InputFileError as err:
             errors.append(err)
     return bench, attempts, schema, errors
+
+
+def _check_item_column(path: str, attempts: pd.DataFrame, items) -> None:
+    """An items file's attempts need an ``item`` column naming its items."""
+    if "item" not in attempts.columns:
+        raise AttemptsFormatError(path, "", "item",
+                                  message="missing column 'item' (scoring against an items file)")
+    if items is not None:
+        known = pd.Index(items.ids)
+        unknown = list(dict.fromkeys(attempts["item"][~attempts["item"].isin(known)].tolist()))
+        if unknown:
+            raise AttemptsFormatError(path, "", "item", message=(
+                f"{len(unknown)} unknown item id(s) in the attempts, e.g. "
+                f"{', '.join(map(repr, unknown[:5]))}"))
 
 
 @dataclass(frozen=True)
@@ -261,72 +286,108 @@ class _Scored:
 
     @classmethod
     def of(cls, bench, attempts, schema, squad_mode: str) -> _Scored:
+        from ..core.items import Items
         from ..core.rules import verdict_columns
-        from ..core.scoring import score_benchmark
+        from ..core.scoring import score_benchmark, score_items
 
-        frame = None if attempts is None else attempts[["id", "attempt"]]
-        scores = score_benchmark(bench, frame, squad_mode=squad_mode)
-        return cls(scores[["id", "attempt", *verdict_columns()]].reset_index(drop=True), bench,
-                   schema)
+        if isinstance(bench, Items):
+            scores = score_items(bench, attempts[["id", "item", "attempt"]],
+                                 squad_mode=squad_mode)
+            keep = ["id", "item", "attempt", *verdict_columns()]
+        else:
+            frame = None if attempts is None else attempts[["id", "attempt"]]
+            scores = score_benchmark(bench, frame, squad_mode=squad_mode)
+            keep = ["id", "attempt", *verdict_columns()]
+        return cls(scores[keep].reset_index(drop=True), bench, schema)
+
+    def statuses(self, scores: pd.DataFrame, basis: bool = True) -> tuple[pd.DataFrame, list]:
+        """The statuses of ``scores``' attempts (rows from 0) and the fact names, sorted."""
+        from ..core.items import Items
+        from ..core.status import fact_status, item_fact_names, item_fact_status
+
+        if isinstance(self.bench, Items):
+            table = item_fact_status(scores["attempt"], scores["item"], self.bench, self.schema,
+                                     basis=basis)
+            names = item_fact_names(self.bench)
+        else:
+            table = fact_status(scores["attempt"], self.bench, self.schema, basis=basis)
+            names = list(self.bench.fact_names)
+        return table.reset_index(drop=True), sorted(names)
 
     def totals(self) -> dict:
         """``count``, ``mean_weighted_score`` (exactly summed; None for no attempts) and
         ``status_counts`` (per fact, every status, zeros included)."""
-        from ..core.status import STATUSES, fact_status
+        from ..core.status import STATUSES
 
-        statuses = fact_status(self.scores["attempt"], self.bench, self.schema, basis=False)
+        statuses, names = self.statuses(self.scores, basis=False)
         weighted = statuses["weighted_score"].to_numpy(dtype=np.float64)
         counts = {}
-        for name in self.bench.fact_names:
+        for name in names:
             found = statuses[f"status_{name}"].value_counts()
             counts[name] = {status: int(found.get(status, 0)) for status in STATUSES}
         count = len(weighted)
+        scored = weighted[~np.isnan(weighted)]  # an item without a checklist has none
         return {"count": count,
-                "mean_weighted_score": math.fsum(weighted.tolist()) / count if count else None,
+                "mean_weighted_score": math.fsum(scored.tolist()) / len(scored) if len(scored)
+                else None,
                 "status_counts": counts}
 
     def chunks(self) -> Iterator[list[str]]:
         for start in range(0, len(self.scores), _CHUNK_ROWS):
-            yield _attempt_texts(self.scores.iloc[start:start + _CHUNK_ROWS], self.bench,
-                                 self.schema)
+            yield _attempt_texts(self.scores.iloc[start:start + _CHUNK_ROWS], self)
 
 
 _P4, _P6, _P8, _P10 = " " * 4, " " * 6, " " * 8, " " * 10
 
 
-def _attempt_texts(scores: pd.DataFrame, bench, schema) -> list[str]:
+def _attempt_texts(scores: pd.DataFrame, scored: _Scored) -> list[str]:
     """Each attempt of ``scores`` as the report's JSON text (an element of its ``attempts``
     array): the columns are turned into text one at a time, each fact's status and basis
-    once per distinct basis, then joined row by row."""
+    once per distinct basis, then joined row by row. With an items file, a row's facts are
+    its item's, and a value that does not apply (no checklist) is null."""
     from ..core.rules import measure
-    from ..core.status import fact_status
 
-    statuses = fact_status(scores["attempt"], bench, schema).reset_index(drop=True)
+    scores = scores.reset_index(drop=True)
+    statuses, names = scored.statuses(scores)
     n = len(scores)
-    parts: list = [f"{_P4}{{\n{_P6}\"facts\": {{\n"]
-    for k, name in enumerate(sorted(bench.fact_names)):
-        if k:
-            parts.append(",\n")
-        parts.append(_fact_texts(name, statuses[f"basis_{name}"].to_numpy(dtype=object),
-                                 statuses[f"status_{name}"].to_numpy(dtype=object)))
-    parts.append(f"\n{_P6}}},\n{_P6}\"id\": ")
+    items_mode = "item" in scores.columns
+    facts = [_fact_texts(name, statuses[f"basis_{name}"].to_numpy(dtype=object),
+                         statuses[f"status_{name}"].to_numpy(dtype=object)) for name in names]
+    closing = f"\n{_P6}}}"
+    parts: list = [f"{_P4}{{\n{_P6}\"facts\": ",
+                   ["{\n" + ",\n".join(row) + closing if row else "{}"
+                    for row in ([t for t in texts if t is not None] for texts in zip(*facts))]
+                   if facts else ["{}"] * n]
+    parts.append(f",\n{_P6}\"id\": ")
     parts.append(list(map(_STRING, scores["id"].astype(str).tolist())))
+    if items_mode:
+        parts.append(f",\n{_P6}\"item\": ")
+        parts.append(list(map(_STRING, scores["item"].astype(str).tolist())))
     parts.append(f",\n{_P6}\"rules\": {{\n")
-    for k, rule in enumerate(sorted(c for c in scores.columns if c not in ("id", "attempt"))):
+    rules = sorted(c for c in scores.columns if c not in ("id", "item", "attempt"))
+    for k, rule in enumerate(rules):
         key = (",\n" if k else "") + f"{_P8}{_STRING(rule)}: "
+        missing = scores[rule].isna().to_numpy()
+        if missing.any() and not items_mode:
+            raise ValueError(f"a missing {measure(rule).label}: a bug in the scorer")
         if not measure(rule).binary:
-            values = scores[rule].to_numpy(dtype=np.float64)
+            values = scores[rule].to_numpy(dtype=np.float64, na_value=0.0)
             if not ((values >= 0) & (values <= 1)).all():  # NaN fails too
                 raise ValueError(f"a {measure(rule).label} outside [0, 1]: a bug in the scorer")
-            parts.append([key + float.__repr__(v) for v in values.tolist()])
+            texts = [key + float.__repr__(v) for v in values.tolist()]
         else:
-            flags = scores[rule].to_numpy(dtype=bool).astype(np.intp)
-            parts.append(np.array([key + "false", key + "true"], dtype=object)[flags].tolist())
+            flags = scores[rule].to_numpy(dtype=bool, na_value=False).astype(np.intp)
+            texts = np.array([key + "false", key + "true"], dtype=object)[flags].tolist()
+        for row in np.flatnonzero(missing).tolist():
+            texts[row] = key + "null"
+        parts.append(texts)
     weighted = statuses["weighted_score"].to_numpy(dtype=np.float64)
-    if not np.isfinite(weighted).all():
+    finite = np.isfinite(weighted)
+    if not (finite | (np.isnan(weighted) & items_mode)).all():
         raise ValueError("a weighted score that is not finite: a bug in the scorer")
     parts.append(f"\n{_P6}}},\n{_P6}\"weighted_score\": ")
-    parts.append(list(map(float.__repr__, weighted.tolist())))
+    parts.append([float.__repr__(v) if ok else "null"
+                  for v, ok in zip(weighted.tolist(), finite.tolist())])
     parts.append(f"\n{_P4}}}")
     columns = [itertools.repeat(p, n) if isinstance(p, str) else p for p in parts]
     return list(map("".join, zip(*columns)))
@@ -341,6 +402,9 @@ def _fact_texts(name: str, bases: np.ndarray, statuses: np.ndarray) -> list[str]
     rendered: dict[tuple[int, str], str] = {}
     out = []
     for basis, status in zip(bases.tolist(), statuses.tolist()):
+        if status is None or status is pd.NA:  # a fact of another item
+            out.append(None)
+            continue
         text = rendered.get((id(basis), status))
         if text is None:
             if status not in STATUSES:
@@ -595,9 +659,12 @@ def _header_problems(document: Any) -> list[tuple[str, str]]:
         for role in ROLES:
             if roles.count(role) > 1:
                 problems.append(("$.inputs", f"the role {role!r} is named {roles.count(role)} times"))
-        for role in ("benchmark", "schema"):
-            if role not in roles:
-                problems.append(("$.inputs", f"no input has the role {role!r}"))
+        if "benchmark" in roles and "items" in roles:
+            problems.append(("$.inputs", "both a benchmark and an items file"))
+        elif "benchmark" not in roles and "items" not in roles:
+            problems.append(("$.inputs", "no input has the role 'benchmark' (or 'items')"))
+        if "schema" not in roles:
+            problems.append(("$.inputs", "no input has the role 'schema'"))
     return problems
 
 
@@ -842,6 +909,6 @@ def _recomputed(name: str, stored: dict, inputs_within) -> Report:
     """A fresh report from the inputs ``stored`` names, checked first (:func:`_checked_inputs`)."""
     base_dir = Path(name).parent
     paths = _checked_inputs(name, stored, base_dir, inputs_within)
-    return build_report(paths.get("benchmark"), paths.get("attempts"),
+    return build_report(paths.get("benchmark", paths.get("items")), paths.get("attempts"),
                         schema_path=paths["schema"], base_dir=base_dir,
                         squad_mode=stored["scorer"]["squad_mode"])

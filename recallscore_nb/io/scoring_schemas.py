@@ -19,6 +19,15 @@ what was found:
    no base unit is itself converted, and the weights of the benchmark's facts add up to a
    finite number (else every weighted score would be NaN). Stages 2 and 3 run together.
 
+**Items files.** A schema for an items file has ``items`` in place of ``facts``: item id to
+``{"facts": {…}}`` and, optionally, that item's own ``falsePositivePenalty``, ``negation``
+or ``numeric`` (the top level's otherwise). Given an :class:`~recallscore_nb.core.items.Items`,
+:func:`load_scoring_schema` returns an :class:`~recallscore_nb.core.schema.ItemsSchema`; an
+item it does not name is scored with its required terms alone under the top level's
+settings. Stage 3 then refuses an item id the file does not have, a fact its item's checklist
+does not have, a ``facts`` schema given with an items file and an ``items`` schema given with
+a benchmark, each saying why.
+
 Fields left out take these values: ``falsePositivePenalty`` 0.5; ``negation`` the cues
 not/no/never/without with a window of 12 tokens, each reaching to the end of its clause (an empty ``cues`` list turns negation off);
 ``numeric`` zero tolerances, percentages kept as percentages, no units. A fact the schema
@@ -40,6 +49,7 @@ from typing import Any
 
 from ..core.errors import InputFileError, SchemaFormatError
 from ..core.facts import Fact, facts_of
+from ..core.items import Items
 from ..core.normalize import SEED
 from ..core.numeric import NumericPolicy
 from ..core.schema import (
@@ -47,6 +57,7 @@ from ..core.schema import (
     DEFAULT_NEGATION_CUES,
     DEFAULT_NEGATION_WINDOW,
     FactRule,
+    ItemsSchema,
     ScoringSchema,
 )
 from .data import DEFAULT_SCHEMA_PATH
@@ -66,20 +77,23 @@ __all__ = ["load_scoring_schema"]
 
 def load_scoring_schema(
     path: str | os.PathLike[str] | None = None, benchmark=None
-) -> ScoringSchema:
-    """Read and validate a scoring schema against the JSON Schema and a benchmark.
+) -> ScoringSchema | ItemsSchema:
+    """Read and validate a scoring schema against the JSON Schema and a benchmark (or an
+    items file).
 
     Parameters
     ----------
     path : str or path-like, optional
         The file to read; :data:`DEFAULT_SCHEMA_PATH` when omitted.
-    benchmark : Benchmark, optional
-        The benchmark whose facts the schema scores; the shipped one when omitted.
+    benchmark : Benchmark or Items, optional
+        The benchmark whose facts the schema scores, or the items file whose items' facts it
+        scores; the shipped benchmark when omitted.
 
     Returns
     -------
-    ScoringSchema
-        With one :class:`FactRule` per checklist fact, in checklist order.
+    ScoringSchema or ItemsSchema
+        For a benchmark, one :class:`FactRule` per checklist fact, in checklist order; for an
+        items file, the shared settings and each named item's schema.
 
     Raises
     ------
@@ -97,17 +111,22 @@ def load_scoring_schema(
         from .benchmarks import load_benchmark
 
         benchmark = load_benchmark()
-    facts = facts_of(benchmark)
     try:
         content = read_document(name, SchemaFormatError)
         data = parse_object(name, content, SchemaFormatError)
     except InputFileError as err:
         raise InputFileError.first_of(err.errors) from None
-    problems = _schema_problems(data) + _benchmark_problems(data, facts)
+    if isinstance(benchmark, Items):
+        later = _items_problems(data, benchmark)
+    else:
+        later = _benchmark_problems(data, facts_of(benchmark))
+    problems = _schema_problems(data) + later
     if problems:
         problems.sort(key=lambda p: [(isinstance(part, str), part) for part in p[0]])
         raise InputFileError.first_of([_error(name, *p) for p in problems])
-    return _build(name, sha256(content), data, facts)
+    if isinstance(benchmark, Items):
+        return _build_items(name, sha256(content), data, benchmark)
+    return _build(name, sha256(content), data, facts_of(benchmark))
 
 
 # --- errors ------------------------------------------------------------------------------
@@ -126,30 +145,76 @@ Problem = tuple[JsonPath, str, str]  # (where, expected, got)
 
 
 def _benchmark_problems(data: dict[str, Any], facts: tuple[Fact, ...]) -> list[Problem]:
-    problems: list[tuple[JsonPath, str, str]] = []
+    problems = _settings_problems(data, ())
+    if "items" in data:
+        problems.append((("items",), "no 'items': a schema for an items file cannot score a "
+                         "single-reference benchmark (give its items' facts as 'facts')",
+                         "an items schema"))
+    return problems + _facts_problems(data.get("facts"), facts, ("facts",),
+                                      "the benchmark's checklist")
+
+
+def _facts_problems(rules: Any, facts: tuple[Fact, ...], where: JsonPath,
+                    whose: str) -> list[Problem]:
+    problems: list[Problem] = []
     names = [f.name for f in facts]
-    rules = data.get("facts")
     if isinstance(rules, dict):
-        problems += _weight_problems(rules, names)
+        problems += _weight_problems(rules, names, where)
         for fact_name, rule in rules.items():
             if fact_name not in names:
-                expected = f"a fact of the benchmark's checklist ({', '.join(names)})"
-                problems.append((("facts", fact_name), expected, render(fact_name)))
+                known = f" ({', '.join(names)})" if names else " (it has none)"
+                problems.append(((*where, fact_name), f"a fact of {whose}{known}",
+                                 render(fact_name)))
             if isinstance(rule, dict):
                 for key in ("equivalents", "contradictions"):
-                    where = ("facts", fact_name, key)
-                    problems += _term_problems(rule.get(key), where, nested=True)
-    negation = data.get("negation")
-    if isinstance(negation, dict):
-        problems += _term_problems(negation.get("cues"), ("negation", "cues"), nested=False)
-    numeric = data.get("numeric")
-    units = numeric.get("units") if isinstance(numeric, dict) else None
-    if isinstance(units, dict):
-        problems += _unit_problems(units)
+                    problems += _term_problems(rule.get(key), (*where, fact_name, key),
+                                               nested=True)
     return problems
 
 
-def _weight_problems(rules: dict[str, Any], names: list[str]) -> list[Problem]:
+def _settings_problems(data: dict[str, Any], where: JsonPath) -> list[Problem]:
+    """The negation cues and the units of the top level, or of an item."""
+    problems: list[Problem] = []
+    negation = data.get("negation")
+    if isinstance(negation, dict):
+        problems += _term_problems(negation.get("cues"), (*where, "negation", "cues"),
+                                   nested=False)
+    numeric = data.get("numeric")
+    units = numeric.get("units") if isinstance(numeric, dict) else None
+    if isinstance(units, dict):
+        problems += [((*where, *at), expected, got) for at, expected, got in _unit_problems(units)]
+    return problems
+
+
+def _items_problems(data: dict[str, Any], items: Items) -> list[Problem]:
+    """Stage 3 for an items file: every item named is one of the file's, every fact one of
+    that item's checklist."""
+    problems = _settings_problems(data, ())
+    if "facts" in data:
+        problems.append((("facts",), "'items' in place of 'facts': a single-reference schema "
+                         f"cannot score an items file ({items.path}); name each item's facts "
+                         'under "items": {"<item id>": {"facts": {…}}}', "a single-reference schema"))
+    rules = data.get("items")
+    if not isinstance(rules, dict):
+        return problems
+    by_id = {item.id: item for item in items.items}
+    for item_id, rule in rules.items():
+        item = by_id.get(item_id)
+        if item is None:
+            shown = ", ".join(list(by_id)[:5]) + (", …" if len(by_id) > 5 else "")
+            problems.append((("items", item_id), f"an item of {items.path} ({shown})",
+                             render(item_id)))
+            continue
+        if isinstance(rule, dict):
+            problems += _settings_problems(rule, ("items", item_id))
+            problems += _facts_problems(rule.get("facts"), item.facts or (),
+                                        ("items", item_id, "facts"),
+                                        f"item {item_id}'s checklist")
+    return problems
+
+
+def _weight_problems(rules: dict[str, Any], names: list[str],
+                     where: JsonPath = ("facts",)) -> list[Problem]:
     """The weights of the checklist's facts (1 when not given) must add up to a finite sum."""
     weights = []
     for fact_name in names:
@@ -160,7 +225,7 @@ def _weight_problems(rules: dict[str, Any], names: list[str]) -> list[Problem]:
         weights.append(float(weight))
     if math.isfinite(sum(weights)):
         return []
-    return [(("facts",), "weights that add up to a finite number",
+    return [(where, "weights that add up to a finite number",
              f"weights adding up to more than {sys.float_info.max:.4g}")]
 
 
@@ -204,10 +269,18 @@ def _unit_problems(units: dict[str, Any]) -> list[Problem]:
 
 
 # --- building the result -----------------------------------------------------------------
-def _build(name: str, sha256: str, data: dict[str, Any], facts: tuple[Fact, ...]) -> ScoringSchema:
+def _build(name: str, sha256: str, data: dict[str, Any], facts: tuple[Fact, ...],
+           shared: dict[str, Any] | None = None) -> ScoringSchema:
+    """The schema of ``facts``: ``data``'s settings, else ``shared``'s, else the defaults."""
+    shared = shared or {}
     rules = data.get("facts", {})
-    negation = data.get("negation", {})
-    numeric = data.get("numeric", {})
+    negation = data.get("negation", shared.get("negation", {}))
+    numeric = data.get("numeric", shared.get("numeric", {}))
+    penalty = data.get("falsePositivePenalty", shared.get("falsePositivePenalty"))
+    data = {**data, "disagreementNote": shared.get("disagreementNote",
+                                                   data.get("disagreementNote")),
+            "falsePositivePenalty": (DEFAULT_FALSE_POSITIVE_PENALTY if penalty is None
+                                     else penalty)}
     return ScoringSchema(
         path=name,
         sha256=sha256,
@@ -225,6 +298,14 @@ def _build(name: str, sha256: str, data: dict[str, Any], facts: tuple[Fact, ...]
                    for unit, (base, factor) in numeric.get("units", {}).items()},
         ),
     )
+
+
+def _build_items(name: str, sha256: str, data: dict[str, Any], items: Items) -> ItemsSchema:
+    by_id = {item.id: item for item in items.items}
+    return ItemsSchema(
+        shared=_build(name, sha256, {k: v for k, v in data.items() if k != "items"}, ()),
+        items={item_id: _build(name, sha256, rule, by_id[item_id].facts or (), shared=data)
+               for item_id, rule in data.get("items", {}).items()})
 
 
 def _rule(fact_name: str, rule: dict[str, Any]) -> FactRule:

@@ -400,3 +400,74 @@ def test_clauses_follow_the_seed_tokens(text, clauses):
     tokens = engine.Attempts(values).seed_tokens(pa.array(["but"]))
     got = _clauses(values, tokens, 0)[tokens.rows == 1]
     assert (got - got.min()).tolist() == clauses if clauses else got.tolist() == []
+
+
+# --- issue 12: statuses for an items file, each attempt against its own item -------------
+def _items():
+    from recallscore_nb.core.facts import Fact
+    from recallscore_nb.core.items import Item, Items
+
+    return Items("demo.jsonl", "", (
+        Item("q1", ("west drawer before dawn",),
+             (Fact("place", ("west", "drawer")), Fact("time", ("before dawn",)))),
+        Item("q2", ("Paris", "Lutetia"), None),
+        Item("q3", ("at dawn",), (Fact("time", ("dawn",)),)),
+    ))
+
+
+def _items_schema():
+    from recallscore_nb.core.schema import ItemsSchema
+
+    shared = ScoringSchema("s.json", "0" * 64, "A reading.", 0.5, ("not",), 12, {},
+                           NumericPolicy())
+    q1 = ScoringSchema("s.json", "0" * 64, "A reading.", 1.0, ("not",), 12, RULES,
+                       NumericPolicy())
+    return ItemsSchema(shared, {"q1": q1})
+
+
+def test_item_statuses_over_the_union_of_the_items_facts():
+    from recallscore_nb.core.status import item_fact_status, item_status_columns
+
+    items, sch = _items(), _items_schema()
+    attempts = ["west drawer, east drawer too, before dawn", "Paris", "not at dawn",
+                "at first light", "dawn"]
+    table = item_fact_status(attempts, ["q1", "q2", "q3", "q1", "q3"], items, sch)
+    assert table.columns.tolist() == item_status_columns(items) == [
+        "status_place", "status_time", "weighted_score", "basis_place", "basis_time"]
+    assert table["status_place"].tolist() == ["conflicting", pd.NA, pd.NA, "missing", pd.NA]
+    assert table["status_time"].tolist() == ["present", pd.NA, "negated", "present", "present"]
+    # q1: its own penalty (1) and weights (place 1, time 3); q3: the shared reading
+    assert table["weighted_score"].tolist()[:1] == [pytest.approx((3 - 1 * 1) / 4)]
+    assert np.isnan(table["weighted_score"][1])
+    assert table["weighted_score"].tolist()[2:] == [0.0, 3 / 4, 1.0]
+    assert table["basis_place"][1] is None
+    assert table["basis_time"][3]["matched"] == "equivalent[0]"
+
+
+def test_item_statuses_are_the_single_reference_ones_chunk_by_chunk():
+    from recallscore_nb.core.status import item_fact_status
+
+    items, sch = _items(), _items_schema()
+    rng = np.random.default_rng(1)
+    pool = ["west drawer before dawn", "not the west drawer", "east drawer after dawn",
+            "at first light", "dawn", "", "not at dawn", "north"]
+    attempts = [pool[i] for i in rng.integers(0, len(pool), 60)]
+    ids = [["q1", "q2", "q3"][i] for i in rng.integers(0, 3, 60)]
+    whole = item_fact_status(attempts, ids, items, sch)
+    parts = pd.concat([item_fact_status(pd.Series(attempts[a:b], index=range(a, b)),
+                                        ids[a:b], items, sch) for a, b in ((0, 7), (7, 60))])
+    pd.testing.assert_frame_equal(whole, parts)
+    for item in ("q1", "q3"):
+        rows = [r for r, i in enumerate(ids) if i == item]
+        alone = fact_status([attempts[r] for r in rows], items.items[int(item[1]) - 1].facts,
+                            sch.for_item(item))
+        for name in alone.filter(like="status_").columns:
+            assert whole[name].iloc[rows].tolist() == alone[name].tolist()
+        assert whole["weighted_score"].iloc[rows].tolist() == alone["weighted_score"].tolist()
+
+
+def test_item_statuses_refuse_unknown_items():
+    from recallscore_nb.core.status import item_fact_status
+
+    with pytest.raises(UsageError, match="1 unknown item id.*'q9'"):
+        item_fact_status(["x"], ["q9"], _items())

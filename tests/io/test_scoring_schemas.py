@@ -207,7 +207,7 @@ def test_unknown_field_lists_the_known_ones(write, bench):
     err = refusal(write, bench, edited(colour="red"))
     assert str(err) == (
         "schema.json: $: colour: expected a known field (schemaVersion, disagreementNote, "
-        "falsePositivePenalty, negation, facts, numeric), got an unknown field"
+        "falsePositivePenalty, negation, facts, items, numeric), got an unknown field"
     )
 
 
@@ -241,3 +241,79 @@ def test_unreadable_files_are_schema_errors(write, bench, content, location, mes
 def test_missing_file(tmp_path, bench):
     with pytest.raises(SchemaFormatError, match="no such file"):
         load_scoring_schema(tmp_path / "absent.json", bench)
+
+
+# --- issue 12: schemas for items files ---------------------------------------------------
+ITEMS_LINES = [
+    {"item": "q1", "referenceAnswer": "The west drawer before dawn.",
+     "factChecklist": [{"fact": "place", "requiredTerms": ["west", "drawer"]},
+                       {"fact": "time", "requiredTerms": ["before dawn"]}]},
+    {"item": "q2", "referenceAnswer": ["Paris", "Lutetia"]},
+    {"item": "q3", "referenceAnswer": "At dawn.",
+     "factChecklist": [{"fact": "time", "requiredTerms": ["dawn"]}]},
+]
+ITEMS_SCHEMA = {
+    "schemaVersion": 1, "disagreementNote": "One reading of three questions.",
+    "falsePositivePenalty": 0.25, "negation": {"cues": ["not"], "window": 5},
+    "items": {"q1": {"falsePositivePenalty": 1,
+                     "facts": {"place": {"weight": 2, "contradictions": [["east", "drawer"]]}}},
+              "q3": {"negation": {"cues": ["never"]},
+                     "facts": {"time": {"equivalents": [["daybreak"]]}}}},
+}
+
+
+@pytest.fixture
+def items(tmp_path):
+    from recallscore_nb.io.items import load_items
+
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in ITEMS_LINES))
+    return load_items(path)
+
+
+def test_an_items_schema_gives_each_item_its_rules(write, items):
+    from recallscore_nb.core.schema import ItemsSchema
+
+    schema = load_scoring_schema(write(ITEMS_SCHEMA), items)
+    assert isinstance(schema, ItemsSchema)
+    assert schema.disagreement_note == "One reading of three questions."
+    q1, q3 = schema.for_item("q1"), schema.for_item("q3")
+    assert q1.false_positive_penalty == 1 and q1.negation_cues == ("not",)
+    assert q1.facts["place"] == FactRule("place", 2.0, (), (("east", "drawer"),))
+    assert q1.facts["time"] == FactRule("time")
+    assert q3.false_positive_penalty == 0.25 and q3.negation_cues == ("never",)
+    assert q3.facts["time"].equivalents == (("daybreak",),)
+    assert schema.for_item("q2") is schema.shared and schema.shared.facts == {}
+    assert schema.signature() == (
+        f"schema|sha256:{schema.sha256[:12]}|fp:0.25|neg:not/5/clause|conflict:penalized"
+        "|num:abs0,rel0,pct-no|items:2|version:0.1.0")
+
+
+@pytest.mark.parametrize(
+    "change, location, field, expected, got",
+    [
+        ({"items": {"q9": {}}}, "$.items", "q9", "an item of", '"q9"'),
+        ({"items": {"q3": {"facts": {"place": {}}}}}, "$.items.q3.facts", "place",
+         "a fact of item q3's checklist (time)", '"place"'),
+        ({"items": {"q2": {"facts": {"time": {}}}}}, "$.items.q2.facts", "time",
+         "a fact of item q2's checklist (it has none)", '"time"'),
+        ({"facts": {"time": {}}}, "$", "facts", "'items' in place of 'facts'",
+         "a single-reference schema"),
+        ({"items": {"q1": {"weight": 1}}}, "$.items.q1", "weight", "a known field", "an unknown field"),
+    ],
+)
+def test_an_items_schema_is_refused_saying_why(write, items, change, location, field, expected,
+                                               got):
+    data = {k: v for k, v in ITEMS_SCHEMA.items() if k != "items"} | change
+    with pytest.raises(SchemaFormatError) as info:
+        load_scoring_schema(write(data), items)
+    err = info.value
+    assert (err.location, err.field, err.got) == (location, field, got)
+    assert err.expected.startswith(expected)
+
+
+def test_an_items_schema_is_refused_for_a_benchmark(write, bench):
+    with pytest.raises(SchemaFormatError) as info:
+        load_scoring_schema(write(ITEMS_SCHEMA), bench)
+    assert (info.value.location, info.value.field) == ("$", "items")
+    assert "cannot score a single-reference benchmark" in info.value.expected
