@@ -61,7 +61,7 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
                                      "attempts": attempts_path, "schema": schema_path})
     if items_mode:
         return score_items_command(benchmark_path, attempts_path, out, squad_mode=squad_mode,
-                                   progress=progress)
+                                   progress=progress, schema_path=schema_path)
     bench = load_benchmark(benchmark_path)
     schema = None
     if schema_path is not None:
@@ -224,14 +224,25 @@ def check_report_command(report_path, *, update: bool = False,
 
 
 def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1.1",
-                        progress=None) -> list[str]:
-    """Score an attempts file against an items file; write the table; return the signatures."""
+                        progress=None, schema_path=None) -> list[str]:
+    """Score an attempts file against an items file; write the table; return the signatures.
+
+    With ``schema_path`` (a scoring schema with ``items``), each attempt also gets its fact
+    statuses and weighted score against its own item (:func:`_with_item_statuses`, a chunk
+    at a time when streaming), and the schema's signature follows the rules'."""
     refuse_output_among_inputs(out, {"items": items_path, "attempts": attempts_path})
     items = load_items(items_path)
     if attempts_path is None:
         raise UsageError("scoring an items file needs --attempts (with 'item' and 'attempt' columns)")
     signatures = [rule.signature() for rule in rules_for(squad_mode)]
     metadata = {"version": __version__, "signatures": signatures, "items_sha256": items.sha256}
+    schema = None
+    if schema_path is not None:
+        from ..io.scoring_schemas import load_scoring_schema
+
+        schema = load_scoring_schema(schema_path, items)
+        signatures.append(schema.signature())
+        metadata["schema_sha256"] = schema.sha256
     if _streamable(attempts_path):
         from ..core.rules import output_columns as rule_columns
         from ..core.scoring import prepare_items, unknown_items, unknown_items_text
@@ -263,7 +274,8 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
             return fault
 
         def score(frame):
-            return score_items(items, frame, squad_mode=squad_mode, prepared=prepared)
+            scores = score_items(items, frame, squad_mode=squad_mode, prepared=prepared)
+            return _with_item_statuses(scores, items, schema, attempts_path)
 
         if _score_streaming(attempts_path, out, score, check, metadata, progress):
             return signatures
@@ -275,8 +287,25 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
         scores = score_items(items, attempts, squad_mode=squad_mode, progress=progress)
     except UsageError as error:
         raise AttemptsFormatError(attempts_path, "", "item", message=str(error)) from None
-    write_scored(scores, out, metadata=metadata)
+    write_scored(_with_item_statuses(scores, items, schema, attempts_path), out,
+                 metadata=metadata)
     return signatures
+
+
+def _with_item_statuses(scores, items, schema, attempts_path):
+    """``scores`` (an items file's, or a chunk of them) with each attempt's fact statuses,
+    weighted score and bases against its own item appended (nothing without a schema)."""
+    if schema is None:
+        return scores
+    from ..core.status import item_status_columns
+    from ..io.scored import item_status_frame
+
+    clash = sorted(set(scores.columns) & set(item_status_columns(items)))
+    if clash:
+        raise AttemptsFormatError(attempts_path, "", clash[0], message=(
+            f"column {clash[0]!r} collides with an output column; rename it"))
+    statuses = item_status_frame(scores["attempt"], scores["item"], items, schema)
+    return pd.concat([scores, statuses.set_axis(scores.index)], axis=1)
 
 
 def score_dask_command(scorer_path, attempts_glob, out, *, squad_mode="v1.1", scheduler=None,

@@ -51,7 +51,7 @@ from .files import atomic_write, read_input
 from .jsondocs import plain
 
 __all__ = ["write_scored", "write_scored_chunks", "read_scored", "status_frame",
-           "SCORED_FORMATS", "ROW_GROUP_ROWS"]
+           "item_status_frame", "SCORED_FORMATS", "ROW_GROUP_ROWS"]
 
 SCORED_FORMATS = FORMATS
 """The formats of a scored file, by extension."""
@@ -644,3 +644,26 @@ def _compact(value) -> str:
     return json.dumps(plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False)
 
+
+def item_status_frame(attempts, item_ids, items, schema) -> pd.DataFrame:
+    """:func:`status_frame` for an items file: each attempt against its own item
+    (:func:`recallscore_nb.core.status.item_fact_status`), over the union of the items' facts;
+    a fact the row's item does not have is empty (its status and basis missing), as is the
+    weighted score of an item with no checklist. A pure function of the chunk it is given:
+    the streaming ``score`` calls it once per chunk."""
+    from ..core.status import item_fact_names, item_fact_status
+
+    statuses = item_fact_status(attempts, item_ids, items, schema).reset_index(drop=True)
+    names = item_fact_names(items)
+    columns: dict[str, Any] = {}
+    for name in names:
+        columns[f"status_{name}"] = pd.array(statuses[f"status_{name}"].to_numpy(dtype=object),
+                                             dtype=STRING)
+    columns["weighted_score"] = statuses["weighted_score"].astype("float64").to_numpy()
+    for name in names:
+        bases = statuses[f"basis_{name}"].to_numpy(dtype=object)
+        texts = np.full(len(bases), None, dtype=object)
+        has = np.flatnonzero(pd.notna(bases))
+        texts[has] = _compact_each(bases[has])
+        columns[f"basis_{name}"] = pd.array(texts.tolist(), dtype=STRING)
+    return pd.DataFrame(columns, index=pd.RangeIndex(len(statuses)))
