@@ -444,7 +444,7 @@ def disagreement_table(frame: _Frame, items: Items) -> pd.DataFrame:
         columns=columns)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MetaEvaluation:
     """The five tables, the signature, and what was counted."""
 
@@ -456,6 +456,20 @@ class MetaEvaluation:
     signature: str
     bootstrap: str
     counts: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        c = self.counts
+        lines = [self.signature, self.bootstrap,
+                 f"{c.get('judged', 0)} of {c.get('attempts', 0)} attempts judged by the "
+                 f"reference judge ({c.get('unjudged', 0)} unjudged)",
+                 f"systems: {', '.join(map(str, pd.unique(self.systems['system'])))}"]
+        for judge, n in c.get("empty", {}).items():
+            if n:
+                lines.append(f"judge {judge}: {n} empty verdicts")
+        for judge, n in c.get("unmatched", {}).items():
+            if n:
+                lines.append(f"judge {judge}: {n} verdicts on answers no system here gave")
+        return "\n".join(lines)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, ``annotators`` only when it was asked for."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from recallscore_nb.workbook.chapters import (
     fact_status as ch07,
+    human_agreement as ch08,
     normalization_ablation as ch03,
     reanalysis as ch05,
     rule_figures as ch02,
@@ -30,6 +31,10 @@ FIGURES = {
     "05 intervals": (ch05, _intervals),
     "06 suites": (ch06, lambda nb: ch06.suites_figure(nb, ch06.suites(nb))),
     "07 matrix": (ch07, _status),
+    "08 accuracy": (ch08, lambda nb: ch08.accuracy_figure(ch08.evaluation(nb))),
+    "08 ranking": (ch08, lambda nb: ch08.ranking_figure(ch08.evaluation(nb))),
+    "08 kappa": (ch08, lambda nb: ch08.kappa_figure(nb, ch08.evaluation(nb))),
+    "08 categories": (ch08, lambda nb: ch08.categories_figure(ch08.evaluation(nb))),
 }
 """Each figure's name (notebook and what) -> its chapter and how its notebook makes it."""
 
