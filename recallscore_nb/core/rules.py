@@ -36,6 +36,7 @@ from typing import ClassVar
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from .._version import __version__
 from . import engine
@@ -252,26 +253,64 @@ class TokenF1(Rule):
     """SQuAD token F1 over whitespace tokens counted as a bag, as the script of ``mode``.
 
     ``v1.1``: 0 when either side normalizes to no token. ``v2.0``: 1 when both do, else 0.
+    ``norm``: ``squad`` (the default, the official scripts') or ``seed``, a named variant
+    that keeps the articles a/an/the as tokens (seed 003's worked example: "the quick brown
+    fox" against "the quick fox" is 6/7 ≈ 0.857 under ``seed``, 0.8 under ``squad``); the
+    references each mode compares against are chosen as the official script chooses them.
 
     >>> TokenF1().signature()  # doctest: +ELLIPSIS
     'token_f1|mode:v1.1|norm:squad|tok:ws|bag:multiset|empty:zero|version:...'
+    >>> TokenF1(norm="seed").signature()  # doctest: +ELLIPSIS
+    'token_f1|mode:v1.1|norm:seed|tok:ws|bag:multiset|empty:zero|version:...'
     """
 
     name: ClassVar[str] = "token_f1"
     measures: ClassVar[tuple[Measure, ...]] = (
         Measure("token_f1", GRADED, "token F1", "token F1", "TokenF"),)
     mode: str = "v1.1"
+    norm: str = "squad"
 
     def __post_init__(self):
         _check_mode(self.mode)
+        if self.norm not in TOKEN_F1_NORMS:
+            raise ValueError(f"'norm' must be one of {', '.join(TOKEN_F1_NORMS)} "
+                             f"(got {self.norm!r})")
 
     def fields(self):
         empty = "zero" if self.mode == "v1.1" else "both-one"
-        return [("mode", self.mode), ("norm", "squad"), ("tok", "ws"), ("bag", "multiset"),
+        return [("mode", self.mode), ("norm", self.norm), ("tok", "ws"), ("bag", "multiset"),
                 ("empty", empty)]
 
     def compute(self, attempts, target):
+        if self.norm == "seed":
+            return {self.column: _seed_token_f1(attempts, target.references, self.mode)}
         return {self.column: engine.token_f1(attempts, target.references, self.mode)}
+
+
+TOKEN_F1_NORMS = ("squad", "seed")
+"""The normalizations token F1 can count tokens under: the official scripts' (default), or
+the seed normalization (articles kept)."""
+
+
+def _seed_token_f1(attempts: engine.Attempts, refs: engine.References, mode: str) -> np.ndarray:
+    """Token F1 over seed tokens (articles kept), max over each row's references, the
+    references and empty-side cases of the SQuAD script of ``mode``."""
+    from .normalize import normalize_array
+
+    if attempts.normalizer != SEED:
+        attempts = engine.Attempts(attempts.raw)
+    refs = refs.for_squad(mode)
+    bags = engine.ReferenceBags.build(
+        normalize_array(pa.array(refs.values, type=pa.string()), SEED))
+    tokens = attempts.seed_tokens(bags.vocab)
+    best = np.zeros(len(attempts), dtype=np.float64)
+    for slot in refs.slots:
+        common = bags.common_counts(slot, tokens)
+        f1 = engine._f1_from_counts(common, tokens.counts, bags.lengths[np.maximum(slot, 0)],
+                                    mode)
+        f1[slot < 0] = 0.0
+        np.maximum(best, f1, out=best)
+    return best
 
 
 @dataclass(frozen=True)

@@ -86,15 +86,18 @@ def squad_exact_match(attempts, references, *, mode: str = "v1.1") -> pd.Series:
     return _pair_rule(SquadExactMatch(mode=mode), attempts, references)
 
 
-def token_f1(attempts, references, *, mode: str = "v1.1") -> pd.Series:
-    """SQuAD token F1 in [0, 1] (float Series), the maximum over each attempt's references.
+def token_f1(attempts, references, *, mode: str = "v1.1", norm: str = "squad") -> pd.Series:
+    """SQuAD token F1 in [0, 1] (float Series), the maximum over each attempt's references;
+    ``norm="seed"`` counts tokens under the seed normalization (articles kept).
 
     >>> token_f1(["", "token token"], "token").tolist()
     [0.0, 0.6666666666666666]
     >>> token_f1([""], "the", mode="v2.0").tolist()
     [1.0]
+    >>> [round(x, 3) for x in token_f1(["the quick brown fox"], "the quick fox", norm="seed")]
+    [0.857]
     """
-    return _pair_rule(TokenF1(mode=mode), attempts, references)
+    return _pair_rule(TokenF1(mode=mode, norm=norm), attempts, references)
 
 
 def checklist(attempts, facts) -> pd.DataFrame:

@@ -186,3 +186,35 @@ def test_contains_equals_the_per_row_reference(pairs):
     references = [r for _, r in pairs]
     table = scoring.score_all(attempts, references, facts={"f": ["x"]})
     assert table["contains"].tolist() == [rr.contains(a, r) for a, r in pairs]
+
+
+# --- issue 12: token F1 with the seed normalization (articles kept) ----------------------
+def test_token_f1_seed_variant_reproduces_seed_003():
+    """Seed 003: 'the quick brown fox' against 'the quick fox': P 3/4, R 3/3, F1 6/7."""
+    assert scoring.token_f1(["the quick brown fox"], "the quick fox").tolist() == [0.8]
+    assert scoring.token_f1(["the quick brown fox"], "the quick fox",
+                            norm="seed").tolist() == [pytest.approx(6 / 7)]
+    assert round(6 / 7, 3) == 0.857
+
+
+@pytest.mark.parametrize(
+    "attempt, reference, expected",
+    [
+        ("The Quick, fox!", "the quick fox", 1.0),          # case and punctuation still go
+        ("a fox", "the fox", 2 * (1 / 2) * (1 / 2) / 1),    # articles are tokens
+        ("fox fox", "fox", 2 * (1 / 2) * 1 / (1 / 2 + 1)),  # a bag: counted once
+        ("", "the fox", 0.0),
+        ("west-drawer", "west drawer", 0.0),                # deleted, not a space
+    ],
+)
+def test_token_f1_seed_variant_cases(attempt, reference, expected):
+    assert scoring.token_f1([attempt], reference, norm="seed").tolist() == [
+        pytest.approx(expected)]
+
+
+def test_token_f1_seed_variant_signature_and_default():
+    assert TokenF1(norm="seed").signature() == (
+        f"token_f1|mode:v1.1|norm:seed|tok:ws|bag:multiset|empty:zero|version:{__version__}")
+    assert TokenF1().norm == "squad"
+    with pytest.raises(ValueError, match="'norm' must be one of squad, seed"):
+        TokenF1(norm="nfkc")
