@@ -3,7 +3,7 @@
 Every rule of the registry scores the attempts; each judge's verdicts (read and matched by
 :mod:`recallscore_nb.io.judgments`) are the other side. Five tables:
 
-- :func:`systems_table`: each system's accuracy under every rule (``token_f1`` as its mean)
+- :func:`systems_table`: each system's accuracy under every rule (token F1 as its mean)
   and every judge, with item-bootstrap 95% intervals. Rules are measured over the attempts
   the reference judge judged, so their n equals its n.
 - :func:`agreement_table`: per rule and judge, over the attempts the judge judged: accuracy
@@ -411,15 +411,17 @@ def disagreement_categories(attempts, references, contains, exact, f1) -> np.nda
 
 def disagreement_table(frame: _Frame, items: Items) -> pd.DataFrame:
     """Every attempt the reference judge judged where a rule disagrees with it: ``rule,
-    item, system, rule_verdict, judge_verdict, category, token_f1, attempt, references``
-    (alternatives joined by " | "), in rule order, then the attempts' order."""
+    item, system, rule_verdict, judge_verdict, category``, the attempt's token F1, its text
+    and the item's references (alternatives joined by " | "), in rule order, then the
+    attempts' order."""
     scored = frame.scored
     refs = {i.id: " | ".join(i.references) for i in items.items}
     truth = frame.judges[frame.reference]
     judged = truth.notna().to_numpy()
     t = truth.fillna(False).to_numpy(dtype=bool)
     parts = []
-    f1 = scored["token_f1"].to_numpy(dtype=float)
+    f1_column = registry.TokenF1.column
+    f1 = scored[f1_column].to_numpy(dtype=float)
     contains = scored[registry.Contains.column].to_numpy(dtype=bool)
     exact = scored[registry.SquadExactMatch.column].to_numpy(dtype=bool)
     reference_text = scored["item"].astype(str).map(refs).to_numpy(dtype=object)
@@ -434,12 +436,12 @@ def disagreement_table(frame: _Frame, items: Items) -> pd.DataFrame:
             "category": disagreement_categories(
                 scored["attempt"].astype(str).to_numpy(dtype=object)[rows],
                 reference_text[rows], contains[rows], exact[rows], f1[rows]),
-            "token_f1": f1[rows],
+            f1_column: f1[rows],
             "attempt": scored["attempt"].astype(str).to_numpy(dtype=object)[rows],
             "references": reference_text[rows],
         }))
     columns = ["rule", "item", "system", "rule_verdict", "judge_verdict", "category",
-               "token_f1", "attempt", "references"]
+               f1_column, "attempt", "references"]
     return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(
         columns=columns)
 

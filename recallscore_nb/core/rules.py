@@ -318,9 +318,10 @@ class Contains(Rule):
     """Some reference occurs in the attempt as consecutive whole tokens, both sides under the
     SQuAD normalization: the "lexical match" open-domain QA papers use for long answers.
 
-    A reference that normalizes to nothing never matches (so an empty attempt matches
-    nothing); the SQuAD mode plays no part. "Paris" is in "It is Paris, France." but not in
-    "Parisian"; "the Beatles" is in "Beatles" (articles removed on both sides).
+    Its column is ``contains``. A reference that normalizes to nothing never matches (so an
+    empty attempt matches nothing); the SQuAD mode plays no part. "Paris" is in "It is
+    Paris, France." but not in "Parisian"; "the Beatles" is in "Beatles" (articles removed on
+    both sides).
 
     >>> Contains().signature()  # doctest: +ELLIPSIS
     'contains|norm:squad|tok:ws|match:whole-token|version:...'

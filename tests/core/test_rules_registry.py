@@ -35,13 +35,14 @@ from recallscore_nb.core.rules import (
 
 PACKAGE = Path(recallscore_nb.__file__).parent
 REGISTRY = PACKAGE / "core" / "rules.py"
-COLUMNS = ("literal_match", "normalized_match", "squad_exact_match", "token_f1", "facts_present",
-           "facts_total", "checklist_full_match", "partial_credit")
-"""The five rules' column names (and the checklist's partial credit)."""
+COLUMNS = ("literal_match", "normalized_match", "squad_exact_match", "token_f1", "contains",
+           "facts_present", "facts_total", "checklist_full_match", "partial_credit")
+"""The six rules' column names (and the checklist's partial credit)."""
 
 # --- the registry's shape ---------------------------------------------------------------------
 def test_the_rules_in_output_order():
-    assert list(RULES) == ["literal", "normalized", "squad_exact_match", "token_f1", "checklist"]
+    assert list(RULES) == ["literal", "normalized", "squad_exact_match", "token_f1", "contains",
+                           "checklist"]
     assert [r.name for r in rules.rules_for("v2.0")] == list(RULES)
 
 
@@ -71,21 +72,23 @@ def test_columns_and_measures_are_unique():
 
 def test_what_each_consumer_asks_for():
     facts = (Fact("place", ("west",)), Fact("time", ("dawn",)))
-    assert rules.output_columns(facts) == [*COLUMNS[:7], "fact_place", "fact_time"]
-    assert rules.output_columns() == [*COLUMNS[:7], "facts_missing"]
-    assert [m.column for m in rules.measures()] == [*COLUMNS[:4], *COLUMNS[6:]]
+    assert rules.output_columns(facts) == [*COLUMNS[:8], "fact_place", "fact_time"]
+    assert rules.output_columns() == [*COLUMNS[:8], "facts_missing"]
+    assert [m.column for m in rules.measures()] == [*COLUMNS[:5], *COLUMNS[7:]]
     assert [m.column for m in rules.binary_measures()] == [
-        "literal_match", "normalized_match", "squad_exact_match", "checklist_full_match"]
+        "literal_match", "normalized_match", "squad_exact_match", "contains",
+        "checklist_full_match"]
     assert [(m.column, m.label) for m in rules.measures()] == [
         ("literal_match", "literal"), ("normalized_match", "normalized"),
         ("squad_exact_match", "SQuAD exact match"), ("token_f1", "token F1"),
-        ("checklist_full_match", "checklist, all facts"),
+        ("contains", "contains a reference"), ("checklist_full_match", "checklist, all facts"),
         ("partial_credit", "checklist, share of facts")]
     assert [m.name for m in rules.measures()] == [
-        "literal", "normalized", "squad_exact_match", "token_f1", "checklist", "partial_credit"]
+        "literal", "normalized", "squad_exact_match", "token_f1", "contains", "checklist",
+        "partial_credit"]
     assert [m.tag for m in rules.measures()] == [
-        "Literal", "Normalized", "Squad", "TokenF", "Checklist", "PartialCredit"]
-    assert rules.verdict_columns() == [*COLUMNS[:4], "checklist_full_match"]
+        "Literal", "Normalized", "Squad", "TokenF", "Contains", "Checklist", "PartialCredit"]
+    assert rules.verdict_columns() == [*COLUMNS[:5], "checklist_full_match"]
     assert rules.column_of("facts_present") == Column("facts_present", COUNT, optional=True,
                                                       at_most="facts_total")
     assert rules.column_of("fact_anything") == Column("fact_anything", BINARY, optional=True)
@@ -105,7 +108,7 @@ def test_lookup_by_column_names_the_valid_ones():
         rules.measure("exact")
     assert str(caught.value) == (
         "unknown rule 'exact' (rules: literal_match, normalized_match, squad_exact_match, "
-        "token_f1, checklist_full_match, partial_credit)")
+        "token_f1, contains, checklist_full_match, partial_credit)")
 
 
 def test_one_compute_for_every_rule():
@@ -120,8 +123,8 @@ def test_one_compute_for_every_rule():
         assert list(got) == rule.output_columns(target.facts)
         out.update(got)
     assert [v.tolist() for v in out.values()] == [
-        [False, False], [True, False], [True, False], [1.0, 0.0], [1, 0], [1, 1],
-        [True, False], [True, False]]
+        [False, False], [True, False], [True, False], [1.0, 0.0], [True, False], [1, 0],
+        [1, 1], [True, False], [True, False]]
 
 
 def test_the_checklist_needs_facts():
@@ -146,6 +149,21 @@ def _export_lists(source: str, path: Path) -> tuple[set[str], set[int]]:
     return names, lines
 
 
+PROSE_WORDS = {"contains"}
+"""Column names that are also English words: in a string or comment they name the column only
+as a subscript (``row["contains"]``) or in double backquotes (````contains````)."""
+
+
+def _prose(match: re.Match, text: str, before: str = "") -> bool:
+    """Whether a match of a :data:`PROSE_WORDS` column in ``text`` (a string or comment token,
+    after the token ``before``) is only the English word."""
+    if match.group(1) not in PROSE_WORDS:
+        return False
+    subscript = before == "[" and text.strip("rbuRBU")[1:-1] == match.group(1)
+    ticked = text[max(match.start() - 2, 0):match.start()] == "``"
+    return not (subscript or ticked)
+
+
 def _column_mentions(path: Path) -> list[tuple[int, str]]:
     """(line, name) of each rule column named in a module: in a string, a docstring or a comment,
     or as an attribute (``row.token_f1``).
@@ -166,7 +184,8 @@ def _column_mentions(path: Path) -> list[tuple[int, str]]:
                 continue
             found += [(tok.start[0] + tok.string[:m.start()].count("\n"), m.group(1))
                       for m in pattern.finditer(tok.string)
-                      if not re.search(r":func:`[~\w.]*$", tok.string[:m.start()])]
+                      if not re.search(r":func:`[~\w.]*$", tok.string[:m.start()])
+                      and not _prose(m, tok.string, tokens[i - 1].string if i else "")]
         elif (tok.type == tokenize.NAME and tok.string in COLUMNS and i
               and tokens[i - 1].string == "." and tokens[i + 1].string != "("):
             found.append((tok.start[0], tok.string))
@@ -195,6 +214,10 @@ def test_the_check_finds_a_planted_mention(tmp_path):
     assert _column_mentions(planted) == [(1, "token_f1"), (3, "facts_total"),
                                          (5, "literal_match"), (5, "partial_credit"),
                                          (6, "token_f1")]
+    prose = tmp_path / "prose.py"
+    prose.write_text('"""It contains ``contains``."""\nx = row["contains"]  # what it contains\n',
+                     encoding="utf-8")
+    assert _column_mentions(prose) == [(1, "contains"), (2, "contains")]
 
 
 # --- a new rule is one class -------------------------------------------------------------------
