@@ -30,6 +30,18 @@ What each script does, and so what this module does:
   prints when the unanswered questions are removed from the dataset), and ``Missing
   prediction for <id>`` goes to stderr.
 
+**No-answer probabilities** (v2.0 only, the script's ``--na-prob-file`` and
+``--na-prob-thresh``, default 1.0): a question whose probability is above the threshold
+counts as answered "no answer" (1.0 when it has no gold answer, else 0.0) in every score
+printed; and the script adds ``best_exact``, ``best_exact_thresh``, ``best_f1`` and
+``best_f1_thresh``: the best score over every threshold, found by walking the questions in
+order of probability (a stable sort, ties in the file's order) and adding up what answering
+each would gain, left to right as the script does (``np.cumsum``); the threshold is the
+probability where the running score first peaks (0.0 when answering nothing is best). The
+probability file must give one for every question scored (the script fails with a
+``KeyError`` otherwise; here it is an error naming the file and the id). The script's
+``--out-image-dir`` (precision-recall plots) is not reproduced.
+
 Both scripts ignore predictions for ids the dataset does not have, and so does this module.
 Question ids must be unique strings (the scripts key scores by id; the official files never
 repeat one), and the dataset must hold at least one question (the scripts divide by the count).
@@ -65,7 +77,8 @@ __all__ = ["evaluate_squad", "format_result", "check_mode"]
 
 
 def evaluate_squad(
-    dataset: SquadDataset, predictions: Mapping[str, str], *, mode: str = "v1.1"
+    dataset: SquadDataset, predictions: Mapping[str, str], *, mode: str = "v1.1",
+    na_probs: Mapping[str, float] | None = None, na_prob_thresh: float = 1.0,
 ) -> tuple[dict[str, float | int], list[str]]:
     """The scores the official SQuAD script of ``mode`` prints, and what it writes on stderr.
 
@@ -78,12 +91,19 @@ def evaluate_squad(
         or a plain dict).
     mode : {"v1.1", "v2.0"}
         Which official script to reproduce.
+    na_probs : Mapping of str to float, optional
+        v2.0 only: each question's no-answer probability (``--na-prob-file``); adds the
+        ``best_*`` keys.
+    na_prob_thresh : float
+        v2.0 only: above it, a question counts as answered "no answer" (``--na-prob-thresh``,
+        default 1.0; without ``na_probs`` every probability is 0).
 
     Returns
     -------
     result : dict
         The script's output, in its key order: v1.1 ``exact_match, f1``; v2.0 ``exact, f1,
-        total`` then ``HasAns_*`` and ``NoAns_*`` when those questions exist (×100 means).
+        total`` then ``HasAns_*`` and ``NoAns_*`` when those questions exist (×100 means),
+        then with ``na_probs`` ``best_exact, best_exact_thresh, best_f1, best_f1_thresh``.
     messages : list of str
         The lines the script writes besides its JSON: v1.1's version warning and
         ``Unanswered question <id> will receive score 0.``; v2.0's ``Missing prediction
@@ -110,6 +130,9 @@ def evaluate_squad(
      ('NoAns_total', 1)]
     """
     check_mode(mode)
+    if mode == "v1.1" and (na_probs is not None or na_prob_thresh != 1.0):
+        raise UsageError("no-answer probabilities (--na-prob-file, --na-prob-thresh) are "
+                         "options of the v2.0 script: use --mode v2.0")
     answered = np.fromiter((qid in predictions for qid in dataset.qids), dtype=bool,
                            count=len(dataset))
     rows = np.flatnonzero(answered)
@@ -121,7 +144,59 @@ def evaluate_squad(
     if mode == "v1.1":
         return _v11_result(dataset, answered, exact, f1)
     missing = [f"Missing prediction for {dataset.qids[i]}" for i in np.flatnonzero(~answered)]
-    return _v20_result(dataset, answered, exact, f1), missing
+    qids = [dataset.qids[i] for i in rows]
+    # without a probability file the script takes every probability as 0.0
+    probs = (np.zeros(len(qids)).astype(object) if na_probs is None
+             else _probabilities(na_probs, qids))
+    result = _v20_result(dataset, answered, exact, f1, probs, na_prob_thresh)
+    if na_probs is not None:
+        has_answer = np.fromiter((bool(dataset.answers[i]) for i in rows), dtype=bool,
+                                 count=len(rows))
+        blank = np.fromiter((not predictions[q] for q in qids), dtype=bool, count=len(rows))
+        order = _probability_order(na_probs, qids)
+        best_exact, exact_thresh = _best_threshold(exact.astype(np.int64), has_answer, blank,
+                                                   probs, order)
+        best_f1, f1_thresh = _best_threshold(f1, has_answer, blank, probs, order)
+        result.update([("best_exact", best_exact), ("best_exact_thresh", exact_thresh),
+                       ("best_f1", best_f1), ("best_f1_thresh", f1_thresh)])
+    return result, missing
+
+
+def _probabilities(na_probs: Mapping[str, float], qids: list[str]) -> np.ndarray:
+    """Each scored question's no-answer probability, as read (an int stays an int)."""
+    absent = [q for q in qids if q not in na_probs]
+    if absent:
+        name = getattr(na_probs, "path", "<na-probs>")
+        raise InputFileError(name, "$", absent[0], message=(
+            f"no no-answer probability for question {absent[0]!r} ({len(absent)} scored "
+            "question(s) have none; the official script fails on the first)"))
+    return np.array([na_probs[q] for q in qids], dtype=object)
+
+
+def _probability_order(na_probs: Mapping[str, float], qids: list[str]) -> np.ndarray:
+    """The scored questions (indices into ``qids``) as the script walks them: every id of the
+    probability file sorted stably by probability (ties in file order), unscored ones
+    skipped."""
+    position = {q: i for i, q in enumerate(qids)}
+    keys = list(na_probs)
+    values = np.array([float(na_probs[k]) for k in keys], dtype=np.float64)
+    walk = np.argsort(values, kind="stable")
+    at = np.array([position.get(keys[k], -1) for k in walk.tolist()], dtype=np.int64)
+    return at[at >= 0]
+
+
+def _best_threshold(raw: np.ndarray, has_answer: np.ndarray, blank: np.ndarray,
+                    probs: np.ndarray, order: np.ndarray) -> tuple[float, float | int]:
+    """``find_best_thresh`` of the v2.0 script: the best ×100 score over every threshold and
+    the probability it is reached at."""
+    no_answer = int(np.count_nonzero(~has_answer))
+    gain = np.where(has_answer, raw, np.where(blank, 0, -1)).astype(np.float64)[order]
+    running = np.cumsum(np.concatenate([[float(no_answer)], gain]))[1:]
+    best, thresh = no_answer, 0.0
+    if len(running) and running.max() > no_answer:
+        peak = int(np.argmax(running))  # the first time the running score is highest
+        best, thresh = float(running[peak]), probs[order[peak]]
+    return 100.0 * best / len(raw), thresh
 
 
 def check_mode(mode: str) -> None:
@@ -165,7 +240,8 @@ def _v11_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray, 
 
 
 def _v20_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray,
-                f1: np.ndarray) -> dict:
+                f1: np.ndarray, probs: np.ndarray | None = None,
+                na_prob_thresh: float = 1.0) -> dict:
     has_answer = np.fromiter((bool(a) for a in dataset.answers), dtype=bool, count=len(dataset))
     # Questions scored against "" (no gold answer that normalizes to something).
     flat = [text for texts in dataset.answers for text in texts]
@@ -181,11 +257,19 @@ def _v20_result(dataset: SquadDataset, answered: np.ndarray, exact: np.ndarray,
     as_int = (f1 == 0) | against_blank
     f1_scores[as_int] = f1[as_int].astype(np.int64).tolist()
     exact_scores = exact.astype(np.int64)
+    if probs is not None:
+        # apply_no_ans_threshold: above the threshold, the question is answered "no answer"
+        # and scores float(not has_answer) in both measures
+        no_answer = np.array([p > na_prob_thresh for p in probs.tolist()], dtype=bool)
+        exact_scores = exact_scores.astype(object)
+        as_float = (~has_answer[no_answer]).astype(np.float64).tolist()
+        exact_scores[no_answer] = as_float
+        f1_scores[no_answer] = as_float
 
     def split(mask: np.ndarray) -> list[tuple[str, float | int]]:
         total = int(np.count_nonzero(mask))
         return [
-            ("exact", 100.0 * int(exact_scores[mask].sum()) / total),
+            ("exact", 100.0 * sum(exact_scores[mask].tolist()) / total),
             ("f1", 100.0 * sum(f1_scores[mask].tolist()) / total),
             ("total", total),
         ]

@@ -462,20 +462,35 @@ def _paired_path(out: Path) -> Path:
 
 # --- squad ------------------------------------------------------------------------------------
 def squad_command(
-    dataset_path: str, predictions_path: str, mode: str = "v1.1"
+    dataset_path: str, predictions_path: str, mode: str = "v1.1", *, na_prob_file=None,
+    na_prob_thresh: float = 1.0, out_file=None,
 ) -> tuple[str, list[str]]:
     """``recallscore squad``: (the JSON text for stdout, the lines for stderr).
 
     The CLI prints the lines on stderr, then the JSON text on stdout, and exits 0; an
     :class:`InputFileError` or :class:`UsageError` is the usual one-line error and exit 2.
+    ``na_prob_file`` and ``na_prob_thresh`` are the v2.0 script's options; with ``out_file``
+    the JSON is written there as the script writes it (``json.dump``, no indent), atomically,
+    and nothing is printed on stdout.
     """
+    import json
+
     from ..analysis.squad_eval import check_mode, evaluate_squad, format_result
-    from ..io.squad_files import read_predictions, read_squad_dataset
+    from ..io.squad_files import read_na_probs, read_predictions, read_squad_dataset
 
     check_mode(mode)
+    if out_file is not None:
+        refuse_output_among_inputs(out_file, {"dataset": dataset_path,
+                                              "predictions": predictions_path,
+                                              "na-prob-file": na_prob_file})
     dataset = read_squad_dataset(dataset_path)
     predictions = read_predictions(predictions_path)
-    result, messages = evaluate_squad(dataset, predictions, mode=mode)
+    na_probs = None if na_prob_file is None else read_na_probs(na_prob_file)
+    result, messages = evaluate_squad(dataset, predictions, mode=mode, na_probs=na_probs,
+                                      na_prob_thresh=na_prob_thresh)
+    if out_file is not None:
+        write_file(out_file, json.dumps(dict(result)))
+        return "", messages
     return format_result(result, mode=mode), messages
 
 

@@ -130,6 +130,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a JSON object mapping each question id to the predicted answer")
     p.add_argument("--mode", choices=("v1.1", "v2.0"), default="v1.1",
                    help="which official script to reproduce (default: v1.1)")
+    p.add_argument("--na-prob-file", metavar="NA_PROB.json",
+                   help="v2.0: a JSON object mapping each question id to its no-answer "
+                        "probability; adds best_exact, best_f1 and their thresholds")
+    p.add_argument("--na-prob-thresh", type=float, default=1.0, metavar="X",
+                   help="v2.0: a question whose no-answer probability is above X counts as "
+                        "answered 'no answer' (default: 1.0)")
+    p.add_argument("--out-file", metavar="FILE",
+                   help="write the JSON to FILE as the script does (no indent) instead of "
+                        "printing it")
     p.set_defaults(run=_squad)
 
     p = commands.add_parser("summarize", help="each system's mean per rule with a bootstrap "
@@ -320,9 +329,13 @@ def _perturb(args) -> int:
 def _squad(args) -> int:
     from .handlers import squad_command
 
-    json_text, messages = squad_command(args.dataset, args.predictions, args.mode)
+    json_text, messages = squad_command(args.dataset, args.predictions, args.mode,
+                                        na_prob_file=args.na_prob_file,
+                                        na_prob_thresh=args.na_prob_thresh,
+                                        out_file=args.out_file)
     _print(messages, file=sys.stderr)
-    print(json_text)
+    if args.out_file is None:
+        print(json_text)
     return EXIT_OK
 
 

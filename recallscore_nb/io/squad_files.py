@@ -24,8 +24,8 @@ from ..core.errors import InputFileError
 from .files import read_input
 from .jsondocs import JsonPath, json_path, load_json, render, split_path
 
-__all__ = ["SquadDataset", "SquadPredictions", "read_squad_dataset", "parse_squad_dataset",
-           "read_predictions", "parse_predictions"]
+__all__ = ["SquadDataset", "SquadPredictions", "NoAnswerProbabilities", "read_squad_dataset",
+           "parse_squad_dataset", "read_predictions", "parse_predictions", "read_na_probs"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -208,6 +208,47 @@ def parse_predictions(data: Any, name: str = "<predictions>") -> SquadPrediction
     if errors:
         raise InputFileError.first_of(errors)
     return SquadPredictions(name, dict(data))
+
+
+@dataclass(frozen=True)
+class NoAnswerProbabilities(Mapping):
+    """A no-answer probability file (the v2.0 script's ``--na-prob-file``): a read-only
+    mapping of question id to probability, in the file's order."""
+
+    path: str
+    probabilities: Mapping[str, float]
+
+    def __getitem__(self, qid: str) -> float:
+        return self.probabilities[qid]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.probabilities)
+
+    def __len__(self) -> int:
+        return len(self.probabilities)
+
+
+def read_na_probs(path: str | os.PathLike) -> NoAnswerProbabilities:
+    """Read a no-answer probability file: one JSON object mapping each question id to a
+    number (the script compares it with the threshold; a boolean or a string is refused).
+
+    Raises
+    ------
+    InputFileError
+        Missing, not a regular file, not UTF-8 JSON data, or not such an object (every
+        value that is not a number named).
+    """
+    name = os.fspath(path)
+    data = load_json(read_input(name), name, InputFileError)
+    if not isinstance(data, dict):
+        raise InputFileError(name, "$", expected="an object mapping question ids to "
+                             "no-answer probabilities", got=render(data))
+    errors = [InputFileError(name, *split_path((qid,)), expected="a number", got=render(value))
+              for qid, value in data.items()
+              if isinstance(value, bool) or not isinstance(value, (int, float))]
+    if errors:
+        raise InputFileError.first_of(errors)
+    return NoAnswerProbabilities(name, dict(data))
 
 
 def _question_parts(position: tuple[int, int, int]) -> JsonPath:

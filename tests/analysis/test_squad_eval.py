@@ -325,3 +325,42 @@ def test_unknown_mode_is_a_usage_error():
         squad_command("dev.json", "pred.json", "v3")
     with pytest.raises(UsageError):
         evaluate_squad(parse_squad_dataset(V11), {}, mode="2.0")
+
+
+# --- issue 12: the v2.0 script's no-answer probabilities, by hand --------------------------
+NA_DATA = _dataset("v2.0", [[[_qa("a", "Paris"), _qa("b", "Rome"), _qa("c"), _qa("d")]]])
+NA_PREDS = {"a": "Paris", "b": "Milan", "c": "", "d": "Oslo"}
+
+
+def test_no_answer_probabilities_by_hand():
+    """a right (1), b wrong (0), c rightly blank, d wrongly answered. Walking by probability
+    d 0.1, a 0.2, b 0.6, c 0.9 from 'answer nothing' (2 no-answer questions right): d -1 → 1,
+    a +1 → 2, b +0 → 2, c +0 → 2; never above 2, so best 2/4 at threshold 0.0."""
+    probs = {"c": 0.9, "b": 0.6, "a": 0.2, "d": 0.1}
+    result, _ = evaluate_squad(parse_squad_dataset(NA_DATA), NA_PREDS, mode="v2.0",
+                               na_probs=probs)
+    assert list(result)[-4:] == ["best_exact", "best_exact_thresh", "best_f1", "best_f1_thresh"]
+    assert (result["exact"], result["best_exact"], result["best_exact_thresh"]) == (50.0, 50.0, 0.0)
+    # threshold 0.5: b and c count as "no answer": b (has an answer) 0.0, c 1.0
+    result, _ = evaluate_squad(parse_squad_dataset(NA_DATA), NA_PREDS, mode="v2.0",
+                               na_probs=probs, na_prob_thresh=0.5)
+    assert result["exact"] == 100.0 * 2 / 4 and result["NoAns_exact"] == 50.0
+    # d sure to be unanswerable: answering nothing there first gains 1 at d's probability
+    result, _ = evaluate_squad(parse_squad_dataset(NA_DATA), NA_PREDS, mode="v2.0",
+                               na_probs={"a": 0.1, "b": 0.6, "c": 0.9, "d": 0.95})
+    assert (result["best_exact"], result["best_exact_thresh"]) == (75.0, 0.1)
+
+
+def test_no_answer_probabilities_are_refused_where_the_script_would_fail():
+    dataset = parse_squad_dataset(NA_DATA)
+    with pytest.raises(UsageError, match="options of the v2.0 script"):
+        evaluate_squad(dataset, NA_PREDS, mode="v1.1", na_probs={"a": 0.5})
+    with pytest.raises(InputFileError, match="no no-answer probability for question 'b'"):
+        evaluate_squad(dataset, NA_PREDS, mode="v2.0", na_probs={"a": 0.5})
+
+
+def test_a_threshold_without_a_file_takes_every_probability_as_zero():
+    dataset = parse_squad_dataset(NA_DATA)
+    result, _ = evaluate_squad(dataset, NA_PREDS, mode="v2.0", na_prob_thresh=-1)
+    assert result["exact"] == 50.0 and result["HasAns_exact"] == 0.0  # all "no answer"
+    assert "best_exact" not in result

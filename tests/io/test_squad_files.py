@@ -161,3 +161,18 @@ def test_unreadable_files(tmp_path):
     with pytest.raises(InputFileError) as caught:
         read_predictions(path)
     assert (caught.value.location, caught.value.message) == ("byte 8", "not UTF-8 text (byte 0xc7)")
+
+
+# --- issue 12: no-answer probability files -------------------------------------------------
+def test_na_prob_files_are_read_and_checked(tmp_path):
+    from recallscore_nb.io.squad_files import read_na_probs
+
+    good = tmp_path / "na.json"
+    good.write_text('{"q2": 0.5, "q1": 1}', encoding="utf-8")
+    assert list(read_na_probs(good).items()) == [("q2", 0.5), ("q1", 1)]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"q1": "0.5", "q2": true}', encoding="utf-8")
+    with pytest.raises(InputFileError) as info:
+        read_na_probs(bad)
+    assert [(e.field, e.expected, e.got) for e in info.value.errors] == [
+        ("q1", "a number", '"0.5"'), ("q2", "a number", "true")]
