@@ -27,7 +27,7 @@ from ..session import Session, start as _start
 
 __all__ = ["STEM", "EXAMPLE", "start", "evaluation", "systems", "accuracy", "accuracy_figure",
            "agreement", "ranking", "ranking_figure", "annotators", "kappa_figure",
-           "disagreements", "categories", "categories_figure", "examples", "numbers"]
+           "categories", "categories_figure", "examples", "numbers"]
 
 STEM = "08_human_agreement"
 SQUAD_MODE = "v1.1"
@@ -133,11 +133,6 @@ def kappa_figure(nb: Session, evaluation: meta.MetaEvaluation):
     """Each rule's kappa against the reference judge, the annotators' as the ceiling."""
     return agreement_plots.kappa_figure(evaluation.agreement, evaluation.annotators,
                                         _measures(evaluation), nb.params.reference_judge)
-
-
-def disagreements(evaluation: meta.MetaEvaluation) -> pd.DataFrame:
-    """Every judged attempt where a rule and the reference judge disagree."""
-    return evaluation.disagreements
 
 
 def categories(evaluation: meta.MetaEvaluation) -> pd.DataFrame:
