@@ -1,0 +1,252 @@
+"""The cost curve of ``recallscore score``: rows/s and peak RSS from 10^5 to 2×10^7 attempts.
+
+For each shape (``one``: every attempt against the shipped benchmark's reference; ``items``:
+each attempt against its own item) and each size, it writes an attempts Parquet file into a
+scratch folder (``benchmarks/out/`` by default, git-ignored), runs
+``python -m recallscore_nb score … --out S.parquet --quiet`` as a child process, and records its
+wall time and peak RSS (``os.wait4``: the child's own maximum resident set). The per-row
+baseline's rate (``tests/oracles/reference_rules.score_row`` in a plain loop, the file read
+with the ``csv`` module: ``baseline_loop.py``) is measured once per shape on the smallest
+size. Results go to JSON; ``--figure`` draws them (log-log, with the baseline's rate and the
+1 GiB line).
+
+    .venv/bin/python benchmarks/cost_curve.py --sizes 100000 1000000 --shapes one
+    .venv/bin/python benchmarks/cost_curve.py --figure-only   # redraw from the JSON
+
+The attempts: the generator of ``generate.py`` makes a pool of distinct attempts (half the rows
+up to 10^6 rows; at most 10^6 distinct above, so 2×10^7 rows are 5 % distinct), the rows
+are drawn from the pool. Items: ``n / 100`` items (at most 100,000) from ``items_shape``, each
+attempt a pool attempt, half of them ending in the item's own token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+import generate
+from generate import REPO
+
+OUT = Path(__file__).resolve().parent / "out"
+RESULTS = Path(__file__).resolve().parent / "cost_curve.json"
+FIGURE = Path(__file__).resolve().parent / "cost_curve.png"
+SIZES = (100_000, 1_000_000, 4_000_000, 20_000_000)
+POOL_MAX = 1_000_000
+BLOCK = 1 << 20
+GIB = 1024 ** 3
+
+
+def pool(rows: int, seed: int) -> pa.Array:
+    """Distinct attempts from the generator: half of ``rows``, at most :data:`POOL_MAX`."""
+    _, _, seeds = generate.load_benchmark()
+    wanted = min(max(2, rows // 2), POOL_MAX)
+    return pa.array(list(dict.fromkeys(generate.make_attempts(seeds, 2 * wanted, seed))),
+                    type=pa.string())
+
+
+def write_attempts(path: Path, rows: int, seed: int, items: list[str] | None = None) -> None:
+    """``rows`` attempts (``id``, [``item``,] ``attempt``) in row groups of 1Mi rows, written a
+    block at a time (the generator's memory stays small)."""
+    rng = np.random.default_rng(seed)
+    texts = pool(rows, seed)
+    schema = [("id", pa.string())] + ([("item", pa.string())] if items else []) + [
+        ("attempt", pa.string())]
+    item_ids = pa.array(items, type=pa.string()) if items else None
+    with pq.ParquetWriter(path, pa.schema(schema)) as writer:
+        for start in range(0, rows, BLOCK):
+            n = min(BLOCK, rows - start)
+            ids = pc.binary_join_element_wise(
+                "A", pc.utf8_lpad(pc.cast(pa.array(np.arange(start, start + n)), pa.string()),
+                                  10, "0"), "")
+            chosen = texts.take(pa.array(rng.integers(0, len(texts), n)))
+            columns = {"id": ids}
+            if items:
+                which = rng.integers(0, len(items), n)
+                item = item_ids.take(pa.array(which))
+                own = pc.binary_join_element_wise(chosen, " w", pc.cast(pa.array(which),
+                                                                          pa.string()), "")
+                chosen = pc.if_else(pa.array(rng.random(n) < 0.5), own, chosen)
+                columns["item"] = item
+            columns["attempt"] = chosen
+            writer.write_table(pa.table(columns, schema=pa.schema(schema)))
+
+
+def write_items(path: Path, count: int, seed: int) -> list[str]:
+    import items_shape
+
+    made = items_shape.make_items(count, seed)
+    with open(path, "w", encoding="utf-8") as fh:
+        for item_id, reference, facts in made:
+            fh.write(json.dumps({"item": item_id, "referenceAnswer": reference,
+                                 "factChecklist": [{"fact": n, "requiredTerms": t}
+                                                   for n, t in facts]}) + "\n")
+    return [item_id for item_id, _, _ in made]
+
+
+def item_count(rows: int) -> int:
+    return max(10, min(rows // 100, 100_000))
+
+
+def run_child(cmd: list[str]) -> dict:
+    """Run ``cmd``; its wall time, CPU time and peak RSS (its own, from ``wait4``)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-2000:]}")
+    return {"seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+            "peak_rss_bytes": usage.ru_maxrss * 1024}
+
+
+def measure(shape: str, rows: int, folder: Path, seed: int) -> dict:
+    folder.mkdir(parents=True, exist_ok=True)
+    attempts = folder / f"{shape}_{rows}.parquet"
+    out = folder / f"{shape}_{rows}.scored.parquet"
+    scorer: list[str] = []
+    items = None
+    if shape == "items":
+        items_path = folder / f"items_{item_count(rows)}.jsonl"
+        items = write_items(items_path, item_count(rows), seed)
+        scorer = [str(items_path)]
+    print(f"{shape} {rows:,}: writing the attempts ...", flush=True)
+    write_attempts(attempts, rows, seed, items)
+    print(f"{shape} {rows:,}: scoring ...", flush=True)
+    result = run_child([sys.executable, "-m", "recallscore_nb", "score", *scorer, "--attempts",
+                        str(attempts), "--out", str(out), "--quiet"])
+    scored_rows = pq.ParquetFile(out).metadata.num_rows
+    assert scored_rows == rows, (scored_rows, rows)
+    result.update(shape=shape, rows=rows, rows_per_second=rows / result["seconds"],
+                  items=len(items) if items else None,
+                  input_bytes=attempts.stat().st_size, output_bytes=out.stat().st_size)
+    attempts.unlink()
+    out.unlink()
+    print(f"  {result['seconds']:.1f} s, {result['rows_per_second']:,.0f} rows/s, "
+          f"peak RSS {result['peak_rss_bytes'] / 2**20:,.0f} MiB", flush=True)
+    return result
+
+
+def baseline(shape: str, rows: int, folder: Path, seed: int) -> dict:
+    """The independent per-row loop (``baseline_loop.py``: CSV read with the csv module, every
+    rule of the oracle) on ``rows`` attempts of the shape, as a child process."""
+    folder.mkdir(parents=True, exist_ok=True)
+    attempts = folder / f"baseline_{shape}_{rows}.parquet"
+    csv_path = attempts.with_suffix(".csv")
+    scorer: list[str] = []
+    items = None
+    if shape == "items":
+        items_path = folder / f"items_{item_count(rows)}.jsonl"
+        items = write_items(items_path, item_count(rows), seed)
+        scorer = ["--items", str(items_path)]
+    write_attempts(attempts, rows, seed, items)
+    pq.read_table(attempts).to_pandas().to_csv(csv_path, index=False)
+    attempts.unlink()
+    here = Path(__file__).resolve().parent
+    result = run_child([sys.executable, str(here / "baseline_loop.py"), str(csv_path), *scorer,
+                        "--out", str(folder / "baseline.jsonl")])
+    csv_path.unlink()
+    (folder / "baseline.jsonl").unlink()
+    result.update(shape=shape, rows=rows, rows_per_second=rows / result["seconds"])
+    print(f"baseline {shape} {rows:,}: {result['rows_per_second']:,.0f} rows/s", flush=True)
+    return result
+
+
+def draw(results: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (speed, memory) = plt.subplots(1, 2, figsize=(10, 4))
+    for shape, marker in (("one", "o"), ("items", "s")):
+        runs = sorted((r for r in results["runs"] if r["shape"] == shape), key=lambda r: r["rows"])
+        if not runs:
+            continue
+        rows = [r["rows"] for r in runs]
+        speed.plot(rows, [r["rows_per_second"] for r in runs], marker=marker,
+                   label=f"recallscore score ({shape})")
+        memory.plot(rows, [r["peak_rss_bytes"] / 2**20 for r in runs], marker=marker,
+                    label=f"recallscore score ({shape})")
+        base = results.get("baseline", {}).get(shape)
+        if base:
+            speed.axhline(base["rows_per_second"], linestyle=":", color="grey")
+            speed.annotate(f"per-row loop ({shape})", (rows[0], base["rows_per_second"]),
+                           textcoords="offset points", xytext=(0, 4), fontsize=8)
+    memory.axhline(1024, linestyle="--", color="red")
+    memory.annotate("1 GiB", (min(r["rows"] for r in results["runs"]), 1024),
+                    textcoords="offset points", xytext=(0, 4), fontsize=8, color="red")
+    for ax, label in ((speed, "rows per second"), (memory, "peak RSS (MiB)")):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("attempts")
+        ax.set_ylabel(label)
+        ax.legend(fontsize=8)
+        ax.grid(True, which="both", alpha=0.3)
+    memory.set_ylim(top=4096)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def table(results: dict) -> str:
+    lines = ["| shape | attempts | items | seconds | rows/s | × per-row loop | peak RSS (MiB) |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for run in sorted(results["runs"], key=lambda r: (r["shape"], r["rows"])):
+        base = results.get("baseline", {}).get(run["shape"])
+        ratio = f"{run['rows_per_second'] / base['rows_per_second']:.1f}×" if base else "n/a"
+        lines.append(f"| {run['shape']} | {run['rows']:,} | {run['items'] or ''} | "
+                     f"{run['seconds']:.1f} | {run['rows_per_second']:,.0f} | {ratio} | "
+                     f"{run['peak_rss_bytes'] / 2**20:,.0f} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--shapes", nargs="+", choices=("one", "items"), default=["one", "items"])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--folder", type=Path, default=OUT, help="scratch folder for the files")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--figure", type=Path, default=FIGURE)
+    parser.add_argument("--baseline-rows", type=int, default=100_000)
+    parser.add_argument("--figure-only", action="store_true")
+    args = parser.parse_args(argv)
+    results = json.loads(args.results.read_text()) if args.results.exists() else {"runs": []}
+    if not args.figure_only:
+        free = shutil.disk_usage(args.folder.parent if not args.folder.exists()
+                                 else args.folder).free
+        need = max(args.sizes) * 160  # attempts and scored output, bytes per row (measured)
+        if free < 2 * need:
+            raise SystemExit(f"not enough disk space in {args.folder}: {free / GIB:.1f} GiB free, "
+                             f"{2 * need / GIB:.1f} GiB wanted")
+        for shape in args.shapes:
+            results.setdefault("baseline", {})[shape] = baseline(shape, args.baseline_rows,
+                                                                args.folder, args.seed)
+            for rows in args.sizes:
+                run = measure(shape, rows, args.folder, args.seed)
+                results["runs"] = [r for r in results["runs"]
+                                   if (r["shape"], r["rows"]) != (shape, rows)] + [run]
+                args.results.write_text(json.dumps(results, indent=1) + "\n")
+        results["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                              "pyarrow": pa.__version__}
+        args.results.write_text(json.dumps(results, indent=1) + "\n")
+    draw(results, args.figure)
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
