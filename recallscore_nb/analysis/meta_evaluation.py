@@ -74,6 +74,8 @@ CATEGORIES = ("reference-inside-longer-answer", "number-or-date", "no-token-over
 """The disagreement categories, checked in this order (the first that applies)."""
 
 _CONFIDENCE = 0.95
+_BLOCK_ENTRIES = 2**22
+"""Index-matrix entries drawn at a time (whole rows), to bound memory."""
 
 
 def agree_signature(*, protocol: str, reference_judge: str, f1_threshold: float,
@@ -99,46 +101,44 @@ def _check(protocol, resamples, seed, f1_threshold) -> None:
 
 
 # --- verdicts -------------------------------------------------------------------------------
-def _exact_match_sets(values: list[str], gold: list[list[str]]) -> np.ndarray:
-    """SQuAD v1.1 exact match of each value against its own non-empty list of answers."""
-    if not values:
-        return np.zeros(0, dtype=bool)
-    refs = engine.item_references(gold, np.arange(len(values)))
-    return engine.squad_exact_match(engine.Attempts(values), refs, "v1.1")
-
-
 def _judged_references(items: Items, attempts: pd.DataFrame, rows: pd.DataFrame,
                        judge: str) -> pd.Series:
-    """One judge's verdict on every attempt under ``judged-references`` (NA: not counted)."""
+    """One judge's verdict on every attempt under ``judged-references`` (NA: not counted).
+
+    The gold answers are built per judged item (a loop over the items the judge judged, not
+    over attempts); every attempt is then matched against its item's by the engine at once.
+    """
     mine = rows[(rows["judge"] == judge) & rows["verdict"].notna()]
     accepted: dict[str, set[str]] = {}
     rejected: dict[str, set[str]] = {}
     for item, text, verdict in zip(mine["item"], mine["answer"], mine["verdict"].astype(bool)):
         (accepted if verdict else rejected).setdefault(item, set()).add(text)
     references = {i.id: i.references for i in items.items}
-    gold_of: dict[str, list[str]] = {}
-    for item in set(accepted) | set(rejected):
+    judged = sorted(set(accepted) | set(rejected))
+    gold_of = []
+    for item in judged:
         gold = set(references[item]) | accepted.get(item, set())
         for text in rejected.get(item, ()):
             gold.discard(text)
             gold.discard(text.lower())
-        gold_of[item] = sorted(gold)
-    item_col = attempts["item"].astype(str).tolist()
-    text_col = attempts["attempt"].astype(str).str.strip().tolist()
+        gold_of.append(sorted(gold))
+    row_item = pd.Index(judged).get_indexer(attempts["item"].astype(str).astype(object))
+    text = attempts["attempt"].astype(str).str.strip()
     out = pd.Series(pd.NA, index=attempts.index, dtype="boolean")
-    scored_rows, values, gold = [], [], []
-    for row, (item, text) in enumerate(zip(item_col, text_col)):
-        answers = gold_of.get(item)
-        if answers is None:
-            continue
-        if answers:
-            scored_rows.append(row)
-            values.append(text)
-            gold.append(answers)
-        elif text in rejected.get(item, ()) or text.lower() in {
-                r.lower() for r in rejected.get(item, ())}:
-            out.iloc[row] = False
-    out.iloc[scored_rows] = _exact_match_sets(values, gold)
+    has_gold = np.array([bool(g) for g in gold_of] + [False])[row_item]  # -1: not judged
+    scored = np.flatnonzero((row_item >= 0) & has_gold)
+    if len(scored):
+        refs = engine.item_references(gold_of, row_item[scored])
+        values = text.iloc[scored].tolist()
+        out.iloc[scored] = engine.squad_exact_match(engine.Attempts(values), refs, "v1.1")
+    # nothing left of the gold answers: an attempt the judge rejected (ignoring case, as
+    # OpenQA-eval compares) is incorrect, any other is not counted
+    empty = np.flatnonzero((row_item >= 0) & ~has_gold)
+    if len(empty):
+        keys = {f"{item}\x00{t.lower()}" for item, texts in rejected.items() for t in texts}
+        probe = attempts["item"].astype(str).iloc[empty] + "\x00" + text.iloc[empty].str.lower()
+        hit = probe.isin(keys).to_numpy(dtype=bool)
+        out.iloc[empty[hit]] = False
     return out
 
 
@@ -187,7 +187,8 @@ def rule_verdicts(scored: pd.DataFrame, *, f1_threshold: float = 0.5) -> dict[st
 # --- the bootstrap --------------------------------------------------------------------------
 def bootstrap_weights(n_items: int, *, resamples: int, seed: int) -> np.ndarray:
     """How often each item is drawn in each resample: ``(resamples, n_items)`` counts, from
-    one index matrix of ``numpy.random.default_rng(seed)``.
+    one index matrix of ``numpy.random.default_rng(seed)`` (drawn a block of whole rows at a
+    time, the same indices as at once).
 
     >>> bootstrap_weights(3, resamples=2, seed=0).sum(axis=1).tolist()
     [3.0, 3.0]
@@ -195,10 +196,15 @@ def bootstrap_weights(n_items: int, *, resamples: int, seed: int) -> np.ndarray:
     if n_items == 0:
         return np.zeros((resamples, 0))
     rng = np.random.default_rng(seed)
-    index = rng.integers(0, n_items, size=(resamples, n_items))
-    flat = index + (np.arange(resamples)[:, None] * n_items)
-    return np.bincount(flat.ravel(), minlength=resamples * n_items).reshape(
-        resamples, n_items).astype(np.float64)
+    out = np.empty((resamples, n_items))
+    step = max(1, _BLOCK_ENTRIES // n_items)  # whole rows at a time: numpy draws the same
+    for start in range(0, resamples, step):   # indices in blocks as at once
+        rows = min(step, resamples - start)
+        index = rng.integers(0, n_items, size=(rows, n_items))
+        index += np.arange(rows)[:, None] * n_items
+        out[start:start + rows] = np.bincount(index.ravel(), minlength=rows * n_items).reshape(
+            rows, n_items)
+    return out
 
 
 def _per_item(values: np.ndarray, item_code: np.ndarray, n_items: int) -> np.ndarray:

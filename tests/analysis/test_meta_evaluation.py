@@ -90,7 +90,9 @@ def test_judged_references_removes_the_rejected_and_its_lowercase(tmp_path):
     assert plain(verdicts) == [None, False]  # "Rome?" was not rejected: not counted
 
 
-def test_bootstrap_weights_are_one_index_matrix():
+@pytest.mark.parametrize("block", [2**22, 7, 1])
+def test_bootstrap_weights_are_one_index_matrix(monkeypatch, block):
+    monkeypatch.setattr(meta, "_BLOCK_ENTRIES", block)  # whole rows a block: the same draws
     weights = meta.bootstrap_weights(5, resamples=3, seed=7)
     index = np.random.default_rng(7).integers(0, 5, size=(3, 5))
     assert weights.tolist() == [np.bincount(row, minlength=5).tolist() for row in index]
