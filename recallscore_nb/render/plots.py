@@ -483,8 +483,11 @@ def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
     mean with its interval; saturated rules shaded, their titles red; a legend below the
     panels says what the markers and the shading mean."""
     with style():
-        fig, axes = figure(2, 3, figsize=(FIGURE_WIDTH, 5.2), sharex=True, sharey=True,
-                           layout="constrained")
+        rows = max(1, -(-len(measures) // 3))  # three panels a row, as many rows as needed
+        fig, axes = figure(rows, 3, figsize=(FIGURE_WIDTH, 2.6 * rows), sharex=True,
+                           sharey=True, layout="constrained", squeeze=False)
+        for ax in axes.flat[len(measures):]:
+            ax.set_visible(False)
         handles = {}
         for ax, (rule, label) in zip(axes.flat, measures.items()):
             for container in plot_intervals(ax, table[table["rule"] == rule],
@@ -501,8 +504,9 @@ def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
                      f"{threshold:g} and their intervals overlap")
             handles[label] = Patch(facecolor=_SATURATED_FACE, edgecolor=_SATURATED_TITLE,
                                    linewidth=0.8)
-        for ax in axes[-1]:
-            ax.set_xlabel("mean score")
+        for ax in axes.flat[max(0, len(measures) - 3):len(measures)]:
+            ax.set_xlabel("mean score")  # the lowest panel of each column
+            ax.xaxis.set_tick_params(labelbottom=True)
         fig.legend(list(handles.values()), list(handles), loc="outside lower center",
                    ncols=min(len(handles), 2))
         fig.suptitle(f"Mean score per system, {confidence:.0%} percentile bootstrap interval\n"

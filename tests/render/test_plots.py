@@ -105,6 +105,14 @@ def test_05_saturated_panels_explained_in_the_figure(drawn):
     assert saturated == ["checklist, all facts\nsaturated", "checklist, share of facts\nsaturated"]
 
 
+def test_05_one_panel_per_measure(drawn):
+    from recallscore_nb.core.rules import measures
+
+    fig, _ = drawn["05 intervals"]
+    titles = [ax.get_title().split("\n")[0] for ax in fig.axes if ax.get_visible()]
+    assert titles == [m.label for m in measures()]
+
+
 def test_06_no_log_axis_and_runs_axis_ends_near_the_maximum(drawn):
     fig, _ = drawn["06 suites"]
     assert all(ax.get_xscale() == "linear" or not ax.containers for ax in fig.axes)
