@@ -5,7 +5,7 @@ flag vocabulary they were checked against. Pure: takes a
 
 >>> from recallscore_nb.io.catalogue import load_catalogue
 >>> flags_frame(load_catalogue()).loc[0, ["suite", "flag"]].tolist()
-['screening', 'saturated']
+['synthesis', 'floor']
 """
 
 from __future__ import annotations
@@ -15,14 +15,15 @@ import pandas as pd
 from .._version import __version__
 from ..core.catalogue import EVIDENCE_FIELDS, FLAGS, Catalogue, Flag
 
-__all__ = ["suites_frame", "flags_frame", "catalogue_signature"]
+__all__ = ["suites_frame", "flags_frame", "fixes_frame", "exclude_before_fix",
+           "catalogue_signature"]
 
 
 def catalogue_signature() -> str:
     """The flag vocabulary and evidence rule the catalogue's flags were checked against.
 
-    >>> catalogue_signature().split("|")  # doctest: +ELLIPSIS
-    ['catalogue', 'flags:saturated+superseded+paired+void',
+    >>> catalogue_signature().split("|")  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+    ['catalogue', 'flags:saturated+superseded+paired+void+floor+ceiling+small-n+confound+unchecked-gold+grader-bug',
      'evidence:verbatim-caveat-or-method', 'version:...']
     """
     fields = [("flags", "+".join(FLAGS)), ("evidence", "verbatim-" + "-or-".join(EVIDENCE_FIELDS))]
@@ -34,6 +35,8 @@ def _flag_text(flag: Flag) -> str:
         return f"paired with {flag.suite}"
     if flag.flag == "superseded":
         return f"superseded by {flag.suite}"
+    if flag.fixed:
+        return f"{flag.flag} (fixed {flag.fixed})"
     return flag.flag
 
 
@@ -67,13 +70,46 @@ def suites_frame(catalogue: Catalogue) -> pd.DataFrame:
 
 
 def flags_frame(catalogue: Catalogue) -> pd.DataFrame:
-    """One row per flag: ``suite, flag, other, evidence`` (``other`` empty unless the flag
-    names a suite), in catalogue order.
+    """One row per flag: ``suite, flag, other, fixed, evidence`` (``other`` empty unless the
+    flag names a suite, ``fixed`` the ISO date a grader bug was fixed, else empty), in
+    catalogue order.
 
     >>> from recallscore_nb.io.catalogue import load_catalogue
     >>> frame = flags_frame(load_catalogue())
     >>> frame.query("flag == 'superseded'")[["suite", "other"]].values.tolist()
     [['tools', 'toolscale']]
     """
-    rows = [(s.id, f.flag, f.suite or "", f.evidence) for s in catalogue.suites for f in s.flags]
-    return pd.DataFrame(rows, columns=["suite", "flag", "other", "evidence"]).astype(object)
+    rows = [(s.id, f.flag, f.suite or "", f.fixed or "", f.evidence)
+            for s in catalogue.suites for f in s.flags]
+    return pd.DataFrame(rows, columns=["suite", "flag", "other", "fixed", "evidence"]
+                        ).astype(object)
+
+
+def fixes_frame(catalogue: Catalogue) -> pd.DataFrame:
+    """One row per dated flag (a grader bug): ``suite, flag, fixed`` (ISO ``YYYY-MM-DD``).
+
+    >>> from recallscore_nb.io.catalogue import load_catalogue
+    >>> fixes_frame(load_catalogue()).values.tolist()
+    [['contract', 'grader-bug', '2026-09-09']]
+    """
+    rows = [(s.id, f.flag, f.fixed) for s in catalogue.suites for f in s.flags if f.fixed]
+    return pd.DataFrame(rows, columns=["suite", "flag", "fixed"]).astype(object)
+
+
+def exclude_before_fix(results: pd.DataFrame, catalogue: Catalogue
+                       ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Split results (``suite`` and ISO ``date`` columns) into those kept and those dated
+    before their suite's grader-bug fix (the latest, when several), which gain a ``fixed``
+    column. A result on the fix date is kept; a suite with no fix keeps every result.
+
+    >>> from recallscore_nb.io.catalogue import load_catalogue
+    >>> results = pd.DataFrame({"suite": ["contract", "contract"],
+    ...                         "date": ["2026-09-01", "2026-09-09"]})
+    >>> [len(part) for part in exclude_before_fix(results, load_catalogue())]
+    [1, 1]
+    """
+    fixes = fixes_frame(catalogue).groupby("suite")["fixed"].max()
+    fixed = results["suite"].map(fixes)
+    before = (fixed.notna() & (results["date"] < fixed.fillna(""))).to_numpy(dtype=bool)
+    excluded = results[before].assign(fixed=fixed[before])
+    return results[~before], excluded

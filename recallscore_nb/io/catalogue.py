@@ -3,7 +3,7 @@
 A catalogue file (``data/catalogue/suites.json`` ships one) holds ``generated`` (a date)
 and ``suites``, each with ``id, title, version, question, method, grading, caveat, cases,
 runs`` and ``flags``: a list, empty when the suite has none, of
-``{"flag": ..., "evidence": ..., "suite": ...}``. A flag is a reader's judgement recorded as
+``{"flag": ..., "evidence": ..., "suite": ..., "fixed": ...}``. A flag is a reader's judgement recorded as
 data, never inferred from prose when the notebook runs; its ``evidence`` is a verbatim
 substring of the suite's own ``caveat`` or ``method``, which the loader checks. The flags:
 
@@ -16,6 +16,24 @@ substring of the suite's own ``caveat`` or ``method``, which the loader checks. 
 ``void``
     Some results are invalid under a condition the suite's text states (a server, a date,
     a vacuous pass); the evidence says which.
+``floor``
+    Every model scores at the bottom of the suite, or of one of its arms: it separates none.
+``ceiling``
+    A model can clear the whole suite; one that does says the suite ran out of room.
+``small-n``
+    Too few cases for a single run to be more than indicative.
+``confound``
+    The score moves with something other than what the suite asks (a runtime, a syntax).
+``unchecked-gold``
+    The gold answers have not been checked by a person.
+``grader-bug``
+    The grader was wrong until the date in ``fixed`` (``YYYY-MM-DD``, a date the suite's
+    caveat or method states): results dated before it can be excluded
+    (:func:`recallscore_nb.analysis.catalogue.exclude_before_fix`). Only this flag has
+    ``fixed``.
+
+A results file (:func:`load_results`) is CSV with a ``suite`` and a ``date`` column (ISO
+``YYYY-MM-DD``) and any others, kept as text.
 
 :func:`load_catalogue` reads and checks a file (bytes, JSON Schema
 ``data/schemas/catalogue.schema.json`` and, beside it, what a schema cannot say, on every part
@@ -32,13 +50,26 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..core.catalogue import EVIDENCE_FIELDS, FLAGS, NAMES_A_SUITE, Catalogue, Flag, Suite
+import datetime as dt
+import io
+
+import pandas as pd
+
+from ..core.catalogue import (
+    DATED_FLAGS,
+    EVIDENCE_FIELDS,
+    FLAGS,
+    NAMES_A_SUITE,
+    Catalogue,
+    Flag,
+    Suite,
+)
 from ..core.errors import CatalogueFormatError, InputFileError
 from .data import DEFAULT_CATALOGUE
-from .files import sha256
+from .files import read_input, sha256
 from .jsondocs import parse_object, read_document, render, schema_problems, split_path, validator
 
-__all__ = ["load_catalogue"]
+__all__ = ["load_catalogue", "load_results"]
 
 
 def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
@@ -143,7 +174,28 @@ def _flag_errors(name: str, data: dict[str, Any]) -> list[InputFileError]:
             elif other is not None:
                 error("suite", f"nothing (only {' and '.join(NAMES_A_SUITE)} flags name a suite)",
                       render(other))
+            fixed = flag.get("fixed")
+            if flag["flag"] in DATED_FLAGS:
+                if fixed is None:
+                    error("fixed", f"the date the bug was fixed, YYYY-MM-DD (a {flag['flag']} "
+                          "flag carries one)", "nothing")
+                elif isinstance(fixed, str) and _is_date(fixed):
+                    if all(isinstance(text, str) for text in texts) and \
+                            not any(fixed in text for text in texts):
+                        error("fixed", "a date the suite's caveat or method states",
+                              render(fixed))
+            elif fixed is not None:
+                error("fixed", f"nothing (only {' and '.join(DATED_FLAGS)} flags carry a date)",
+                      render(fixed))
     return errors
+
+
+def _is_date(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return len(text) == 10
 
 
 # --- building and locations ------------------------------------------------------------------
@@ -152,7 +204,8 @@ _SUITE_FIELDS = ("id", "title", "version", "question", "method", "grading", "cav
 
 
 def _suite(data: dict[str, Any]) -> Suite:
-    flags = tuple(Flag(f["flag"], f["evidence"], f.get("suite")) for f in data["flags"])
+    flags = tuple(Flag(f["flag"], f["evidence"], f.get("suite"), f.get("fixed"))
+                  for f in data["flags"])
     fields = {key: data[key] for key in _SUITE_FIELDS if key != "flags"}
     return Suite(**fields, flags=flags,
                  extra={k: v for k, v in data.items() if k not in _SUITE_FIELDS})
@@ -168,3 +221,43 @@ def _suite_id(data: Any, parts) -> str | None:
     return sid if isinstance(sid, str) and sid else None
 
 
+
+
+# --- results, to be read against the catalogue's fix dates ----------------------------------
+def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read a results file: CSV with ``suite`` and ``date`` (``YYYY-MM-DD``) columns and any
+    others, every value as text, rows in file order.
+
+    Raises
+    ------
+    InputFileError
+        Not a regular UTF-8 CSV file, a missing column, or a date that is not ``YYYY-MM-DD``
+        (every such row named, by line).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "results.csv"
+    >>> _ = p.write_text("suite,date,score\\ncontract,2026-09-01,0.5\\n")
+    >>> load_results(p).values.tolist()
+    [['contract', '2026-09-01', '0.5']]
+    """
+    name = os.fspath(path)
+    content = read_input(name)
+    try:
+        frame = pd.read_csv(io.BytesIO(content), dtype=str, keep_default_na=False,
+                            encoding="utf-8")
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as err:
+        raise InputFileError(name, message=f"not a CSV results file ({err})") from None
+    missing = [c for c in ("suite", "date") if c not in frame.columns]
+    if missing:
+        found = ", ".join(map(str, frame.columns)) or "none"
+        raise InputFileError(name, "", missing[0],
+                             message=f"missing column {missing[0]!r} (columns: {found})")
+    bad = [i for i, text in enumerate(frame["date"].tolist()) if not _is_date(text)]
+    if bad:
+        raise InputFileError.first_of([
+            InputFileError(name, f"line {i + 2}", "date", row_id=frame["suite"].iloc[i] or None,
+                           expected="a date YYYY-MM-DD", got=repr(frame["date"].iloc[i]))
+            for i in bad])
+    return frame

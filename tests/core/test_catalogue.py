@@ -7,7 +7,8 @@ from recallscore_nb.core.catalogue import FLAGS, NAMES_A_SUITE, Catalogue, Flag,
 
 def test_only_pairing_and_superseding_flags_name_a_suite():
     assert set(NAMES_A_SUITE) < set(FLAGS)
-    assert set(FLAGS) - set(NAMES_A_SUITE) == {"saturated", "void"}
+    assert set(FLAGS) - set(NAMES_A_SUITE) == {"saturated", "void", "floor", "ceiling", "small-n",
+                                               "confound", "unchecked-gold", "grader-bug"}
 
 
 def test_a_suite_keeps_its_flags_and_unknown_fields():

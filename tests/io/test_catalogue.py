@@ -15,20 +15,20 @@ from recallscore_nb.io.data import DEFAULT_CATALOGUE
 
 # The curation, pinned: every suite's flags as (flag, other suite or None).
 CURATED = {
-    "synthesis": [],  # a floor effect on one arm; not one of the four flags
+    "synthesis": [("floor", None)],  # every model scores 0/10 on one arm
     "screening": [("saturated", None)],
     "grounding": [("void", None)],
     "nullschema": [("void", None)],
-    "tagger": [],  # the pairing is recorded on tagger_nullable, whose caveat states it
+    "tagger": [("unchecked-gold", None)],  # its pairing is recorded on tagger_nullable
     "tagger_nullable": [("paired", "tagger")],
     "epistemics": [("saturated", None)],
-    "enrichment": [],
+    "enrichment": [("small-n", None)],
     "tools": [("superseded", "toolscale")],
-    "toolscale": [],  # its caveat mentions saturation only as what it was built to avoid
-    "chainwalk": [],
-    "contract": [("void", None)],
-    "toolcall": [],
-    "shapegen": [],
+    "toolscale": [("ceiling", None)],  # a model that clears every rung: out of steps
+    "chainwalk": [("confound", None)],  # the running total is arithmetic, not chaining
+    "contract": [("grader-bug", None), ("void", None)],
+    "toolcall": [("confound", None)],  # the serving runtime
+    "shapegen": [("confound", None)],  # knowing @scope syntax
     "sitebuild": [("void", None)],
 }
 
@@ -109,7 +109,8 @@ def _edit(data, index, **fields):
         # a flag outside the vocabulary
         (lambda d: _edit(d, 1, flags=[{"flag": "stale", "evidence": "This suite"}]),
          "$.suites[1].flags[0]", "flag", "screening",
-         "one of saturated, superseded, paired, void", '"stale"'),
+         "one of saturated, superseded, paired, void, floor, ceiling, small-n, confound, "
+         "unchecked-gold, grader-bug", '"stale"'),
         # a repeated id
         (lambda d: _edit(d, 2, id="synthesis"),
          "$.suites[2]", "id", "synthesis", "a unique id",
@@ -133,6 +134,23 @@ def _edit(data, index, **fields):
                                       {"flag": "void", "evidence": "The three arms must differ."}]),
          "$.suites[3].flags[1]", "flag", "nullschema",
          "a flag not already given to this suite", '"void"'),
+        # issue 12: a grader bug without its fix date, with one its text does not state, and
+        # a date on a flag that carries none
+        (lambda d: _edit(d, 11, flags=[{"flag": "grader-bug", "evidence": "A grader bug"}]),
+         "$.suites[11].flags[0]", "fixed", "contract",
+         "the date the bug was fixed, YYYY-MM-DD (a grader-bug flag carries one)", "nothing"),
+        (lambda d: _edit(d, 11, flags=[{"flag": "grader-bug", "evidence": "A grader bug",
+                                        "fixed": "2026-09-10"}]),
+         "$.suites[11].flags[0]", "fixed", "contract",
+         "a date the suite's caveat or method states", '"2026-09-10"'),
+        (lambda d: _edit(d, 11, flags=[{"flag": "grader-bug", "evidence": "A grader bug",
+                                        "fixed": "9 Sept 2026"}]),
+         "$.suites[11].flags[0]", "fixed", "contract",
+         "a date YYYY-MM-DD (the day the grader bug was fixed)", '"9 Sept 2026"'),
+        (lambda d: _edit(d, 3, flags=[{"flag": "void", "evidence": "the run is void",
+                                       "fixed": "2026-09-09"}]),
+         "$.suites[3].flags[0]", "fixed", "nullschema",
+         "nothing (only grader-bug flags carry a date)", '"2026-09-09"'),
         # a negative count
         (lambda d: _edit(d, 0, cases=-1),
          "$.suites[0]", "cases", "synthesis", "an integer >= 0", "-1"),
@@ -183,3 +201,23 @@ def test_unreadable_files(tmp_path, content, location, message):
 def test_missing_file(tmp_path):
     err = load_error(tmp_path / "none.json")
     assert err.message == "no such file" and err.file == str(tmp_path / "none.json")
+
+
+# --- issue 12: results files, read against the fix dates -----------------------------------
+def test_results_files_are_read_as_text_and_their_dates_checked(tmp_path):
+    from recallscore_nb.core.errors import InputFileError
+    from recallscore_nb.io.catalogue import load_results
+
+    good = tmp_path / "results.csv"
+    good.write_text("suite,date,score\ncontract,2026-09-01,007\n", encoding="utf-8")
+    assert load_results(good).values.tolist() == [["contract", "2026-09-01", "007"]]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("suite,date\ncontract,2026-9-1\ntools,2026-02-30\n", encoding="utf-8")
+    with pytest.raises(InputFileError) as info:
+        load_results(bad)
+    assert [str(e) for e in info.value.errors] == [
+        f"{bad}: line 2 (id contract): date: expected a date YYYY-MM-DD, got '2026-9-1'",
+        f"{bad}: line 3 (id tools): date: expected a date YYYY-MM-DD, got '2026-02-30'"]
+    (tmp_path / "nodate.csv").write_text("suite\nx\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match="missing column 'date'"):
+        load_results(tmp_path / "nodate.csv")

@@ -2,18 +2,26 @@
 
 The flags are read from the catalogue file, each with the verbatim words of the suite's own
 caveat or method that support it (checked when the file loads, see
-:mod:`recallscore_nb.io.catalogue`); nothing is inferred from prose here.
+:mod:`recallscore_nb.io.catalogue`); nothing is inferred from prose here. A grader bug's fix
+date is a field of its flag: given a results file (``results_path``), the results of a suite
+dated before its fix are excluded, and counted.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from ...analysis.catalogue import catalogue_signature, flags_frame, suites_frame
+from ...analysis.catalogue import (
+    catalogue_signature,
+    exclude_before_fix,
+    fixes_frame,
+    flags_frame,
+    suites_frame,
+)
 from ...render import plots
 from ..session import Session, relative_to_repo, start as _start
 
-__all__ = ["STEM", "start", "source", "suites", "suites_figure", "flags", "numbers"]
+__all__ = ["STEM", "start", "source", "suites", "suites_figure", "flags", "fixes", "numbers"]
 
 STEM = "06_suite_catalogue"
 
@@ -54,6 +62,25 @@ def suites_figure(nb: Session, suites: pd.DataFrame):
 def flags(nb: Session) -> pd.DataFrame:
     """Every flag with the verbatim evidence from the suite's caveat or method."""
     return flags_frame(nb.catalogue)
+
+
+def fixes(nb: Session) -> pd.DataFrame:
+    """Every grader bug with the date it was fixed (``fixed``, ISO ``YYYY-MM-DD``) and, when
+    ``results_path`` names a results file, how many of that suite's results it holds and how
+    many are excluded for being dated before the fix (empty without one)."""
+    table = fixes_frame(nb.catalogue)
+    path = nb.params.results_path
+    if not path:
+        return table.assign(results="", excluded="")
+    from ...io.catalogue import load_results
+
+    results = load_results(nb.read_input(path))
+    _, excluded = exclude_before_fix(results, nb.catalogue)
+    counts = results["suite"].value_counts()
+    dropped = excluded["suite"].value_counts()
+    return table.assign(
+        results=[int(counts.get(suite, 0)) for suite in table["suite"]],
+        excluded=[int(dropped.get(suite, 0)) for suite in table["suite"]])
 
 
 def numbers(source: pd.DataFrame) -> dict[str, object]:
