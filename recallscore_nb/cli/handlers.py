@@ -258,7 +258,7 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
                     attempts_path, "", "item",
                     message="missing column 'item' (scoring against an items file)"))
             if "item" in frame.columns:
-                unknown.update(dict.fromkeys(unknown_items(items, frame["item"])))
+                unknown.update(dict.fromkeys(unknown_items(prepared, frame["item"])))
             clash = sorted(set(frame.columns) - {"id", "item", "attempt"} & outputs)
             if not (column_fault or unknown or clash):
                 return None

@@ -474,7 +474,14 @@ class ItemReferences:
 @dataclass(frozen=True)
 class ItemChecklists:
     """The checklists of many items, flat: each fact's item, each distinct term's fact and
-    token sequence. Items without a checklist have no facts."""
+    normalized text (``terms``, an Arrow string array). Items without a checklist have no
+    facts.
+
+    >>> from recallscore_nb.core.facts import Fact
+    >>> lists = ItemChecklists.build([(Fact("a", ("West", "west!", "drawer")),), None])
+    >>> lists.terms.to_pylist(), lists.fact_terms.tolist(), lists.item_has_checklist.tolist()
+    (['west', 'drawer'], [2], [True, False])
+    """
 
     fact_item: np.ndarray
     fact_names: tuple[str, ...]
@@ -483,7 +490,7 @@ class ItemChecklists:
     item_fact_count: np.ndarray
     item_has_checklist: np.ndarray
     term_fact: np.ndarray
-    term_tokens: tuple[tuple[str, ...], ...]
+    terms: pa.Array
 
     @cached_property
     def term_table(self):
@@ -492,37 +499,41 @@ class ItemChecklists:
 
     @classmethod
     def build(cls, item_facts) -> ItemChecklists:
-        fact_item, names, fact_terms, term_fact, term_tokens = [], [], [], [], []
-        starts, counts = [], []
-        for i, facts in enumerate(item_facts):
-            starts.append(len(names))
-            counts.append(len(facts or ()))
-            for fact in facts or ():
-                terms = dict.fromkeys(fact.normalized_terms)
-                fact_terms.append(len(terms))
-                for term in terms:
-                    term_fact.append(len(names))
-                    term_tokens.append(tuple(term.split()))
-                fact_item.append(i)
-                names.append(fact.name)
+        """The items' facts (each a sequence of :class:`~recallscore_nb.core.facts.Fact`, or
+        None: no checklist), flattened once; the terms normalized as one Arrow array, and a
+        term repeated within a fact kept once."""
+        item_facts = list(item_facts)
+        counts = np.array([len(f or ()) for f in item_facts], dtype=np.int64)
+        facts = [fact for f in item_facts if f for fact in f]
+        raw = [term for fact in facts for term in fact.terms]
+        raw_fact = np.repeat(np.arange(len(facts), dtype=np.int64),
+                             [len(fact.terms) for fact in facts]).astype(np.int64)
+        normalized = normalize_array(pa.array(raw, type=pa.string()), SEED)
+        codes = (pc.dictionary_encode(normalized).indices.to_numpy(zero_copy_only=False)
+                 .astype(np.int64) if len(raw) else np.zeros(0, dtype=np.int64))
+        _, first = np.unique(raw_fact * (int(codes.max(initial=0)) + 1) + codes,
+                             return_index=True)
+        keep = np.sort(first)  # each (fact, term) once, in the order first given
+        term_fact = raw_fact[keep]
         return cls(
-            np.array(fact_item, dtype=np.int64), tuple(names),
-            np.array(fact_terms, dtype=np.int64), np.array(starts, dtype=np.int64),
-            np.array(counts, dtype=np.int64),
-            np.array([facts is not None for facts in item_facts], dtype=bool),
-            np.array(term_fact, dtype=np.int64), tuple(term_tokens),
+            np.repeat(np.arange(len(item_facts), dtype=np.int64), counts),
+            tuple(fact.name for fact in facts),
+            np.bincount(term_fact, minlength=len(facts)).astype(np.int64),
+            np.cumsum(counts) - counts, counts,
+            np.array([f is not None for f in item_facts], dtype=bool),
+            term_fact, normalized.take(pa.array(keep, type=pa.int64())),
         )
 
 
 def _term_table(lists: ItemChecklists):
     """The terms' tokens as ids in one vocabulary, and the terms sorted by (item, first
     token id): (vocab, term ids matrix, term lengths, sort order, sorted keys)."""
-    terms = pa.array([" ".join(t) for t in lists.term_tokens], type=pa.string())
-    flat, offsets = _split(terms)
+    flat, offsets = _split(lists.terms)
     rows, positions, lengths = _layout(offsets)
     encoded = pc.dictionary_encode(flat)
     vocab = encoded.dictionary.cast(pa.string())
-    term_ids = np.full((len(terms), max(int(lengths.max(initial=0)), 1)), -1, dtype=np.int64)
+    term_ids = np.full((len(lists.terms), max(int(lengths.max(initial=0)), 1)), -1,
+                       dtype=np.int64)
     term_ids[rows, positions] = encoded.indices.to_numpy(zero_copy_only=False)
     term_key = lists.fact_item[lists.term_fact] * len(vocab) + term_ids[:, 0]
     order = np.argsort(term_key, kind="stable")
@@ -585,8 +596,14 @@ def _distinct_counts(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def missing_fact_names(rows: np.ndarray, facts: np.ndarray, row_item: np.ndarray,
                        lists: ItemChecklists, n: int) -> pd.api.extensions.ExtensionArray:
     """Per row, the names of its item's absent facts joined by ";", from the (row, fact) pairs
-    :func:`item_checklist` found present: one Python join per distinct (item, present facts)
-    pattern, not per row."""
+    :func:`item_checklist` found present: each distinct (item, present facts) pattern's text
+    built once, all of them with Arrow (no Python step per pattern or per row).
+
+    >>> from recallscore_nb.core.facts import Fact
+    >>> lists = ItemChecklists.build([(Fact("a", ("x",)), Fact("b", ("y",)))])
+    >>> missing_fact_names(np.array([0]), np.array([1]), np.array([0, 0]), lists, 2).tolist()
+    ['a', 'a;b']
+    """
     if n == 0:
         return pd.array([], dtype=STRING)
     local = facts - lists.item_fact_start[lists.fact_item[facts]]
@@ -599,10 +616,15 @@ def missing_fact_names(rows: np.ndarray, facts: np.ndarray, row_item: np.ndarray
         mask[rows[starts]] = np.bitwise_or.reduceat(bits, starts)
     mask_codes, masks = pd.factorize(mask)
     codes, uniques = pd.factorize(row_item.astype(np.int64) * len(masks) + mask_codes)
-    uniques = [(int(k) // len(masks), masks[int(k) % len(masks)]) for k in uniques]
-    names = []
-    for item, bits in uniques:
-        lo, count = lists.item_fact_start[item], lists.item_fact_count[item]
-        names.append(";".join(lists.fact_names[lo + k] for k in range(count)
-                              if not (int(bits) >> k) & 1))
-    return pd.array(np.array(names, dtype=object)[codes], dtype=STRING)
+    item = uniques // len(masks)
+    bits = np.asarray(masks, dtype=np.uint64)[uniques % len(masks)]
+    count = lists.item_fact_count[item]
+    pattern = np.repeat(np.arange(len(uniques)), count)
+    k = np.arange(len(pattern)) - np.repeat(np.cumsum(count) - count, count)
+    absent = (np.right_shift(bits[pattern], k.astype(np.uint64)) & np.uint64(1)) == 0
+    fact = (lists.item_fact_start[item][pattern] + k)[absent]
+    per = np.bincount(pattern[absent], minlength=len(uniques))
+    offsets = np.concatenate(([0], np.cumsum(per))).astype(np.int32)
+    names = pa.array(lists.fact_names, type=pa.string()).take(pa.array(fact, type=pa.int64()))
+    texts = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), names), ";")
+    return pd.array(texts.take(pa.array(codes, type=pa.int64())), dtype=STRING)

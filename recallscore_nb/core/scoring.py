@@ -241,7 +241,12 @@ class PreparedItems:
     """What scoring against items needs of them, built once for any number of calls (a file
     scored a chunk at a time): the item ids, their references, their checklists."""
 
-    index: pd.Index
+    ids: pa.Array
+
+    def rows_of(self, item_ids) -> np.ndarray:
+        """Each id's item number (-1: not an item), ``item_ids`` as text (Series or array)."""
+        found = pc.index_in(engine.as_string_array(item_ids, what="item"), value_set=self.ids)
+        return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.int64)
     references: engine.ItemReferences
     checklists: engine.ItemChecklists
 
@@ -250,20 +255,28 @@ def prepare_items(items: Items) -> PreparedItems:
     """The items' tables for :func:`score_items` (``prepared=``), built once.
 
     >>> from recallscore_nb.core.items import Item
-    >>> prepare_items(Items("demo", "", (Item("q1", ("Paris",), None),))).index.tolist()
-    ['q1']
+    >>> prepare_items(Items("demo", "", (Item("q1", ("Paris",), None),))).rows_of(["q", "q1"])
+    array([-1,  0])
     """
-    return PreparedItems(pd.Index(items.ids),
+    return PreparedItems(pa.array(items.ids, type=pa.string()),
                          engine.ItemReferences.build([item.references for item in items.items]),
                          engine.ItemChecklists.build([item.facts for item in items.items]))
 
 
-def unknown_items(items: Items, item_ids) -> list[str]:
+def unknown_items(items: Items | PreparedItems, item_ids) -> list[str]:
     """The ids among ``item_ids`` (a Series or sequence, as ``score_items`` reads its
     ``item`` column) that are not items of ``items``, each once, in order of appearance."""
-    text = pd.Series(item_ids).astype(str).astype(engine.STRING)
-    row_item = pd.Index(items.ids).get_indexer(text.astype(object))
-    return list(dict.fromkeys(text[row_item < 0].tolist()))
+    prepared = items if isinstance(items, PreparedItems) else prepare_items(items)
+    text = _item_text(pd.Series(item_ids))
+    return list(dict.fromkeys(text[prepared.rows_of(text) < 0].tolist()))
+
+
+def _item_text(items: pd.Series) -> pd.Series:
+    """The ``item`` column as text, as :func:`score_items` reads it."""
+    if isinstance(items.dtype, pd.ArrowDtype) and pa.types.is_string(
+            items.dtype.pyarrow_dtype) and not items.hasnans:
+        return items
+    return items.astype(str).astype(engine.STRING)
 
 
 def unknown_items_text(unknown: list[str]) -> str:
@@ -323,9 +336,9 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     frame = attempts.reset_index(drop=True).copy()
     if "id" not in frame.columns:
         frame.insert(0, "id", pd.array(np.arange(len(frame)).astype(str), dtype=engine.STRING))
-    frame["item"] = frame["item"].astype(str).astype(engine.STRING)
+    frame["item"] = _item_text(frame["item"])
     prepared = prepared or prepare_items(items)
-    row_item = prepared.index.get_indexer(frame["item"].astype(object))
+    row_item = prepared.rows_of(frame["item"])
     if (row_item < 0).any():
         unknown = list(dict.fromkeys(frame["item"][row_item < 0].tolist()))
         raise UsageError(unknown_items_text(unknown))

@@ -15,10 +15,12 @@ from __future__ import annotations
 import os
 import re
 
+import pyarrow as pa
+
 from ..core.errors import InputFileError, ItemsFormatError
 from ..core.facts import Fact
 from ..core.items import Item, Items
-from ..core.normalize import SEED
+from ..core.normalize import SEED, normalize_array
 from ..core.tokens import term_occurs
 from .files import read_input, sha256
 from .jsondocs import load_json_line, render
@@ -28,7 +30,7 @@ __all__ = ["load_items"]
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
 
-def _line_errors(name: str, number: int, record) -> list[ItemsFormatError]:
+def _line_errors(name: str, number: int, record, seed=SEED) -> list[ItemsFormatError]:
     where = f"line {number}"
     if not isinstance(record, dict):
         return [ItemsFormatError(name, where, expected="a JSON object", got=render(record))]
@@ -77,12 +79,12 @@ def _line_errors(name: str, number: int, record) -> list[ItemsFormatError]:
             errors.append(error(f"{field}.requiredTerms", "a list of at least one string", terms))
             continue
         for j, term in enumerate(terms):
-            normalized = SEED(term)
+            normalized = seed(term)
             if not normalized:
                 errors.append(error(f"{field}.requiredTerms[{j}]",
                                     "a term that keeps some text after normalization", term))
             for reference_text in alternatives:
-                if normalized and not term_occurs(SEED(reference_text), normalized):
+                if normalized and not term_occurs(seed(reference_text), normalized):
                     errors.append(error("referenceAnswer", f"the term {render(term)} of fact "
                                         f"{fact_name}", reference_text))
     return errors
@@ -105,6 +107,30 @@ def _item(record: dict) -> Item:
     return Item(record["item"], references, facts)
 
 
+def _seed_lookup(records):
+    """``SEED`` of every reference and term of the records, normalized as one Arrow array
+    (the vectorized path, equal to ``SEED`` string by string); a dict's ``__getitem__``, with
+    ``SEED`` itself for anything else."""
+    texts: dict[str, None] = {}
+    for record in records:
+        if not isinstance(record, dict):
+            continue
+        reference = record.get("referenceAnswer")
+        for text in [reference] if isinstance(reference, str) else reference or ():
+            if isinstance(text, str):
+                texts[text] = None
+        checklist = record.get("factChecklist")
+        for fact in checklist if isinstance(checklist, list) else ():
+            terms = fact.get("requiredTerms") if isinstance(fact, dict) else None
+            for term in terms if isinstance(terms, list) else ():
+                if isinstance(term, str):
+                    texts[term] = None
+    keys = list(texts)
+    normalized = normalize_array(pa.array(keys, type=pa.string()), SEED).to_pylist()
+    table = dict(zip(keys, normalized))
+    return lambda text: table[text] if text in table else SEED(text)
+
+
 def load_items(path: str | os.PathLike[str]) -> Items:
     """Read and validate an items file (JSONL); every error is collected, the first raised.
 
@@ -119,15 +145,21 @@ def load_items(path: str | os.PathLike[str]) -> Items:
     errors: list[InputFileError] = []
     items: list[Item] = []
     first_line: dict[str, int] = {}
+    records = []
     for number, raw in enumerate(content.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            record = load_json_line(raw, name, ItemsFormatError, number, _item_id)
+            records.append((number, load_json_line(raw, name, ItemsFormatError, number,
+                                                   _item_id)))
         except InputFileError as err:
-            errors += err.errors
+            records.append((number, err))
+    seed = _seed_lookup(record for _, record in records)
+    for number, record in records:
+        if isinstance(record, InputFileError):
+            errors += record.errors
             continue
-        problems = _line_errors(name, number, record)
+        problems = _line_errors(name, number, record, seed)
         errors += problems
         item_id = _item_id(record) if isinstance(record, dict) else None
         if item_id is None:
