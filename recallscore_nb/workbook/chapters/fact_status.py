@@ -1,4 +1,4 @@
-"""Notebook 07: each variant's facts as present, missing, contradicted or negated.
+"""Notebook 07: each variant's facts as present, missing, contradicted, negated or conflicting.
 
 The scoring schema (weights, equivalent and contradicting formulations, negation cues) reads
 each fact of each benchmark variant as one of four statuses; the weighted score sits beside
@@ -86,8 +86,9 @@ def _spans_text(spans) -> str:
 
 def explanations(scores: pd.DataFrame, statuses: pd.DataFrame, facts) -> pd.DataFrame:
     """Every fact that is not plainly present (present through an equivalent, or missing,
-    contradicted or negated), with its basis: what matched, the terms, their character spans
-    in the attempt (``start-end``), and the negation cue."""
+    contradicted, negated or conflicting), with its basis: what matched, the terms, their
+    character spans in the attempt (``start-end``), the negation cue, and for a conflicting
+    fact the contradiction found beside it (``contradiction[i]: terms at spans``)."""
     rows = []
     for i, row_id in enumerate(scores["id"]):
         for fact in facts:
@@ -96,6 +97,7 @@ def explanations(scores: pd.DataFrame, statuses: pd.DataFrame, facts) -> pd.Data
             if status == "present" and basis.get("matched") == "required":
                 continue
             cue = basis.get("cue")
+            against = basis.get("conflict")
             rows.append({
                 "id": str(row_id),
                 "fact": fact.name,
@@ -104,8 +106,10 @@ def explanations(scores: pd.DataFrame, statuses: pd.DataFrame, facts) -> pd.Data
                 "terms": "; ".join(basis.get("terms") or ()),
                 "spans": _spans_text(basis.get("spans")),
                 "cue": f"{cue['token']} at {_spans_text([cue['span']])}" if cue else "",
+                "conflict": (f"{against['matched']}: {'; '.join(against['terms'])} at "
+                             f"{_spans_text(against['spans'])}" if against else ""),
             })
-    columns = ["id", "fact", "status", "matched", "terms", "spans", "cue"]
+    columns = ["id", "fact", "status", "matched", "terms", "spans", "cue", "conflict"]
     return pd.DataFrame(rows, columns=columns)
 
 

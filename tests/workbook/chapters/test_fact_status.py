@@ -182,14 +182,14 @@ def test_explanations_table_on_the_shipped_benchmark(tmp_path):
     table = steps(nb)["explanations"]
     assert table.to_dict("records") == [
         {"id": "R09", "fact": "material", "status": "missing", "matched": "", "terms": "",
-         "spans": "", "cue": ""},
+         "spans": "", "cue": "", "conflict": ""},
         # "The copper token goes in the east drawer": east 29-33, drawer 34-40
         {"id": "R10", "fact": "location", "status": "contradicted", "matched": "contradiction[0]",
-         "terms": "east; drawer", "spans": "29-33; 34-40", "cue": ""},
+         "terms": "east; drawer", "spans": "29-33; 34-40", "cue": "", "conflict": ""},
         {"id": "R11", "fact": "timing", "status": "contradicted", "matched": "contradiction[0]",
-         "terms": "after; museum", "spans": "41-46; 51-57", "cue": ""},
+         "terms": "after; museum", "spans": "41-46; 51-57", "cue": "", "conflict": ""},
         {"id": "R12", "fact": "material", "status": "contradicted", "matched": "contradiction[0]",
-         "terms": "silver", "spans": "4-10", "cue": ""},
+         "terms": "silver", "spans": "4-10", "cue": "", "conflict": ""},
     ]
     assert nb.numbers["FactStatusExplainedFacts"] == "4"
 
@@ -245,7 +245,7 @@ def test_own_benchmark_statuses_and_scores(tmp_path, heron, svg_only):
     assert explained.loc[("h2", "place"), "status"] == "present"
     # "The heron is not at the pond": "not" at 13-16, "pond" at 24-28
     assert explained.loc[("h3", "place")].tolist() == ["negated", "required", "pond", "24-28",
-                                                       "not at 13-16"]
+                                                       "not at 13-16", ""]
     assert explained.loc[("h3", "time"), "cue"] == "not at 13-16"  # the same clause
     assert explained.loc[("h4", "time"), "terms"] == "dusk"
     assert ("h1", "bird") not in explained.index
