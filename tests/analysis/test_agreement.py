@@ -108,7 +108,8 @@ def test_percent_agreement_of_no_rows_is_undefined():
 def test_partial_credit_beside_the_counts_it_is_computed_from():
     frame = pd.DataFrame({"id": ["a", "b", "c"], "literal_match": [F, F, T],
                           "normalized_match": [F, T, T], "squad_exact_match": [F, T, T],
-                          "token_f1": [0.0, 0.5, 1.0], "checklist_full_match": [F, F, T],
+                          "token_f1": [0.0, 0.5, 1.0], "contains": [F, T, T],
+                          "checklist_full_match": [F, F, T],
                           "facts_present": [0, 2, 3], "facts_total": [3, 3, 3]})
     table = side_by_side(frame, [None, None, None])
     assert table["partial_credit"].tolist() == [0, 2 / 3, 1]
@@ -119,11 +120,12 @@ def test_partial_credit_beside_the_counts_it_is_computed_from():
 def _scores(**columns) -> pd.DataFrame:
     n = len(next(iter(columns.values())))
     base = {"id": [f"r{i}" for i in range(1, n + 1)], "token_f1": [1.0] * n,
-            "facts_present": [1] * n, "facts_total": [1] * n}
+            "contains": [F] * n, "facts_present": [1] * n, "facts_total": [1] * n}
     return pd.DataFrame(base | columns)
 
 
-# Four rows: literal passes r1; normalized r1, r2; squad r1, r2; checklist r1, r2, r3.
+# Four rows: literal passes r1; normalized r1, r2; squad r1, r2; checklist r1, r2, r3;
+# contains none.
 FOUR = _scores(
     literal_match=[T, F, F, F],
     normalized_match=[T, T, F, F],
@@ -134,7 +136,7 @@ FOUR = _scores(
 
 def test_agreement_table_counts_and_kappa_by_hand():
     table = agreement_table(FOUR).set_index(["rule_a", "rule_b"])
-    assert len(table) == 6  # 4 rules, 6 pairs
+    assert len(table) == 10  # 5 rules, 10 pairs
     row = table.loc[("literal", "normalized")]
     assert (row["both_pass"], row["only_a"], row["only_b"], row["both_fail"]) == (1, 0, 1, 2)
     assert row["agreement_pct"] == 75
@@ -158,7 +160,7 @@ def test_label_counts_and_precision_recall_by_hand():
     assert table.loc["checklist", "precision"] == 2 / 3
     assert table.loc["checklist", "recall"] == 1
     assert table.loc["checklist", "mean_incomplete"] == 1  # r3 passes
-    assert table["labelled"].tolist() == [3] * 6 and table["unlabelled"].tolist() == [1] * 6
+    assert table["labelled"].tolist() == [3] * 7 and table["unlabelled"].tolist() == [1] * 7
     assert table.loc["token_f1", "kind"] == "graded"
     assert pd.isna(table.loc["token_f1", "tp"]) and math.isnan(table.loc["token_f1", "recall"])
 
@@ -173,11 +175,11 @@ def test_precision_recall_undefined_cases():
     assert table.loc["checklist", "precision"] == 0
     assert math.isnan(table.loc["checklist", "mean_complete"])
     unlabelled = precision_recall_table(scores, [None, None])
-    assert unlabelled["labelled"].tolist() == [0] * 6
+    assert unlabelled["labelled"].tolist() == [0] * 7
     assert unlabelled[["precision", "recall"]].isna().all().all()
     shown = na_as_text(unlabelled)
-    assert shown["precision"].tolist() == [NA_TEXT] * 6
-    assert shown["tp"].tolist()[:4] == [0, 0, 0, 0] and shown["tp"].iloc[4] == NA_TEXT
+    assert shown["precision"].tolist() == [NA_TEXT] * 7
+    assert shown["tp"].tolist()[:5] == [0] * 5 and shown["tp"].iloc[5] == NA_TEXT
 
 
 def test_labels_must_align():
@@ -190,7 +192,8 @@ def test_side_by_side_shows_missing_labels_as_na():
     assert table["facts_complete"].tolist() == [T, F, NA_TEXT, T]
     assert list(table.columns) == [
         "id", "condition", "literal", "normalized", "squad_exact_match", "token_f1",
-        "checklist", "facts_present", "facts_total", "partial_credit", "facts_complete"]
+        "contains", "checklist", "facts_present", "facts_total", "partial_credit",
+        "facts_complete"]
     assert table["condition"].tolist() == [""] * 4  # no condition column: empty
 
 
@@ -239,8 +242,8 @@ def test_disagreements_on_the_shipped_benchmark():
 
 
 def test_disagreements_name_the_missing_fact_and_term(tmp_path):
-    # SQuAD exact match drops the articles, so "cat sat on mat" passes it, while the
-    # checklist's term "the mat" is missing.
+    # SQuAD exact match drops the articles, so "cat sat on mat" passes it (and contains the
+    # reference), while the checklist's term "the mat" is missing.
     path = tmp_path / "mat.json"
     path.write_text(json.dumps({
         "schemaVersion": 1, "referenceAnswer": "The cat sat on the mat.",
@@ -251,14 +254,16 @@ def test_disagreements_name_the_missing_fact_and_term(tmp_path):
     bench = load_benchmark(path)
     table = disagreements(bench, score_benchmark(bench))
     row = table.iloc[0]
-    assert (row["passing"], row["failing"]) == ("squad_exact_match", "literal, normalized, checklist")
+    assert (row["passing"], row["failing"]) == ("squad_exact_match, contains",
+                                                "literal, normalized, checklist")
     assert row["missing_terms"] == "place: the mat"
     assert row["token_diff"] == "-[the] -[the]"
     assert row["first_difference"] == "token 0: 'cat' vs 'the'"
     assert facts_complete_labels(bench).isna().all()
 
 
-def test_binary_rules_are_the_four_binary_columns():
+def test_binary_rules_are_the_five_binary_columns():
     assert binary_rules() == {
         "literal_match": "literal", "normalized_match": "normalized",
-        "squad_exact_match": "squad_exact_match", "checklist_full_match": "checklist"}
+        "squad_exact_match": "squad_exact_match", "contains": "contains",
+        "checklist_full_match": "checklist"}

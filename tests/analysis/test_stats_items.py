@@ -230,7 +230,8 @@ def test_bad_input_says_what(frame, kwargs, message):
 
 def test_resolve_rules():
     assert resolve_rules() == ["literal_match", "normalized_match", "squad_exact_match",
-                               "token_f1", "checklist_full_match", "partial_credit"]
+                               "token_f1", "contains", "checklist_full_match",
+                               "partial_credit"]
     assert resolve_rules("token_f1") == ["token_f1"]
 
 

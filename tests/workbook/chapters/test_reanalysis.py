@@ -142,7 +142,7 @@ def test_start_signs_the_rules_and_the_bootstrap(tmp_path):
     nb = reanalysis.start(namespace)
     assert nb.signatures[-1] == (
         f"bootstrap|ci:percentile-95|unit:attempt|n:300|seed:7|version:{__version__}")
-    assert len(nb.signatures) == 6
+    assert len(nb.signatures) == 7  # the six rules and the bootstrap
     assert (nb.params.seed, nb.params.resamples) == (7, 300)
     assert sorted(nb.inputs) == ["recallscore_nb/data/benchmarks/four_fact_recall.json"]
     reanalysis.attempts(nb)  # the notebook's next cell: read before any output

@@ -81,7 +81,7 @@ def test_04_on_a_benchmark_of_our_own(tmp_path, own_benchmark):
     # SQuAD EM and the checklist agree on every row: o1, o2, o4 pass, o3 fails: kappa 1.
     assert table.loc[("squad_exact_match", "checklist"), "kappa"] == 1
     pr = t["precision_recall"]
-    assert pr["precision"].tolist() == ["n/a"] * 8 and pr["unlabelled"].tolist() == [4] * 8
+    assert pr["precision"].tolist() == ["n/a"] * 9 and pr["unlabelled"].tolist() == [4] * 9
     assert nb.numbers["AgreementPrecisionLiteral"] == "n/a"
     dis = t["disagreements"].set_index("id")
     assert dis.loc["o2", "token_diff"] == "-[a]"
@@ -98,8 +98,8 @@ def test_04_kappa_undefined_is_na(tmp_path):
     }))
     nb = session(ch04, tmp_path, benchmark_path=str(path))
     t = steps(nb)
-    assert t["agreement"]["kappa"].tolist() == ["n/a"] * 10
-    assert t["agreement"]["agreement_pct"].tolist() == [100] * 10
+    assert t["agreement"]["kappa"].tolist() == ["n/a"] * 15  # 6 binary measures, 15 pairs
+    assert t["agreement"]["agreement_pct"].tolist() == [100] * 15
     assert nb.numbers["AgreementKappaLiteralChecklist"] == "n/a"
     assert t["disagreements"].empty
     assert not math.isnan(float(nb.numbers["AgreementPercentLiteralChecklist"]))

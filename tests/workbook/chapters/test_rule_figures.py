@@ -65,8 +65,8 @@ def test_02_without_labels_says_na(tmp_path, own_benchmark):
     nb = session(ch02, tmp_path, benchmark_path=str(own_benchmark))
     scores = ch02.scores(nb)
     by_label = ch02.by_label(nb, scores)
-    assert by_label["complete_pass"].tolist() == ["n/a"] * 4
-    assert by_label["unlabelled"].tolist() == [4] * 4
+    assert by_label["complete_pass"].tolist() == ["n/a"] * 5  # one per binary rule
+    assert by_label["unlabelled"].tolist() == [4] * 5
     assert ch02.numbers(by_label)["FigureCompletePassChecklist"] == "n/a"
     assert ch02.facts(nb, scores)["facts_total"].tolist() == [3] * 4
     saved = nb.save("by_label", ch02.by_label_figure(nb, scores))  # every format, once
