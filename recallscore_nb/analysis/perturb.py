@@ -1,13 +1,22 @@
-"""Drafting a benchmark from a reference: fixed kinds of variant, labelled by the rules.
+"""Drafting a benchmark from a reference: fixed kinds of variant, labelled by what was done.
 
 Each kind of variant is a pure function ``(reference, facts, rng, ...)`` that returns the
 variant's text, or an :class:`Unavailable` (falsy, carrying the reason) when the reference
 gives it nothing to work on, such as no clause to reorder. :data:`KINDS` lists them in the
-order of the shipped benchmark's conditions. :func:`perturb_benchmark` makes every kind
-that can be made, labels each row with the package's own scoring (so ``recallscore
-reproduce`` agrees with it), and returns a schema-version-1 benchmark with the kinds it
-skipped; :func:`dumps_benchmark` spells it as the file ``recallscore perturb`` writes
+order of the shipped benchmark's conditions, then the kinds a scoring schema exists for.
+:func:`perturb_benchmark` makes every kind that can be made and labels each row from the
+transformation it applied (:data:`INTENDED_LABELS`, :data:`CHECKLIST_LOSES`), never by
+scoring it: ``recallscore reproduce`` on the draft then tests the scorer against what the
+variants are. It returns a schema-version-1 benchmark with the kinds it skipped;
+:func:`dumps_benchmark` spells it as the file ``recallscore perturb`` writes
 (:func:`recallscore_nb.cli.handlers.perturb_command`).
+
+What each label says: ``literalMatch`` and ``normalizedMatch``, whether the transformation
+kept the text, or kept it up to case, ASCII punctuation and spacing; ``fixtureFactsComplete``,
+whether the answer still states every fact (a negated, hedged or stuffed answer does not; a
+paraphrase does); ``factsPresent`` and ``checklistFullMatch``, what the published checklist,
+which sees only the required terms, must give: a paraphrased fact is lost to it, a negated or
+hedged one is not.
 
 The heuristics are generic, English-only and small; nothing in them names the shipped
 answer's words:
@@ -24,7 +33,18 @@ answer's words:
   subject before its verb);
 - "<fact> changed" turns one of the fact's terms into a contradiction from the scoring
   schema when it lists one for that fact, otherwise into another member of a built-in
-  group of mutually exclusive words (:data:`ALTERNATIVES`) or another number.
+  group of mutually exclusive words (:data:`ALTERNATIVES`) or another number;
+- "<fact> negated" puts "not" before the phrase holding the fact's first term (with the
+  determiners and prepositions it starts with);
+- "<fact> paraphrased" replaces the fact's required terms by one of the scoring schema's
+  ``equivalents`` for it (term for term, or a contiguous run of terms by the whole list);
+- "<fact> hedged" gives the right and a wrong value: "Either <reference>, or <the fact
+  changed>";
+- "answer stuffed" lists every required term, equivalent and contradiction of every fact
+  (:func:`stuffing_attempt`); it needs contradictions to list.
+
+Numbers keep their punctuation (``12%``, ``3.5``, ``1,000``, ``$5``) when punctuation is
+removed, and a removed number takes its own punctuation along.
 
 One row is made per fact for "omitted" and "changed" (conditions ``"<fact> omitted"`` and
 ``"<fact> changed"``), so every fact's omission and change is drafted; the functions choose a
@@ -40,8 +60,8 @@ shifts the others.
 >>> reorder_clauses(bench.reference, bench.facts, random.Random(0))
 'Before the museum opens, the copper token goes in the west drawer.'
 >>> doc, skipped = perturb_benchmark(bench, seed=0)
->>> len(doc["rows"]), skipped
-(15, [('object changed', 'no built-in alternative for its terms (token)')])
+>>> len(doc["rows"]), skipped[0]
+(22, ('object changed', 'no built-in alternative for its terms (token)'))
 """
 
 from __future__ import annotations
@@ -76,6 +96,12 @@ __all__ = [
     "drop_articles_and_verb",
     "omit_fact",
     "change_fact",
+    "negate_fact",
+    "paraphrase_fact",
+    "hedge_fact",
+    "stuffing_attempt",
+    "stuff_answer",
+    "CHECKLIST_LOSES",
     "perturb_benchmark",
     "dumps_benchmark",
 ]
@@ -281,7 +307,9 @@ def _without(words: Sequence[_Word], drop: set[int], *, colon_at: int | None = N
         if i not in drop:
             out.append(word.text)
             continue
-        mark = word.trail
+        # a dropped word passes on only the marks that end a clause or a sentence (a number's
+        # "%" or a closing quote goes with it)
+        mark = "".join(ch for ch in word.trail if ch in _TERMINAL + _CLAUSE_PUNCT)
         if i == colon_at and not mark.strip(_CLAUSE_PUNCT):
             mark = ":"
         if not out or not mark:
@@ -320,16 +348,32 @@ def uppercase(reference: str, facts: Sequence[Fact], rng: random.Random) -> Vari
     return upper
 
 
+_NUMBER_PUNCT = re.compile(r"(?<=\d)[.,](?=\d)|(?<=\d)%|[$+-](?=\d)")
+"""ASCII punctuation that is part of a number: a decimal point or thousands separator
+between digits, a percent sign after one, a currency or sign before one."""
+
+
+def _without_punctuation(word: str) -> str:
+    """A word without its ASCII punctuation, but for what belongs to a number in it."""
+    kept = {m.start() for m in _NUMBER_PUNCT.finditer(word)}
+    return "".join(ch for i, ch in enumerate(word)
+                   if i in kept or ch == delete_ascii_punctuation(ch))
+
+
 def remove_punctuation(reference: str, facts: Sequence[Fact], rng: random.Random) -> Variant:
     """The reference without ASCII punctuation, one space between words (a word that was
-    punctuation alone goes). Other punctuation stays, as the seed normalization keeps it.
+    punctuation alone goes), but for the punctuation of numbers (``12%``, ``3.5``,
+    ``1,000``, ``$5``): removing it would change the value. Other punctuation stays, as the
+    seed normalization keeps it.
 
     >>> remove_punctuation("The west-drawer token, - there.", (), random.Random(0))
     'The westdrawer token there'
+    >>> remove_punctuation("It costs $1,000.50, or 12%.", (), random.Random(0))
+    'It costs $1,000.50 or 12%'
     """
-    if reference == delete_ascii_punctuation(reference):
-        return Unavailable("the reference has no ASCII punctuation")
-    kept = [w for w in (delete_ascii_punctuation(w) for w in reference.split()) if w]
+    kept = [w for w in (_without_punctuation(w) for w in reference.split()) if w]
+    if " ".join(kept) == reference:
+        return Unavailable("the reference has no ASCII punctuation outside its numbers")
     if not kept:
         return Unavailable("the reference is punctuation alone")
     return " ".join(kept)
@@ -640,6 +684,157 @@ def change_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
     return Unavailable("no fact can be changed alone")
 
 
+def _phrase_start(words: Sequence[_Word], fact: Fact) -> int | None:
+    """The word index where the phrase holding the fact's first term occurrence starts: the
+    occurrence, with the determiners and prepositions right before it."""
+    starts = [occurrence[0] for term in fact.normalized_terms
+              for occurrence in _occurrences(words, term)]
+    if not starts:
+        return None
+    start = min(starts)
+    while start > 0 and words[start - 1].norm in _DANGLING and not words[start - 1].trail:
+        start -= 1
+    return start
+
+
+def negate_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
+                fact: str | None = None) -> Variant:
+    """The reference with "not" before the phrase holding one fact's first term (``fact``,
+    or one chosen by ``rng``): that fact is denied, its terms all still there.
+
+    >>> facts = (Fact("bird", ("red kite",)), Fact("time", ("dawn",)))
+    >>> negate_fact("The red kite leaves at dawn.", facts, random.Random(0), fact="time")
+    'The red kite leaves not at dawn.'
+    >>> negate_fact("The red kite leaves at dawn.", facts, random.Random(0), fact="bird")
+    'Not the red kite leaves at dawn.'
+    """
+    words = _words(reference)
+    candidates = [_fact_named(facts, fact)] if fact is not None else _shuffled(facts, rng)
+    for candidate in candidates:
+        start = _phrase_start(words, candidate)
+        if start is None:
+            continue
+        first = words[start]
+        at = first.start
+        if start == 0:
+            text = "Not " + _decapitalize(first.text) + reference[first.start + len(first.text):]
+            text = reference[:at] + text
+        else:
+            text = reference[:at] + "not " + reference[at:]
+        if all(_present(text, f) for f in facts):
+            return text
+    return Unavailable("no term of the fact occurs in the reference")
+
+
+def _equivalent_edits(reference: str, words: Sequence[_Word], fact: Fact,
+                      equivalent: Sequence[str]) -> str | None:
+    """The reference with the fact's required terms replaced by ``equivalent`` (as written):
+    term for term when the counts agree, else a contiguous run of the terms by the whole
+    list; None when neither applies."""
+    old = list(fact.normalized_terms)
+    if len(old) == len(equivalent):
+        edits = []
+        for term, new in zip(old, equivalent):
+            found = _occurrences(words, term)
+            if len(found) != 1:
+                return None
+            first, last = words[found[0][0]], words[found[0][-1]]
+            start, end = first.core_span[0], last.core_span[1]
+            edits.append((start, end, _match_case(reference[start:first.core_span[1]], new)))
+    else:
+        runs = _occurrences(words, " ".join(old))
+        if len(runs) != 1:
+            return None
+        first, last = words[runs[0][0]], words[runs[0][-1]]
+        start, end = first.core_span[0], last.core_span[1]
+        edits = [(start, end, _match_case(reference[start:first.core_span[1]],
+                                          " ".join(equivalent)))]
+    edits.sort()
+    if any(a[1] > b[0] for a, b in zip(edits, edits[1:])):
+        return None
+    for start, end, new in reversed(edits):
+        reference = reference[:start] + new + reference[end:]
+    return reference
+
+
+def paraphrase_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
+                    fact: str | None = None,
+                    equivalents: Contradictions | None = None) -> Variant:
+    """The reference with one fact's required terms replaced by one of its ``equivalents``
+    (term lists a scoring schema accepts for the fact): the fact is still stated, in words
+    the published checklist does not know. Unavailable without an equivalent that applies.
+
+    >>> facts = (Fact("bird", ("red kite",)), Fact("time", ("dawn",)))
+    >>> paraphrase_fact("The red kite leaves at dawn.", facts, random.Random(0), fact="time",
+    ...                 equivalents={"time": [["daybreak"]]})
+    'The red kite leaves at daybreak.'
+    """
+    words = _words(reference)
+    candidates = [_fact_named(facts, fact)] if fact is not None else _shuffled(facts, rng)
+    for candidate in candidates:
+        for equivalent in _shuffled((equivalents or {}).get(candidate.name, ()), rng):
+            text = _equivalent_edits(reference, words, candidate, equivalent)
+            if text is None or _present(text, candidate):
+                continue
+            if not all(term_occurs(SEED(text), SEED(term)) for term in equivalent):
+                continue
+            if all(_present(text, f) for f in facts if f.name != candidate.name):
+                return text
+    if not (equivalents or {}).get(fact or ""):
+        return Unavailable("no equivalent in the scoring schema")
+    return Unavailable("no equivalent in the scoring schema applies")
+
+
+def hedge_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
+               fact: str | None = None, contradictions: Contradictions | None = None) -> Variant:
+    """The right value and a wrong one for one fact: "Either <reference>, or <the reference
+    with the fact changed>" (the change as :func:`change_fact` makes it).
+
+    >>> facts = (Fact("bird", ("red kite",)), Fact("time", ("dawn",)))
+    >>> hedge_fact("The red kite leaves at dawn.", facts, random.Random(0), fact="time")
+    'Either the red kite leaves at dawn, or the red kite leaves at dusk.'
+    """
+    changed = change_fact(reference, facts, rng, fact=fact, contradictions=contradictions)
+    if not changed:
+        return changed
+    right, end = _split_terminal(reference.strip())
+    wrong, _ = _split_terminal(changed.strip())
+    words = right.split(" ", 1)
+    first = _decapitalize(words[0])
+    right = " ".join([first] + words[1:])
+    wrong_words = wrong.split(" ", 1)
+    wrong = " ".join([_decapitalize(wrong_words[0])] + wrong_words[1:])
+    return f"Either {right.rstrip(_CLAUSE_PUNCT)}, or {wrong.rstrip(_CLAUSE_PUNCT)}{end or '.'}"
+
+
+def stuffing_attempt(facts: Sequence[Fact], equivalents: Contradictions | None = None,
+                     contradictions: Contradictions | None = None) -> str:
+    """Every required term, equivalent and contradiction of every fact, in checklist order,
+    one space apart: the oldest trick against keyword graders (seed 001's vacuous pass).
+
+    >>> stuffing_attempt((Fact("time", ("dawn",)),), {"time": [["daybreak"]]},
+    ...                  {"time": [["dusk"], ["noon"]]})
+    'dawn daybreak dusk noon'
+    """
+    words: list[str] = []
+    for f in facts:
+        words += list(f.terms)
+        for lists in ((equivalents or {}).get(f.name, ()), (contradictions or {}).get(f.name, ())):
+            for terms in lists:
+                words += list(terms)
+    return " ".join(words)
+
+
+def stuff_answer(reference: str, facts: Sequence[Fact], rng: random.Random, *,
+                 equivalents: Contradictions | None = None,
+                 contradictions: Contradictions | None = None) -> Variant:
+    """:func:`stuffing_attempt` as a variant; unavailable without a contradiction to list
+    (the required terms alone would be no stuffing)."""
+    if not any((contradictions or {}).values()):
+        return Unavailable("no contradictions to list (give a scoring schema)")
+    return stuffing_attempt(facts, equivalents, contradictions)
+
+
 KINDS: dict[str, Callable[..., Variant]] = {
     "reference copied exactly": copy_exact,
     "uppercase": uppercase,
@@ -651,11 +846,17 @@ KINDS: dict[str, Callable[..., Variant]] = {
     "articles and verb removed": drop_articles_and_verb,
     "fact omitted": omit_fact,
     "fact changed": change_fact,
+    "fact negated": negate_fact,
+    "fact paraphrased": paraphrase_fact,
+    "fact hedged": hedge_fact,
+    "answer stuffed": stuff_answer,
 }
-"""The kinds of variant in the shipped order, by name; the last two make one row per fact,
-with the condition ``"<fact> omitted"`` / ``"<fact> changed"``."""
+"""The kinds of variant in the shipped order, by name, then the kinds a scoring schema
+exists for; the ``fact …`` ones make one row per fact, with the condition ``"<fact>
+omitted"``, ``"<fact> changed"`` and so on."""
 
-PER_FACT = {"fact omitted": "omitted", "fact changed": "changed"}
+PER_FACT = {"fact omitted": "omitted", "fact changed": "changed", "fact negated": "negated",
+            "fact paraphrased": "paraphrased", "fact hedged": "hedged"}
 
 INTENDED_LABELS: dict[str, tuple[bool, bool, bool]] = {
     "reference copied exactly": (True, True, True),
@@ -668,10 +869,19 @@ INTENDED_LABELS: dict[str, tuple[bool, bool, bool]] = {
     "articles and verb removed": (False, False, True),
     "fact omitted": (False, False, False),
     "fact changed": (False, False, False),
+    "fact negated": (False, False, False),
+    "fact paraphrased": (False, False, True),
+    "fact hedged": (False, False, False),
+    "answer stuffed": (False, False, False),
 }
-"""(literalMatch, normalizedMatch, fixtureFactsComplete) each kind is made to have; a row
-whose scores disagree is dropped and reported as skipped. A complete row must pass the
-checklist, an omitted or changed one must miss exactly its one fact."""
+"""(literalMatch, normalizedMatch, fixtureFactsComplete) each kind has by construction:
+whether the text is kept, kept up to case, ASCII punctuation and spacing, and whether the
+answer still states every fact."""
+
+CHECKLIST_LOSES = frozenset({"fact omitted", "fact changed", "fact paraphrased"})
+"""The kinds whose fact's required terms are gone, so the published checklist must find one
+fact fewer (``factsPresent`` n − 1, no full match); every other kind keeps every required
+term, and the checklist must find them all, even where the answer is wrong."""
 
 
 # --- a whole benchmark -------------------------------------------------------------------
@@ -701,7 +911,7 @@ def _check_contradictions(contradictions, facts: Sequence[Fact]) -> dict[str, li
     return out
 
 
-def _drafts(benchmark, seed: int, contradictions):
+def _drafts(benchmark, seed: int, contradictions, equivalents=None):
     """(kind, condition, attempt) for every variant made, (condition, reason) for every one
     skipped, and every condition in order."""
     reference, facts = benchmark.reference, benchmark.facts
@@ -712,8 +922,10 @@ def _drafts(benchmark, seed: int, contradictions):
         else:
             jobs = [(kind, {})]
         for condition, options in jobs:
-            if function is change_fact:
+            if function in (change_fact, hedge_fact, stuff_answer):
                 options["contradictions"] = contradictions
+            if function in (paraphrase_fact, stuff_answer):
+                options["equivalents"] = equivalents
             result = function(reference, facts, _rng(seed, condition), **options)
             conditions.append(condition)
             if result:
@@ -725,8 +937,10 @@ def _drafts(benchmark, seed: int, contradictions):
 
 def perturb_benchmark(benchmark, *, seed: int = 0,
                       contradictions: Contradictions | None = None,
+                      equivalents: Contradictions | None = None,
                       ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """Draft a benchmark of variants of ``benchmark``'s reference, labelled by the rules.
+    """Draft a benchmark of variants of ``benchmark``'s reference, labelled by what each
+    transformation did (never by scoring them).
 
     Parameters
     ----------
@@ -737,6 +951,9 @@ def perturb_benchmark(benchmark, *, seed: int = 0,
     contradictions : mapping of str to list of list of str, optional
         Per fact, the term lists that count as a wrong value (a scoring schema's
         ``contradictions``); facts left out use :data:`ALTERNATIVES`.
+    equivalents : mapping of str to list of list of str, optional
+        Per fact, the term lists that count as the fact (a scoring schema's
+        ``equivalents``), for the paraphrased and stuffed variants.
 
     Returns
     -------
@@ -744,38 +961,28 @@ def perturb_benchmark(benchmark, *, seed: int = 0,
         A schema-version-1 benchmark: the reference, the checklist, one row per variant made
         (ids ``P01``, ``P02``, ...) with ``condition``, ``fixtureFactsComplete`` and the labels
         ``literalMatch``, ``normalizedMatch``, ``factsPresent`` and ``checklistFullMatch``
-        as :func:`recallscore_nb.core.scoring.score_all` computes them, the summary counts, and
-        ``generatedBy`` with the seed and what was skipped.
+        that its transformation implies (:data:`INTENDED_LABELS`, :data:`CHECKLIST_LOSES`),
+        the summary counts, and ``generatedBy`` with the seed and what was skipped.
     skipped : list of (condition, reason)
         The variants that could not be made, in :data:`KINDS` order.
     """
-    from ..core.scoring import score_all
-
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise UsageError(f"'seed' must be an integer (got {seed!r} that is a {type(seed)!r})")
     facts = benchmark.facts
     contradictions = _check_contradictions(contradictions, facts)
-    made, skipped, conditions = _drafts(benchmark, seed, contradictions)
-    scores = score_all([attempt for _, _, attempt in made], benchmark.reference, facts=facts)
-    casts = (bool, bool, int, bool)  # the labels of ROW_LABELS, in its order
-    labels = [list(map(cast, scores[column].tolist()))
-              for cast, column in zip(casts, ROW_LABELS.values())]
+    equivalents = _check_contradictions(equivalents, facts)
+    made, skipped, conditions = _drafts(benchmark, seed, contradictions, equivalents)
     rows = []
-    for (kind, condition, attempt), *got in zip(made, *labels):
+    for kind, condition, attempt in made:
         literal, normalized, complete = INTENDED_LABELS[kind]
-        intended = (literal, normalized, len(facts) if complete else len(facts) - 1, complete)
-        got = tuple(got)
-        if got != intended:
-            skipped.append((condition, f"the variant {attempt!r} does not score as the condition "
-                                       "should (literal, normalized, facts present, full)"
-                                       f" = {got}"))
-            continue
+        lost = kind in CHECKLIST_LOSES
+        labels = (literal, normalized, len(facts) - lost, not lost)
         rows.append({
             "id": "",
             "condition": condition,
             "attempt": attempt,
             "fixtureFactsComplete": complete,
-            **dict(zip(ROW_LABELS, got)),
+            **dict(zip(ROW_LABELS, labels)),
         })
     for i, row in enumerate(rows, start=1):
         row["id"] = f"P{i:02d}"
@@ -807,7 +1014,9 @@ def _document(benchmark, rows, skipped, seed, with_contradictions) -> dict[str, 
         "limitations": [
             "The attempts are generated from the reference by fixed English heuristics, not "
             "written by people; read every row before publishing.",
-            "The labels are what this version of recallscore computes, not judgements.",
+            "The labels say what each transformation did (fixtureFactsComplete: whether the "
+            "answer still states every fact) and what the published rules must then give; "
+            "they are not computed by scoring, so recallscore reproduce tests the scorer.",
             "Kinds of variant that could not be made for this reference are left out "
             "(see generatedBy.skipped).",
         ],

@@ -121,29 +121,45 @@ def _streamable(attempts_path) -> bool:
         os.path.isdir(attempts_path) or any(ch in str(attempts_path) for ch in "*?["))
 
 
+PROCESSES = 2
+"""Processes ``score`` scores chunks in (the machine's two cores)."""
+
+
 def _score_streaming(attempts_path, out, score, check, metadata, progress) -> bool:
     """Score an attempts file a chunk at a time and write the table as it is scored (the
     bytes of the whole-table path). ``score(frame)`` scores a chunk. ``check(frame, first)``
     is called on every chunk: a function giving the fault to report once the whole file is
     read (as when it is read whole, the file's own faults first), or None; no chunk is scored
-    after one. False when the file must be read whole (:class:`Unstreamable`); nothing is
-    written then."""
+    after one. Chunks are scored :data:`PROCESSES` at a time, one in this process and the
+    others in forked children (:func:`~recallscore_nb.core.scoring.map_chunks`). False when
+    the file must be read whole (:class:`Unstreamable`); nothing is written then."""
+    from ..core.scoring import map_chunks
     from ..io.attempts import AttemptChunks, Unstreamable
     from ..io.scored import write_scored_chunks
 
     chunks = AttemptChunks(attempts_path)
 
+    def scored_together(frames):
+        yield from map_chunks(score, [(frame,) for frame in frames], processes=PROCESSES)
+        if progress is not None:
+            progress(chunks.rows_read, chunks.total_rows)
+
     def scored():
-        fault, first = None, True
+        fault, first, pending = None, True, []
         for frame in chunks:
             fault = check(frame, first) or fault
             first = False
-            if fault is None:
-                yield score(frame)
-                if progress is not None:
-                    progress(chunks.rows_read, chunks.total_rows)
+            if fault is not None:
+                pending = []
+                continue
+            pending.append(frame)
+            if len(pending) == PROCESSES:
+                yield from scored_together(pending)
+                pending = []
         if fault is not None:
             raise fault()
+        if pending:
+            yield from scored_together(pending)
 
     try:
         write_scored_chunks(scored(), out, metadata=metadata)
@@ -500,11 +516,14 @@ def perturb_command(benchmark_path, out, seed: int = 0,
     """Draft a benchmark from ``benchmark_path``'s reference and write it to ``out`` (``-``:
     standard output).
 
-    With ``schema_path``, the scoring schema's contradictions change facts. The file is
-    checked before it replaces ``out`` (or is printed): it must load as a benchmark and
-    reproduce. Returns (the text for stdout: the draft for ``-``, else empty; the lines for
-    stderr: ``skipped <condition>: <reason>``, one per kind skipped). ``out`` may be neither
-    the benchmark nor the schema.
+    With ``schema_path``, the scoring schema's contradictions change facts and its
+    equivalents paraphrase them. The labels come from each transformation, not from scoring;
+    the draft must load as a benchmark before it replaces ``out`` (or is printed), and is
+    then reproduced: every label the rules do not give is a line ``reproduce disagrees:
+    <row> <label> …`` (a scorer bug, or a heuristic that did not do what it says). Returns
+    (the text for stdout: the draft for ``-``, else empty; the lines for stderr: ``skipped
+    <condition>: <reason>``, one per kind skipped, then any disagreement). ``out`` may be
+    neither the benchmark nor the schema.
     """
     from ..analysis.perturb import dumps_benchmark, perturb_benchmark
     from ..io.data import DEFAULT_BENCHMARK
@@ -514,24 +533,28 @@ def perturb_command(benchmark_path, out, seed: int = 0,
         "schema": schema_path})
 
     bench = load_benchmark(benchmark_path)
-    contradictions, schema = None, None
+    contradictions, equivalents, schema = None, None, None
     if schema_path is not None:
         from ..io.scoring_schemas import load_scoring_schema
 
         schema = load_scoring_schema(schema_path, bench)
         contradictions = {name: [list(terms) for terms in rule.contradictions]
                           for name, rule in schema.facts.items() if rule.contradictions}
-    document, skipped = perturb_benchmark(bench, seed=seed, contradictions=contradictions)
+        equivalents = {name: [list(terms) for terms in rule.equivalents]
+                       for name, rule in schema.facts.items() if rule.equivalents}
+    document, skipped = perturb_benchmark(bench, seed=seed, contradictions=contradictions,
+                                          equivalents=equivalents)
     if schema is not None:
         document["generatedBy"]["scoringSchema"] = {"file": Path(schema.path).name,
                                                     "sha256": schema.sha256}
     text = dumps_benchmark(document)
 
-    def check(tmp: str) -> None:
-        if not reproduce(load_benchmark(tmp)).agrees:  # pragma: no cover - a bug, not input
-            raise RuntimeError("recallscore perturb drafted a benchmark that does not reproduce")
-
     lines = [f"skipped {condition}: {reason}" for condition, reason in skipped]
+
+    def check(tmp: str) -> None:
+        rep = reproduce(load_benchmark(tmp))
+        lines.extend(f"reproduce disagrees: {d}" for d in rep.differences)
+
     if os.fspath(out) == "-":
         with tempfile.TemporaryDirectory() as folder:
             check(str(write_file(Path(folder) / "draft.json", text)))

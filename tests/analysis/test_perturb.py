@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
 from recallscore_nb.analysis.perturb import (
+    CHECKLIST_LOSES,
     INTENDED_LABELS,
     KINDS,
     Unavailable,
@@ -42,6 +44,15 @@ LABELS = ["literalMatch", "normalizedMatch", "factsPresent", "checklistFullMatch
 SHIPPED = load_benchmark()
 KITE = (Fact("bird", ("red kite",)), Fact("place", ("mill", "roof")), Fact("time", ("dawn",)))
 KITE_REFERENCE = "The red kite nests on the mill roof at dawn."
+BUILT_IN_SKIPS = [
+    "skipped object changed: no built-in alternative for its terms (token)",
+    "skipped material paraphrased: no equivalent in the scoring schema",
+    "skipped object paraphrased: no equivalent in the scoring schema",
+    "skipped location paraphrased: no equivalent in the scoring schema",
+    "skipped timing paraphrased: no equivalent in the scoring schema",
+    "skipped object hedged: no built-in alternative for its terms (token)",
+    "skipped answer stuffed: no contradictions to list (give a scoring schema)",
+]
 
 
 def draft(tmp_path, benchmark=None, *, seed=0, schema=None, name="draft.json"):
@@ -66,7 +77,8 @@ def test_shipped_draft_validates_and_reproduces(tmp_path, schema):
     assert rep.agrees
     assert rep.unchecked == ()
     assert rep.checked == len(bench.rows) * 4 + 6
-    assert [row.id for row in bench.rows] == [f"P{i:02d}" for i in range(1, 16)]
+    n = 22 if schema is None else 26
+    assert [row.id for row in bench.rows] == [f"P{i:02d}" for i in range(1, n + 1)]
     assert bench.reference == SHIPPED.reference
     assert bench.facts == SHIPPED.facts
 
@@ -83,8 +95,9 @@ def test_shipped_conditions_get_the_published_labels(tmp_path, seed, schema):
 
 
 def test_shipped_draft_rows(tmp_path):
-    """Every kind, labelled as its condition should be: four conditions keep the normalized
-    text, one keeps the literal text, eight keep every fact."""
+    """Every kind, labelled by what it did: four conditions keep the normalized text, one
+    keeps the literal text, eight keep every fact; a negated or hedged fact keeps its terms
+    (the checklist must still find it) but the answer no longer states it."""
     out, lines = draft(tmp_path)
     rows = by_condition(out)
     assert list(rows) == [
@@ -93,13 +106,20 @@ def test_shipped_draft_rows(tmp_path):
         "articles and verb removed",
         "material omitted", "object omitted", "location omitted", "timing omitted",
         "material changed", "location changed", "timing changed",
+        "material negated", "object negated", "location negated", "timing negated",
+        "material hedged", "location hedged", "timing hedged",
     ]
     for condition, row in rows.items():
         kind = condition if condition in KINDS else "fact " + condition.split(" ", 1)[1]
         literal, normalized, complete = INTENDED_LABELS[kind]
+        lost = kind in CHECKLIST_LOSES
         assert (row["literalMatch"], row["normalizedMatch"]) == (literal, normalized), condition
-        assert row["fixtureFactsComplete"] is complete is row["checklistFullMatch"], condition
-        assert row["factsPresent"] == (4 if complete else 3), condition
+        assert row["fixtureFactsComplete"] is complete, condition
+        assert row["checklistFullMatch"] is (not lost), condition
+        assert row["factsPresent"] == 4 - lost, condition
+    assert rows["location negated"]["attempt"] == (
+        "The copper token goes not in the west drawer before the museum opens.")
+    assert rows["location hedged"]["fixtureFactsComplete"] is False
     assert rows["clauses reordered"]["attempt"] == (
         "Before the museum opens, the copper token goes in the west drawer.")
     assert rows["telegraphic wording"]["attempt"] == (
@@ -109,25 +129,26 @@ def test_shipped_draft_rows(tmp_path):
     assert rows["material omitted"]["attempt"] == (
         "The token goes in the west drawer before the museum opens.")
     assert rows["timing omitted"]["attempt"] == "The copper token goes in the west drawer."
-    assert lines == ["skipped object changed: no built-in alternative for its terms (token)"]
+    assert lines == BUILT_IN_SKIPS
 
 
 def test_shipped_draft_summary_and_provenance(tmp_path):
     out, _ = draft(tmp_path, seed=3)
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["summary"] == {
-        "variantCount": 15,
+        "variantCount": 22,
         "completeFactFixtures": 8,
-        "oneFactChangedOrMissingFixtures": 7,
+        "oneFactChangedOrMissingFixtures": 14,
         "literalFullMatches": 1,
         "normalizedFullMatches": 4,
-        "checklistFullMatches": 8,
+        "checklistFullMatches": 15,
     }
     generated = data["generatedBy"]
     assert generated["seed"] == 3
     assert generated["source"] == {"file": "four_fact_recall.json", "sha256": SHIPPED.sha256}
-    assert generated["skipped"] == [
-        {"condition": "object changed", "reason": "no built-in alternative for its terms (token)"}]
+    assert generated["skipped"][0] == {
+        "condition": "object changed", "reason": "no built-in alternative for its terms (token)"}
+    assert len(generated["skipped"]) == len(BUILT_IN_SKIPS)
     assert "seed 3" in data["versionHistory"][0]["change"]
 
 
@@ -145,7 +166,8 @@ def test_other_seed_other_draws(tmp_path):
     differing = {c for c in rows[0] if rows[0][c]["attempt"] != rows[1][c]["attempt"]}
     assert differing
     assert differing <= {"spacing changed", "leading context added", "material changed",
-                         "location changed", "timing changed"}
+                         "location changed", "timing changed", "material hedged",
+                         "location hedged", "timing hedged"}
     assert {row["condition"] for row in rows[0].values()} == set(rows[1])
 
 
@@ -156,12 +178,17 @@ def test_kite_reference_skips_what_it_cannot_make(tmp_path):
     assert lines == [
         "skipped clauses reordered: no subordinating conjunction or comma to split a clause at",
         "skipped place changed: no built-in alternative for its terms (mill, roof)",
+        "skipped bird paraphrased: no equivalent in the scoring schema",
+        "skipped place paraphrased: no equivalent in the scoring schema",
+        "skipped time paraphrased: no equivalent in the scoring schema",
+        "skipped place hedged: no built-in alternative for its terms (mill, roof)",
+        "skipped answer stuffed: no contradictions to list (give a scoring schema)",
     ]
     assert reproduce(load_benchmark(out)).agrees
     rows = by_condition(out)
     assert "clauses reordered" not in rows and "place changed" not in rows
     assert rows["time changed"]["attempt"] != KITE_REFERENCE
-    assert len(rows) == 12
+    assert len(rows) == 17
 
 
 def test_reference_with_a_comma_is_reordered(tmp_path):
@@ -182,7 +209,7 @@ def test_given_contradictions_are_used():
         "The unobtainium token goes in the west drawer before the museum opens.")
     assert rows["object changed"] == (
         "The copper coin goes in the west drawer before the museum opens.")
-    assert skipped == []
+    assert [condition for condition, _ in skipped if "changed" in condition] == []
     assert doc["generatedBy"]["changedValues"] == (
         "scoring schema contradictions, else built-in alternatives")
 
@@ -196,7 +223,14 @@ def test_schema_contradictions_are_used(tmp_path):
     assert any(f" {word} the museum opens." in timing for word in ("after", "once", "when"))
     schema = json.loads(out.read_text(encoding="utf-8"))["generatedBy"]["scoringSchema"]
     assert schema["file"] == "four_fact_recall.scoring.json"
-    assert lines == ["skipped object changed: no built-in alternative for its terms (token)"]
+    assert lines == ["skipped object changed: no built-in alternative for its terms (token)",
+                     "skipped material paraphrased: no equivalent in the scoring schema",
+                     "skipped object hedged: no built-in alternative for its terms (token)"]
+    assert rows["object paraphrased"]["attempt"] == (
+        "The copper coin goes in the west drawer before the museum opens.")
+    assert rows["location paraphrased"]["attempt"] == (
+        "The copper token goes in the west-drawer before the museum opens.")
+    assert rows["answer stuffed"]["attempt"].startswith("copper silver gold")
 
 
 def test_contradiction_sharing_terms_replaces_only_the_others():
@@ -227,6 +261,7 @@ def test_unusable_contradiction_falls_back_to_the_built_in_table():
         (uppercase, KITE_REFERENCE, "THE RED KITE NESTS ON THE MILL ROOF AT DAWN."),
         (remove_punctuation, "The mill-roof, at dawn.", "The millroof at dawn"),
         (remove_punctuation, "Dawn - at the mill.", "Dawn at the mill"),
+        (remove_punctuation, "It costs $1,000.50, or 12%.", "It costs $1,000.50 or 12%"),
         (reorder_clauses, "The red kite nests on the mill roof until dawn breaks.",
          "Until dawn breaks, the red kite nests on the mill roof."),
         (reorder_clauses, "At dawn, the red kite nests on the mill roof.",
@@ -248,7 +283,8 @@ def test_kind_on_the_kite_reference(function, reference, expected):
         (uppercase, "RED KITE, MILL ROOF, DAWN", "the reference has no lowercase letter"),
         (uppercase, "Red kite, mill roof, dawn, straße", "uppercasing changes the reference "
                                                      "beyond case (e.g. 'ß' to 'SS')"),
-        (remove_punctuation, "red kite mill roof dawn", "the reference has no ASCII punctuation"),
+        (remove_punctuation, "red kite mill roof dawn",
+         "the reference has no ASCII punctuation outside its numbers"),
         (reorder_clauses, KITE_REFERENCE, "no subordinating conjunction or comma to split a "
                                           "clause at"),
         (telegraphic, "Red kite mill roof dawn", "no article, auxiliary, light preposition or "
@@ -327,12 +363,33 @@ def test_change_fact_uses_the_built_in_table(reference, fact, allowed):
 
 
 # --- checks and the file format ----------------------------------------------------------
-def test_a_variant_that_does_not_score_as_its_condition_is_skipped(monkeypatch):
-    monkeypatch.setitem(KINDS, "uppercase", lambda reference, facts, rng: reference)
-    doc, skipped = perturb_benchmark(SHIPPED)
-    assert "uppercase" not in {row["condition"] for row in doc["rows"]}
-    assert skipped[0][0] == "uppercase"
-    assert skipped[0][1].endswith("= (True, True, 4, True)")
+def test_labels_come_from_the_transformation_so_reproduce_catches_a_scorer_bug(
+        monkeypatch, tmp_path):
+    """A checklist that matches terms as substrings of the raw text (a bug): the draft's
+    labels do not move, and reproduce on the draft names what the bug scores wrongly (before,
+    the labels were the scorer's own, so reproduce agreed with any bug)."""
+    import numpy as np
+
+    from recallscore_nb.core import engine
+
+    right, _ = perturb_benchmark(SHIPPED, seed=0)
+
+    def substring_checklist(attempts, facts):
+        texts = [t.lower() for t in attempts.raw.to_pylist()]
+        return np.array([[all(term.lower() in t for term in f.terms) for f in facts]
+                         for t in texts], dtype=bool).reshape(len(texts), len(facts))
+
+    monkeypatch.setattr(engine, "checklist_matrix", substring_checklist)
+    buggy, _ = perturb_benchmark(SHIPPED, seed=0)
+    assert buggy == right  # nothing in the labels comes from scoring
+    path = tmp_path / "draft.json"
+    path.write_text(dumps_benchmark(buggy), encoding="utf-8")
+    rep = reproduce(load_benchmark(path))
+    assert not rep.agrees
+    # P14, "location changed": "the northwest drawer" holds "west" as a substring
+    assert [(d.row, d.field, d.published, d.recomputed) for d in rep.differences
+            if d.row != "summary"] == [("P14", "factsPresent", 3, 4),
+                                       ("P14", "checklistFullMatch", False, True)]
 
 
 @pytest.mark.parametrize(
@@ -358,7 +415,7 @@ def test_file_is_one_row_a_line(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert text == dumps_benchmark(json.loads(text))
     row_lines = [line for line in text.splitlines() if line.startswith('    {"id": "P')]
-    assert len(row_lines) == 15
+    assert len(row_lines) == 22
 
 
 def test_default_benchmark_is_the_shipped_one(tmp_path):
@@ -375,6 +432,43 @@ def test_cli(tmp_path, capsys):
     out = tmp_path / "draft.json"
     assert main(["perturb", "--out", str(out), "--seed", "2"]) == 0
     _, err = capsys.readouterr()
-    assert err == "skipped object changed: no built-in alternative for its terms (token)\n"
+    assert err == "".join(line + "\n" for line in BUILT_IN_SKIPS)
     assert main(["validate", str(out)]) == 0
     assert main(["reproduce", str(out)]) == 0
+
+
+# --- issue 12: numbers keep their punctuation; the new kinds --------------------------------
+def test_a_numeric_reference_gives_well_formed_variants(tmp_path):
+    reference = "The rope is 15 km long and costs 12%."
+    data = {"schemaVersion": 1, "referenceAnswer": reference,
+            "protocol": {"factChecklist": [{"fact": "length", "requiredTerms": ["15 km"]},
+                                           {"fact": "cost", "requiredTerms": ["12%"]}]},
+            "rows": [{"id": "R1", "attempt": reference}]}
+    out, _ = draft(tmp_path, write_benchmark(tmp_path, data=data))
+    rows = by_condition(out)
+    assert rows["punctuation removed"]["attempt"] == "The rope is 15 km long and costs 12%"
+    assert rows["cost omitted"]["attempt"] == "The rope is 15 km long and costs."
+    assert not [r["attempt"] for r in rows.values() if re.search(r"(?<![0-9])%", r["attempt"])]
+    assert reproduce(load_benchmark(out)).agrees
+
+
+def test_negation_paraphrase_hedge_and_stuffing_alone():
+    from recallscore_nb.analysis.perturb import (
+        hedge_fact,
+        negate_fact,
+        paraphrase_fact,
+        stuffing_attempt,
+    )
+
+    assert negate_fact(KITE_REFERENCE, KITE, random.Random(0), fact="place") == (
+        "The red kite nests not on the mill roof at dawn.")
+    assert paraphrase_fact(KITE_REFERENCE, KITE, random.Random(0), fact="place",
+                           equivalents={"place": [["barn"]]}) == (
+        "The red kite nests on the barn at dawn.")
+    assert not paraphrase_fact(KITE_REFERENCE, KITE, random.Random(0), fact="place")
+    assert hedge_fact(KITE_REFERENCE, KITE, random.Random(0), fact="time",
+                      contradictions={"time": [["dusk"]]}) == (
+        "Either the red kite nests on the mill roof at dawn, or the red kite nests on the "
+        "mill roof at dusk.")
+    assert stuffing_attempt(KITE, {"place": [["barn"]]}, {"time": [["dusk"]]}) == (
+        "red kite mill roof barn dawn dusk")
