@@ -121,29 +121,45 @@ def _streamable(attempts_path) -> bool:
         os.path.isdir(attempts_path) or any(ch in str(attempts_path) for ch in "*?["))
 
 
+PROCESSES = 2
+"""Processes ``score`` scores chunks in (the machine's two cores)."""
+
+
 def _score_streaming(attempts_path, out, score, check, metadata, progress) -> bool:
     """Score an attempts file a chunk at a time and write the table as it is scored (the
     bytes of the whole-table path). ``score(frame)`` scores a chunk. ``check(frame, first)``
     is called on every chunk: a function giving the fault to report once the whole file is
     read (as when it is read whole, the file's own faults first), or None; no chunk is scored
-    after one. False when the file must be read whole (:class:`Unstreamable`); nothing is
-    written then."""
+    after one. Chunks are scored :data:`PROCESSES` at a time, one in this process and the
+    others in forked children (:func:`~recallscore_nb.core.scoring.map_chunks`). False when
+    the file must be read whole (:class:`Unstreamable`); nothing is written then."""
+    from ..core.scoring import map_chunks
     from ..io.attempts import AttemptChunks, Unstreamable
     from ..io.scored import write_scored_chunks
 
     chunks = AttemptChunks(attempts_path)
 
+    def scored_together(frames):
+        yield from map_chunks(score, [(frame,) for frame in frames], processes=PROCESSES)
+        if progress is not None:
+            progress(chunks.rows_read, chunks.total_rows)
+
     def scored():
-        fault, first = None, True
+        fault, first, pending = None, True, []
         for frame in chunks:
             fault = check(frame, first) or fault
             first = False
-            if fault is None:
-                yield score(frame)
-                if progress is not None:
-                    progress(chunks.rows_read, chunks.total_rows)
+            if fault is not None:
+                pending = []
+                continue
+            pending.append(frame)
+            if len(pending) == PROCESSES:
+                yield from scored_together(pending)
+                pending = []
         if fault is not None:
             raise fault()
+        if pending:
+            yield from scored_together(pending)
 
     try:
         write_scored_chunks(scored(), out, metadata=metadata)

@@ -350,20 +350,25 @@ def _contains_any(attempts: engine.Attempts, refs: engine.References) -> np.ndar
     m = len(tokens.ids)
     if not m:
         return out
-    after = np.arange(m, dtype=np.int64)
     row_count = tokens.counts[tokens.rows]
+    width = bags.sequences.shape[1]
     for slot in refs.slots:
         ref = slot[tokens.rows]
         ref0 = np.maximum(ref, 0)
         length = bags.lengths[ref0]
-        ok = (ref >= 0) & (length > 0) & (tokens.positions + length <= row_count)
-        for k in range(bags.sequences.shape[1]):
-            need = ok & (length > k)
+        first = bags.sequences[ref0, 0] if width else np.full(m, -2, dtype=np.int64)
+        # candidate starts: the reference's first token, room for the rest in the row; the
+        # following tokens are compared on the candidates only
+        at = np.flatnonzero((ref >= 0) & (length > 0) & (tokens.ids == first)
+                            & (tokens.positions + length <= row_count))
+        cand_ref, cand_len = ref0[at], length[at]
+        ok = np.ones(len(at), dtype=bool)
+        for k in range(1, width):
+            need = ok & (cand_len > k)
             if not need.any():
                 break
-            at = np.minimum(after + k, m - 1)
-            ok &= ~need | (tokens.ids[at] == bags.sequences[ref0, k])
-        out[tokens.rows[ok]] = True
+            ok &= ~need | (tokens.ids[np.minimum(at + k, m - 1)] == bags.sequences[cand_ref, k])
+        out[tokens.rows[at[ok]]] = True
     return out
 
 

@@ -14,6 +14,9 @@ whose items are a string or a list of alternative strings. Every function return
 
 from __future__ import annotations
 
+import os
+import pickle
+import signal
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import engine, rules
-from .errors import UsageError
+from .errors import InputFileError, UsageError
 from .facts import as_facts
 from .items import Items
 from .rules import Checklist, LiteralMatch, NormalizedMatch, Rule, SquadExactMatch, Target, TokenF1
@@ -41,6 +44,7 @@ __all__ = [
     "PreparedItems",
     "unknown_items",
     "unknown_items_text",
+    "map_chunks",
 ]
 
 _CHUNK_ROWS = 200_000
@@ -123,13 +127,107 @@ def _score_chunk(attempts, references, facts, rules_) -> dict[str, np.ndarray]:
     return out
 
 
+PARALLEL_ROWS = 100_000
+"""Distinct attempts from which :func:`score_all` with ``processes=2`` scores half of its
+chunks in a second process: below, one process is quicker."""
+
+
+def map_chunks(function, tasks: list[tuple], *, processes: int = 1, done=None) -> list:
+    """``function(*task)`` for each task, in order. With ``processes=2`` (and ``os.fork``),
+    every second task is computed in a forked child while this process computes the one
+    before it; the child's result (or exception) comes back pickled. ``done(n)`` is told the
+    sum of each finished task's first element's length (rows; 1 without a length) after each
+    task.
+
+    >>> map_chunks(lambda x: x * 2, [([1],), ([2],), ([3],)], processes=2)
+    [[1, 1], [2, 2], [3, 3]]
+    """
+    out, rows = [], 0
+
+    def finished(task, result):
+        nonlocal rows
+        out.append(result)
+        rows += len(task[0]) if hasattr(task[0], "__len__") else 1
+        if done is not None:
+            done(rows)
+
+    fork = processes > 1 and hasattr(os, "fork")
+    i = 0
+    while i < len(tasks):
+        if fork and i + 1 < len(tasks):
+            child = _Forked(function, tasks[i + 1])
+            try:
+                first = function(*tasks[i])
+                second = child.result()
+            finally:
+                child.close()
+            finished(tasks[i], first)
+            finished(tasks[i + 1], second)
+            i += 2
+        else:
+            finished(tasks[i], function(*tasks[i]))
+            i += 1
+    return out
+
+
+class _Forked:
+    """``function(*task)`` computed in a forked child; :meth:`result` waits for it."""
+
+    def __init__(self, function, task) -> None:
+        self.read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: compute, send, leave without running any cleanup
+            os.close(self.read)
+            code = 0
+            try:
+                try:
+                    payload = pickle.dumps((True, function(*task)), pickle.HIGHEST_PROTOCOL)
+                except BaseException as error:  # noqa: BLE001 - sent to the parent as it is
+                    payload, code = pickle.dumps((False, error)), 1
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(payload)
+            finally:
+                os._exit(code)
+        os.close(write)
+
+    def result(self):
+        with os.fdopen(self.read, "rb") as pipe:
+            self.read = None
+            data = pipe.read()
+        os.waitpid(self.pid, 0)
+        self.pid = None
+        if not data:
+            raise RuntimeError("the second scoring process ended without a result")
+        ok, value = pickle.loads(data)
+        if not ok:
+            if isinstance(value, InputFileError):  # unpickled with its text as the file
+                value.args = (value._text(),)
+            raise value
+        return value
+
+    def close(self) -> None:
+        """Stop the child if it still runs (this process was interrupted), and reap it."""
+        if self.read is not None:
+            os.close(self.read)
+            self.read = None
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+            self.pid = None
+
+
 def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
-              progress=None) -> pd.DataFrame:
+              progress=None, processes: int = 1) -> pd.DataFrame:
     """Every rule at once, normalizing each attempt once: the columns of ``recallscore score``.
 
     Against one reference, each distinct attempt is scored once. Attempts are scored in
-    chunks of 200,000 to bound memory; ``progress``, when given, is called with the rows
-    done and the rows in all after each chunk (a progress bar's update).
+    chunks of 200,000 to bound memory; with ``processes=2``, from :data:`PARALLEL_ROWS`
+    distinct ones, half of the chunks in a forked second process (:func:`map_chunks`).
+    ``progress``, when given, is called with the rows done and the rows in all after each
+    chunk (a progress bar's update).
 
     >>> from recallscore_nb.core.rules import output_columns
     >>> table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
@@ -152,12 +250,15 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
         if len(references) != n:
             raise ValueError(f"'references' must be one string or a sequence aligned with the "
                              f"attempts (got {len(references)} references for {n} attempts)")
-    parts = []
-    for start in range(0, max(len(values), 1), _CHUNK_ROWS):
-        stop = min(start + _CHUNK_ROWS, len(values))
+    parallel = processes > 1 and len(values) >= PARALLEL_ROWS
+    size = min(_CHUNK_ROWS, -(-len(values) // 2)) if parallel else _CHUNK_ROWS
+    tasks = []
+    for start in range(0, max(len(values), 1), size):
+        stop = min(start + size, len(values))
         chunk_refs = references if expand is not None else references[start:stop]
-        parts.append(_score_chunk(values.slice(start, stop - start), chunk_refs, facts, every))
-        _report_progress(progress, stop, len(values), n)
+        tasks.append((values.slice(start, stop - start), chunk_refs, facts, every))
+    parts = map_chunks(_score_chunk, tasks, processes=processes if parallel else 1,
+                       done=lambda stop: _report_progress(progress, stop, len(values), n))
     columns = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
     if expand is not None:
         columns = {c: v[expand] for c, v in columns.items()}

@@ -286,6 +286,7 @@ def test_a_fault_in_the_last_chunk_leaves_the_old_output(out):
 
 @pytest.mark.parametrize("stop", [KeyboardInterrupt, OSError(28, "No space left on device")])
 def test_an_interrupt_or_a_full_disk_mid_file_leaves_the_old_output(monkeypatch, stop):
+    monkeypatch.setattr(handlers, "PROCESSES", 1)  # the calls counted in this process
     Path("o.parquet").write_bytes(b"old output")
     write_attempts(attempts_frame(400), "a.csv")
     real, calls = handlers.score_benchmark, []
@@ -303,13 +304,32 @@ def test_an_interrupt_or_a_full_disk_mid_file_leaves_the_old_output(monkeypatch,
     assert len(calls) == 4
 
 
+def test_an_interrupt_in_the_second_process_leaves_the_old_output(monkeypatch):
+    Path("o.csv").write_bytes(b"old output")
+    write_attempts(attempts_frame(400), "a.csv")
+    real = handlers.score_benchmark
+
+    def score(bench, frame, **kwargs):
+        if frame["id"].iloc[0] == "r192":  # chunk 4, the second of a pair: in the child
+            raise KeyboardInterrupt
+        return real(bench, frame, **kwargs)
+
+    monkeypatch.setattr(handlers, "score_benchmark", score)
+    with pytest.raises(KeyboardInterrupt):
+        handlers.score_command(None, "a.csv", "o.csv")
+    assert Path("o.csv").read_bytes() == b"old output" and leftovers() == []
+
+
+@pytest.mark.parametrize("processes", [1, 2])
 @pytest.mark.parametrize("source", ["a.csv", "a.jsonl", "a.parquet"])
-def test_progress_counts_rows_done_of_rows_total(source):
+def test_progress_counts_rows_done_of_rows_total(monkeypatch, source, processes):
+    monkeypatch.setattr(handlers, "PROCESSES", processes)
     write_attempts(attempts_frame(300), source)
     seen = []
     handlers.score_command(None, source, "o.csv", progress=lambda done, total: seen.append(
         (done, total)))
-    assert [done for done, _ in seen] == [64, 128, 192, 256, 300]
+    expected = [64, 128, 192, 256, 300] if processes == 1 else [128, 256, 300]
+    assert [done for done, _ in seen] == expected
     assert seen[-1] == (300, 300)
     if source.endswith(".parquet"):
         assert {total for _, total in seen} == {300}
