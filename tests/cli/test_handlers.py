@@ -41,8 +41,9 @@ def test_cli_scores_an_items_file_and_names_unknown_items(tmp_path, monkeypatch,
     assert main(["score", "items.jsonl", "--attempts", "a.csv", "--out", "o.csv"]) == 0
     lines = (tmp_path / "o.csv").read_text().splitlines()
     assert lines[0] == ("id,item,attempt,system,literal_match,normalized_match,squad_exact_match,"
-                        "token_f1,facts_present,facts_total,checklist_full_match,facts_missing")
-    assert lines[2] == "1,capital,Paris,s2,true,true,true,1.0,,,,"
+                        "token_f1,contains,facts_present,facts_total,checklist_full_match,"
+                        "facts_missing")
+    assert lines[2] == "1,capital,Paris,s2,true,true,true,1.0,true,,,,"
     assert lines[1].endswith(",2,2,true,")
     (tmp_path / "b.csv").write_text("item,attempt\nnope,x\n", encoding="utf-8")
     capsys.readouterr()

@@ -34,6 +34,7 @@ SIGNATURES = {
         f"normalized|norm:seed|version:{V}",
         f"squad_exact_match|mode:v1.1|norm:squad|version:{V}",
         f"token_f1|mode:v1.1|norm:squad|tok:ws|bag:multiset|empty:zero|version:{V}",
+        f"contains|norm:squad|tok:ws|match:whole-token|version:{V}",
         f"checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:{V}",
     ],
     "v2.0": [
@@ -41,21 +42,22 @@ SIGNATURES = {
         f"normalized|norm:seed|version:{V}",
         f"squad_exact_match|mode:v2.0|norm:squad|version:{V}",
         f"token_f1|mode:v2.0|norm:squad|tok:ws|bag:multiset|empty:both-one|version:{V}",
+        f"contains|norm:squad|tok:ws|match:whole-token|version:{V}",
         f"checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:{V}",
     ],
 }
 RULE_COLUMNS = ["literal_match", "normalized_match", "squad_exact_match", "token_f1",
-                "facts_present", "facts_total", "checklist_full_match"]
+                "contains", "facts_present", "facts_total", "checklist_full_match"]
 OWN_COLUMNS = ["id", "attempt", "condition", *RULE_COLUMNS, "fact_bird", "fact_place", "fact_time"]
 
 # The fixture benchmark's rows scored by hand (see conftest.py): literal, normalized,
 # squad EM, token F1, facts present, facts total, full, bird, place, time.
 OWN_SCORES = {
-    "K1": [True, True, True, 1.0, 3, 3, True, True, True, True],
-    "K2": [False, True, True, 1.0, 3, 3, True, True, True, True],
-    "K3": [False, False, False, 1.0, 3, 3, True, True, True, True],
-    "K4": [False, False, False, 1.0, 2, 3, False, False, True, True],
-    "K5": [False, False, False, 6 / 8, 1, 3, False, True, False, False],
+    "K1": [True, True, True, 1.0, True, 3, 3, True, True, True, True],
+    "K2": [False, True, True, 1.0, True, 3, 3, True, True, True, True],
+    "K3": [False, False, False, 1.0, False, 3, 3, True, True, True, True],
+    "K4": [False, False, False, 1.0, False, 2, 3, False, False, True, True],
+    "K5": [False, False, False, 6 / 8, False, 1, 3, False, True, False, False],
 }
 
 
@@ -254,7 +256,8 @@ def test_score_own_rows_every_value(capsys):
         assert frame[column].dtype == dtype
     assert {row.id: list(row[3:]) for row in frame.itertuples(index=False)} == OWN_SCORES
     assert out.splitlines()[0] == ",".join(OWN_COLUMNS)
-    assert out.splitlines()[5].endswith(",false,false,false,0.75,1,3,false,true,false,false")
+    assert out.splitlines()[5].endswith(
+        ",false,false,false,0.75,false,1,3,false,true,false,false")
 
 
 def test_score_rows_without_conditions_has_no_condition_column(capsys):
@@ -285,9 +288,10 @@ def test_score_csv_attempts(capsys):
     lines = out.splitlines()
     assert lines[0] == ",".join(["id", "attempt", "rater", *RULE_COLUMNS, "fact_bird", "fact_place", "fact_time"])
     # "red kite at dawn": 4 of the reference's 8 SQuAD tokens, precision 1, recall 1/2: F1 2/3
-    assert lines[1] == "007,red kite at dawn,Zoë,false,false,false,0.6666666666666666,2,3,false,true,false,true"
-    assert lines[2] == "008,,A,false,false,false,0.0,0,3,false,false,false,false"
-    assert lines[6] == f'012,{REFERENCE},C,true,true,true,1.0,3,3,true,true,true,true'
+    assert lines[1] == ("007,red kite at dawn,Zoë,false,false,false,0.6666666666666666,false,2,3,"
+                        "false,true,false,true")
+    assert lines[2] == "008,,A,false,false,false,0.0,false,0,3,false,false,false,false"
+    assert lines[6] == f'012,{REFERENCE},C,true,true,true,1.0,true,3,3,true,true,true,true'
     frame = table(out)
     assert frame["id"].tolist() == ["007", "008", "009", "010", "011", "012"]
     assert frame["attempt"].tolist()[1:5] == ["", "NA", "null", "None"]
@@ -337,7 +341,8 @@ def test_score_jsonl_attempts_to_jsonl(capsys):
     assert records[0] == {
         "id": "007", "attempt": "red kite at dawn", "n": 1,
         "literal_match": False, "normalized_match": False, "squad_exact_match": False,
-        "token_f1": 2 / 3, "facts_present": 2, "facts_total": 3, "checklist_full_match": False,
+        "token_f1": 2 / 3, "contains": False, "facts_present": 2, "facts_total": 3,
+        "checklist_full_match": False,
         "fact_bird": True, "fact_place": False, "fact_time": True,
     }
     assert [records[1][k] for k in ("id", "n", "facts_present", "fact_bird", "token_f1")] == ["x", 2, 2, False, 1.0]
