@@ -30,13 +30,13 @@ def scored() -> pd.DataFrame:
 
 # A scored items file by hand: q3 has no checklist (its checklist fields are empty).
 ITEMS_CSV = """\
-id,item,system,attempt,literal_match,normalized_match,squad_exact_match,token_f1,facts_present,facts_total,checklist_full_match,facts_missing
-r1,q1,a,x,true,true,true,1.0,2,2,true,
-r2,q2,a,x,false,true,true,0.5,1,2,false,place
-r3,q3,a,x,TRUE,True,true,1,,,,
-r4,q1,b,x,false,false,false,0.25,1,2,false,time
-r5,q2,b,x,false,false,true,0.5,2,2,true,
-r6,q3,b,x,false,false,false,0,,,,
+id,item,system,attempt,literal_match,normalized_match,squad_exact_match,token_f1,facts_present,facts_total,checklist_full_match,facts_missing,contains
+r1,q1,a,x,true,true,true,1.0,2,2,true,,true
+r2,q2,a,x,false,true,true,0.5,1,2,false,place,true
+r3,q3,a,x,TRUE,True,true,1,,,,,true
+r4,q1,b,x,false,false,false,0.25,1,2,false,time,false
+r5,q2,b,x,false,false,true,0.5,2,2,true,,true
+r6,q3,b,x,false,false,false,0,,,,,false
 """
 
 
