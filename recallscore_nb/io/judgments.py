@@ -81,18 +81,28 @@ def parse_verdicts(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
     values = values.reset_index(drop=True)
     if pd.api.types.is_bool_dtype(values.dtype):
         return values.astype("boolean"), np.zeros(0, dtype=np.int64)
-    if pd.api.types.is_integer_dtype(values.dtype):
-        ints = values.astype("Int64")
-        valid = ints.isin([0, 1]).to_numpy(dtype=bool, na_value=False)
-        out = (ints == 1).astype("boolean").where(valid, pd.NA)
-        return out, np.flatnonzero(ints.notna().to_numpy() & ~valid)
-    text = values.astype(object).where(values.notna(), "")
+    if pd.api.types.is_numeric_dtype(values.dtype):  # 1/0 as numbers (NaN: no verdict)
+        numbers = values.astype("Float64")
+        valid = numbers.isin([0, 1]).to_numpy(dtype=bool, na_value=False)
+        out = (numbers == 1).astype("boolean").where(valid, pd.NA)
+        return out, np.flatnonzero(numbers.notna().to_numpy() & ~valid)
+    missing = values.isna().to_numpy()
+    text = values.map(_verdict_text, na_action="ignore").astype(object).where(~missing, "")
     text = pd.Series(text, dtype=STRING).str.strip().str.lower()
     known = text.isin(list(VERDICTS)).to_numpy(dtype=bool, na_value=False)
     empty = (text == "").to_numpy(dtype=bool, na_value=False)
     out = pd.Series([VERDICTS[t] if k else None for t, k in zip(text.tolist(), known)],
                     dtype="boolean")
     return out, np.flatnonzero(~known & ~empty)
+
+
+def _verdict_text(value) -> str:
+    """A verdict of a column of mixed JSON values as text: a boolean, a whole number, text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _read_frame(path: str) -> pd.DataFrame:
@@ -118,8 +128,10 @@ def _where(frame: pd.DataFrame) -> np.ndarray:
 
 
 def _text_column(frame: pd.DataFrame, column: str) -> pd.Series:
-    values = frame[column]
-    return pd.Series(values.astype(object).where(values.notna(), None), dtype=STRING)
+    """A column as text (a JSON number as written, e.g. an item id 7 as "7"); null stays NA."""
+    values = frame[column].reset_index(drop=True)
+    missing = values.isna().to_numpy()
+    return pd.Series(values.astype(str).astype(object).where(~missing, None), dtype=STRING)
 
 
 def load_judgments(path: str | os.PathLike[str], items: Items,

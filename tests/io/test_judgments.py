@@ -67,6 +67,18 @@ def test_jsonl_and_parquet(tmp_path):
         [1, "h", False]]
 
 
+def test_jsonl_numbers_and_missing_verdicts(tmp_path):
+    items = Items("i", "", (Item("1", ("Paris",), None),))
+    attempts = pd.DataFrame({"item": ["1", "1"], "system": ["a", "b"], "attempt": ["x", "y"]})
+    path = write(tmp_path, '{"item": 1, "judge": "h", "system": "a", "verdict": 1.0}\n'
+                           '{"item": 1, "judge": "h", "system": "b"}\n'
+                           '{"item": 1, "judge": "g", "system": "b", "verdict": "No"}\n',
+                 "j.jsonl")
+    j = load_judgments(path, items, attempts)
+    assert j.on_attempts.values.tolist() == [[0, "h", True], [1, "g", False]]
+    assert j.empty() == {"h": 1, "g": 0}
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("item,judge,system,verdict\nq9,h,a,yes\n",
      "j.csv: row 0: item: unknown item 'q9' (not in items.jsonl)"),
