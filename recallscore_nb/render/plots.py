@@ -465,9 +465,11 @@ def plot_intervals(ax, table: pd.DataFrame, *, controls: Sequence[str] = (),
     for mask, kwargs in ((~is_control, {"color": "C0", "fmt": "o",
                                         "label": f"system: mean, {confidence:.0%} interval"}),
                          (is_control, {"color": "0.5", "fmt": "o", "mfc": "white",
-                                       "label": "negative control (must score 0)"})):
-        artists.append(ax.errorbar(mean[mask], y[mask],
-                                   xerr=[mean[mask] - low[mask], high[mask] - mean[mask]],
+                                       "label": "control"})):
+        # a percentile interval need not hold the mean (a constant's mean can differ from
+        # the constant in its last bit): a whisker is never negative
+        xerr = [np.maximum(mean[mask] - low[mask], 0), np.maximum(high[mask] - mean[mask], 0)]
+        artists.append(ax.errorbar(mean[mask], y[mask], xerr=xerr,
                                    capsize=2, markersize=4, linewidth=1, **kwargs))
     ax.set_yticks(y, table["system"].tolist())
     ax.set_xlim(-0.05, 1.05)

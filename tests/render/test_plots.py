@@ -100,19 +100,20 @@ def test_02_facts_labels_stay_clear_of_the_total_line(drawn):
 def test_05_saturated_panels_explained_in_the_figure(drawn):
     fig, _ = drawn["05 intervals"]
     texts = legend_texts(fig)
-    assert texts == ["system: mean, 95% interval", "negative control (must score 0)",
+    assert texts == ["system: mean, 95% interval", "control",
                      "saturated rule (red title, shaded): its two best systems\n"
                      "both reach 0.95 and their intervals overlap"]
     saturated = [ax.get_title() for ax in fig.axes if ax.get_title().endswith("saturated")]
-    assert saturated == ["checklist, all facts\nsaturated", "checklist, share of facts\nsaturated"]
+    assert saturated == ["checklist, all facts\nsaturated", "checklist, share of facts\nsaturated",
+                         "schema-aware checklist\nsaturated", "weighted score\nsaturated"]
 
 
 def test_05_one_panel_per_measure(drawn):
-    from recallscore_nb.core.rules import measures
+    from recallscore_nb.workbook.chapters.reanalysis import measures
 
     fig, _ = drawn["05 intervals"]
     titles = [ax.get_title().split("\n")[0] for ax in fig.axes if ax.get_visible()]
-    assert titles == [m.label for m in measures()]
+    assert titles == list(measures().values())  # the registry's, then the schema's two
 
 
 def test_06_no_log_axis_and_runs_axis_ends_near_the_maximum(drawn):

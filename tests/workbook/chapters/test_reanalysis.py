@@ -30,16 +30,18 @@ def steps(nb) -> dict[str, pd.DataFrame]:
     attempts = reanalysis.attempts(nb)
     scores = reanalysis.scores(nb, attempts)
     intervals = reanalysis.intervals(nb, scores)
+    controls = reanalysis.controls(nb, scores)
     return {"attempts": attempts, "systems": reanalysis.systems(attempts), "scores": scores,
-            "controls": reanalysis.controls(scores), "intervals": intervals,
-            "saturation": reanalysis.saturation(intervals)}
+            "controls": controls, "stuffing": reanalysis.stuffing(controls),
+            "intervals": intervals, "saturation": reanalysis.saturation(intervals)}
 
 
 @pytest.fixture(scope="module")
 def shipped_05(tmp_path_factory):
     nb = session_05(tmp_path_factory.mktemp("out05"))
     tables = steps(nb)
-    nb.quote(reanalysis.numbers(nb, tables["systems"], tables["saturation"]))
+    nb.quote(reanalysis.numbers(nb, tables["systems"], tables["saturation"],
+                                tables["stuffing"]))
     return nb, tables
 
 
@@ -76,9 +78,12 @@ def test_intervals_layout_and_bracketing(shipped_05):
     flat = shipped_05[1]["intervals"]
     assert flat.columns.tolist() == ["system", "rule", "n", "mean", "low", "high"]
     assert flat["system"].unique().tolist() == ["sys-a", "sys-b", "sys-c", "sys-d", "sys-e",
-                                                "control:empty", "control:idk"]
+                                                "control:empty", "control:idk",
+                                                "control:stuffing"]
     assert flat["rule"].unique().tolist() == list(reanalysis.measures())
-    assert (flat["low"] <= flat["mean"]).all() and (flat["mean"] <= flat["high"]).all()
+    # a constant's mean may differ from the constant in its last bit (the stuffing control)
+    assert (flat["low"] <= flat["mean"] + 1e-12).all()
+    assert (flat["mean"] <= flat["high"] + 1e-12).all()
 
 
 def test_a_systems_interval_is_bootstrap_ci_of_its_own_scores(shipped_05):
@@ -93,19 +98,38 @@ def test_saturation_on_the_shipped_example(shipped_05):
     nb, tables = shipped_05
     table = tables["saturation"].set_index("rule")
     assert table.index.tolist() == list(reanalysis.measures())
-    assert table.index[table["saturated"]].tolist() == ["checklist_full_match", "partial_credit"]
+    assert table.index[table["saturated"]].tolist() == [
+        "checklist_full_match", "partial_credit", "schema_full_match", "weighted_score"]
     assert table.loc["checklist_full_match", ["best", "second"]].tolist() == ["sys-b", "sys-a"]
     assert table.loc["literal_match", ["best", "second"]].tolist() == ["sys-a", "sys-c"]
     assert not table.loc["literal_match", "overlap"]
-    assert nb.numbers["ReanalysisSaturatedRules"] == "2"
+    assert nb.numbers["ReanalysisSaturatedRules"] == "4"
 
 
 def test_controls_score_zero_everywhere(shipped_05):
     table = shipped_05[1]["controls"]
-    assert table["control"].tolist() == ["control:empty", "control:idk"]
-    assert table["attempt"].tolist() == ["", "I don't know"]
-    assert table["attempts"].tolist() == [24, 24]
-    assert (table[list(reanalysis.measures())] == 0).all().all()
+    assert table["control"].tolist() == ["control:empty", "control:idk", "control:stuffing"]
+    assert table["attempt"].tolist()[:2] == ["", "I don't know"]
+    assert table["attempts"].tolist() == [24, 24, 24]
+    assert (table[list(reanalysis.measures())][:2] == 0).all().all()
+
+
+def test_the_stuffing_control_is_zero_under_the_schema_and_a_finding_for_the_checklist(
+        shipped_05):
+    """Issue 12: an attempt that lists every required term, equivalent and contradiction."""
+    nb, tables = shipped_05
+    stuffed = tables["controls"].set_index("control").loc["control:stuffing"]
+    assert stuffed["attempt"].startswith("copper silver gold bronze")
+    assert (stuffed["schema_full_match"], stuffed["weighted_score"]) == (0, 0)
+    assert (stuffed["checklist_full_match"], stuffed["partial_credit"]) == (1, 1)
+    table = tables["stuffing"].set_index("measure")
+    assert table.loc["weighted score", ["score", "must be 0", "finding"]].tolist() == [
+        0.0, "yes", "gives it 0"]
+    checklist = reanalysis.measures()["checklist_full_match"]
+    assert table.loc[checklist, ["score", "finding"]].tolist() == [
+        1.0, "credits an answer that lists every candidate"]
+    assert nb.numbers["ReanalysisStuffingPassedMeasures"] == str(
+        int(((table["must be 0"] != "yes") & (table["score"] > 0)).sum()))
 
 
 def test_systems_table_and_numbers(shipped_05):
@@ -118,7 +142,7 @@ def test_systems_table_and_numbers(shipped_05):
 
 def test_scores_table_has_every_attempt_and_the_controls(shipped_05):
     scores = shipped_05[1]["scores"]
-    assert len(scores) == 120 + 2 * 24
+    assert len(scores) == 120 + 3 * 24
     assert scores["id"].is_unique
     assert scores.loc[scores["id"] == "control:idk-01", "attempt"].item() == "I don't know"
     assert shipped_05[1]["attempts"].columns.tolist() == ["id", "system", "attempt"]
@@ -136,26 +160,31 @@ def test_the_figure_shows_the_saturated_rules_and_is_saved(shipped_05):
 
 def test_start_signs_the_rules_and_the_bootstrap(tmp_path):
     namespace = {"__annotations__": {"output_dir": str, "benchmark_path": str,
-                                     "attempts_path": str, "seed": int, "resamples": int},
-                 "output_dir": str(tmp_path), "benchmark_path": "", "attempts_path": "",
-                 "seed": 7, "resamples": 300}
+                                     "schema_path": str, "attempts_path": str, "seed": int,
+                                     "resamples": int},
+                 "output_dir": str(tmp_path), "benchmark_path": "", "schema_path": "",
+                 "attempts_path": "", "seed": 7, "resamples": 300}
     nb = reanalysis.start(namespace)
     assert nb.signatures[-1] == (
         f"bootstrap|ci:percentile-95|unit:attempt|n:300|seed:7|version:{__version__}")
-    assert len(nb.signatures) == 7  # the six rules and the bootstrap
+    assert nb.signatures[-2].startswith("schema|")
+    assert len(nb.signatures) == 8  # the six rules, the schema and the bootstrap
     assert (nb.params.seed, nb.params.resamples) == (7, 300)
-    assert sorted(nb.inputs) == ["recallscore_nb/data/benchmarks/four_fact_recall.json"]
+    assert sorted(nb.inputs) == ["recallscore_nb/data/benchmarks/four_fact_recall.json",
+                                 "recallscore_nb/data/benchmarks/four_fact_recall.scoring.json"]
     reanalysis.attempts(nb)  # the notebook's next cell: read before any output
     assert sorted(nb.inputs) == ["recallscore_nb/data/attempts/four_fact_systems.csv",
-                                 "recallscore_nb/data/benchmarks/four_fact_recall.json"]
+                                 "recallscore_nb/data/benchmarks/four_fact_recall.json",
+                                 "recallscore_nb/data/benchmarks/four_fact_recall.scoring.json"]
     nb.discard()
 
 
 def test_start_refuses_zero_resamples(tmp_path):
     namespace = {"__annotations__": {"output_dir": str, "benchmark_path": str,
-                                     "attempts_path": str, "seed": int, "resamples": int},
-                 "output_dir": str(tmp_path), "benchmark_path": "", "attempts_path": "",
-                 "seed": 7, "resamples": 0}
+                                     "schema_path": str, "attempts_path": str, "seed": int,
+                                     "resamples": int},
+                 "output_dir": str(tmp_path), "benchmark_path": "", "schema_path": "",
+                 "attempts_path": "", "seed": 7, "resamples": 0}
     with pytest.raises(UsageError, match="'resamples' must be an int >= 1"):
         reanalysis.start(namespace)
 
@@ -181,7 +210,7 @@ def test_own_attempts_on_the_kite_benchmark(tmp_path, bench_path):
     assert table.loc[("x", "partial_credit"), "mean"] == pytest.approx((3 / 3 + 1 / 3) / 2)
     assert table.loc[("y", "partial_credit"), ["n", "mean", "low", "high"]].tolist() == [
         1, 1 / 3, 1 / 3, 1 / 3]  # n = 1: the value twice
-    assert tables["controls"]["attempts"].tolist() == [1, 1]  # as many as the smallest system
+    assert tables["controls"]["attempts"].tolist() == [1, 1, 1]  # as many as the smallest system
 
 
 def test_a_vacuous_pass_stops_the_chapter(tmp_path):
