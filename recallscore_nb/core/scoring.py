@@ -399,7 +399,8 @@ def _item_rules(values, row_item: np.ndarray, prepared: PreparedItems,
 
 
 def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
-                progress=None, prepared: PreparedItems | None = None) -> pd.DataFrame:
+                progress=None, prepared: PreparedItems | None = None,
+                processes: int = 1) -> pd.DataFrame:
     """Score attempts, each against its own item's references and checklist.
 
     Parameters
@@ -409,6 +410,11 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     attempts : DataFrame
         Columns ``item`` and ``attempt``, optional ``id`` (default: the row number), and any
         others, which are carried through.
+    prepared : PreparedItems, optional
+        :func:`prepare_items` of ``items``, when scoring many frames against the same items.
+    processes : int
+        2: from :data:`PARALLEL_ROWS` distinct (item, attempt) pairs, half of the chunks are
+        scored in a forked second process (:func:`map_chunks`).
 
     Returns
     -------
@@ -449,12 +455,15 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     pair = row_item.astype(np.int64) * max(len(distinct_text), 1) + codes.indices.to_numpy(
         zero_copy_only=False).astype(np.int64)
     pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
-    parts = []
-    for start in range(0, max(len(pairs), 1), _CHUNK_ROWS):
-        rows = first[start:start + _CHUNK_ROWS]
-        parts.append(_item_rules(values.take(pa.array(rows)), row_item[rows], prepared,
-                                 squad_mode))
-        _report_progress(progress, start + len(rows), len(pairs), len(frame))
+    parallel = processes > 1 and len(pairs) >= PARALLEL_ROWS
+    size = min(_CHUNK_ROWS, -(-len(pairs) // 2)) if parallel else _CHUNK_ROWS
+    tasks = []
+    for start in range(0, max(len(pairs), 1), size):
+        rows = first[start:start + size]
+        tasks.append((values.take(pa.array(rows)), row_item[rows], prepared, squad_mode))
+    parts = map_chunks(_item_rules, tasks, processes=processes if parallel else 1,
+                       done=lambda done: _report_progress(progress, done, len(pairs),
+                                                          len(frame)))
     columns = {c: _concat([p[c] for p in parts])[inverse] for c in parts[0]}
     carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
     clash = sorted(set(carried) & set(columns))

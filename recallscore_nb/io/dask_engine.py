@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 
 from ..core.engine import STRING
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
-from .attempts import _checked, _read_parquet, _refuse_repeats
+from .attempts import _FAULT_ORDER, _check_rows, _checked, _read_parquet, _refuse_repeats
 from .files import require_regular_file
 
 __all__ = ["score_with_dask", "local_cluster", "attempt_files", "read_attempt_files",
@@ -65,6 +65,8 @@ class AttemptFiles:
     files: tuple[str, ...]
     lengths: tuple[int, ...]
     columns: tuple[str, ...] = ()
+    groups: tuple[tuple[int, ...], ...] = ()
+    """Each file's row groups' row counts (empty: a file read whole, one piece)."""
 
     @property
     def offsets(self) -> tuple[int, ...]:
@@ -80,25 +82,57 @@ class AttemptFiles:
         k = int(np.searchsorted(np.cumsum(self.lengths), row, side="right"))
         return self.files[k], row - self.offsets[k]
 
-    def partitions(self, count: int, *,
-                   max_rows: int) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
-        """Consecutive files grouped into about ``count`` partitions of similar row counts, none
-        above ``max_rows`` unless a single file is: each as (files, their offsets).
+    def pieces(self) -> list[tuple[str, tuple[int, ...], int, int, int]]:
+        """The pieces a partition is made of, in order: (file, its row groups, the piece's
+        first row in the file, its first global row, its rows); a file without row groups
+        listed is one piece."""
+        out = []
+        for k, (path, offset) in enumerate(zip(self.files, self.offsets)):
+            sizes = self.groups[k] if k < len(self.groups) and self.groups[k] else None
+            if sizes is None:
+                out.append((path, (), 0, offset, self.lengths[k]))
+                continue
+            local = 0
+            for g, size in enumerate(sizes):
+                out.append((path, (g,), local, offset + local, size))
+                local += size
+        return out
 
-        A file goes to the partition its middle row falls in.
+    def partitions(self, count: int, *, max_rows: int) -> list[tuple[tuple, ...]]:
+        """Consecutive pieces (a file's row groups: :meth:`pieces`) grouped into about
+        ``count`` partitions of similar row counts, none above ``max_rows`` unless a single
+        row group is; each partition as a tuple of pieces. A piece goes to the partition its
+        middle row falls in; consecutive row groups of one file are joined into one piece.
 
-        >>> AttemptFiles(("a", "b", "c", "d"), (5, 5, 5, 5)).partitions(2, max_rows=100)
-        [(('a', 'b'), (0, 5)), (('c', 'd'), (10, 15))]
-        >>> [p[0] for p in AttemptFiles(("a", "b", "c"), (5, 5, 5)).partitions(2, max_rows=5)]
-        [('a',), ('b',), ('c',)]
+        >>> [[p[0] for p in part] for part in AttemptFiles(("a", "b", "c", "d"),
+        ...                                                (5, 5, 5, 5)).partitions(2, max_rows=100)]
+        [['a', 'b'], ['c', 'd']]
+        >>> files = AttemptFiles(("a",), (9,), groups=((3, 3, 3),))
+        >>> files.partitions(3, max_rows=100)
+        [(('a', (0,), 0, 0, 3),), (('a', (1,), 3, 3, 3),), (('a', (2,), 6, 6, 3),)]
+        >>> files.partitions(1, max_rows=6)
+        [(('a', (0, 1), 0, 0, 6),), (('a', (2,), 6, 6, 3),)]
         """
         total = sum(self.lengths)
         target = max(1, min(-(-total // max(count, 1)), max_rows))
-        groups: dict[int, list[int]] = {}
-        for k, (offset, length) in enumerate(zip(self.offsets, self.lengths)):
-            groups.setdefault((offset + length // 2) // target, []).append(k)
-        return [(tuple(self.files[k] for k in ks), tuple(self.offsets[k] for k in ks))
-                for ks in groups.values()]
+        groups: dict[int, list] = {}
+        for piece in self.pieces():
+            first, rows = piece[3], piece[4]
+            groups.setdefault((first + rows // 2) // target, []).append(piece)
+        return [tuple(_joined(part)) for part in groups.values()]
+
+
+def _joined(pieces: list) -> list:
+    """Consecutive row groups of one file, in one partition, read as one piece."""
+    out: list = []
+    for piece in pieces:
+        if out and out[-1][0] == piece[0] and out[-1][1] and piece[1] \
+                and out[-1][1][-1] + 1 == piece[1][0]:
+            path, groups, local, first, rows = out[-1]
+            out[-1] = (path, groups + piece[1], local, first, rows + piece[4])
+        else:
+            out.append(piece)
+    return out
 
 
 def attempt_files(pattern: str | os.PathLike[str]) -> AttemptFiles:
@@ -117,7 +151,7 @@ def attempt_files(pattern: str | os.PathLike[str]) -> AttemptFiles:
     if others:
         raise UsageError(f"{others[0]}: a partitioned attempts dataset must be Parquet files "
                          f"(got {len(others)} other path(s) from {pattern!r})")
-    lengths, first = [], None
+    lengths, first, groups = [], None, []
     for path in files:
         require_regular_file(path, AttemptsFormatError)
         try:
@@ -138,7 +172,8 @@ def attempt_files(pattern: str | os.PathLike[str]) -> AttemptFiles:
                                       message=f"columns differ from those of {first[0]} "
                                               f"({_describe(columns)} vs {_describe(first[1])})")
         lengths.append(meta.num_rows)
-    return AttemptFiles(tuple(files), tuple(lengths), tuple(first[1]))
+        groups.append(tuple(meta.row_group(g).num_rows for g in range(meta.num_row_groups)))
+    return AttemptFiles(tuple(files), tuple(lengths), tuple(first[1]), tuple(groups))
 
 
 def _column_types(schema: pa.Schema) -> dict[str, pa.DataType]:
@@ -167,17 +202,41 @@ def _describe(columns: dict) -> str:
 
 
 # --- one partition: read a file, score it (these run on the workers) ---------------------
-def _read_file(path: str, offset: int) -> pd.DataFrame:
-    """One file as ``read_attempts`` gives it, but with global default ids."""
-    frame = _read_parquet(path)
+def _read_file(path: str, offset: int, groups: tuple[int, ...] = (),
+               local: int = 0) -> pd.DataFrame:
+    """One file, or some of its row groups (the first at row ``local`` of the file), as
+    ``read_attempts`` gives it, but with global default ids; a fault names its row in the
+    file."""
+    if groups:
+        frame = _read_row_groups(path, groups)
+    else:
+        frame = _read_parquet(path)
     if "id" not in frame.columns:
         frame.insert(0, "id", np.arange(offset, offset + len(frame)).astype(str))
-    return _checked(frame, path)
+    checked, faults = _check_rows(frame, path, local)
+    for kind in _FAULT_ORDER:
+        if kind in faults:
+            raise faults[kind]
+    return checked
 
 
-def _read_part(paths: tuple[str, ...], offsets: tuple[int, ...]) -> pd.DataFrame:
-    """One partition: consecutive files, each read and checked on its own, concatenated."""
-    frames = [_read_file(path, offset) for path, offset in zip(paths, offsets)]
+def _read_row_groups(path: str, groups: tuple[int, ...]) -> pd.DataFrame:
+    """Row groups of a Parquet file as :func:`~recallscore_nb.io.attempts._read_parquet`
+    reads the whole file."""
+    require_regular_file(path, AttemptsFormatError)
+    try:
+        table = pq.ParquetFile(path).read_row_groups(list(groups), use_pandas_metadata=True)
+    except (pa.ArrowInvalid, OSError) as exc:
+        reason = " ".join(str(exc).split())
+        raise AttemptsFormatError(path, message=f"not a readable Parquet file ({reason})") \
+            from None
+    return table.to_pandas(types_mapper=_TO_PANDAS)
+
+
+def _read_part(pieces) -> pd.DataFrame:
+    """One partition: consecutive pieces (file, row groups, first row in the file, first
+    global row, rows: :meth:`AttemptFiles.pieces`), each read and checked on its own."""
+    frames = [_read_file(path, first, groups, local) for path, groups, local, first, _ in pieces]
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
@@ -237,7 +296,8 @@ def _check_unique_ids(ids: pd.Series, files: AttemptFiles) -> None:
 def read_attempt_files(files: AttemptFiles) -> pd.DataFrame:
     """Every file read in one process, concatenated: what the pandas engine scores, with the
     same ids, dtypes and checks as the Dask engine."""
-    frame = _read_part(files.files, files.offsets)
+    frame = _read_part([(path, (), 0, offset, rows) for path, offset, rows
+                        in zip(files.files, files.offsets, files.lengths)])
     if "id" in files.columns:
         _check_unique_ids(frame["id"], files)
     return frame
@@ -440,7 +500,7 @@ def score_with_dask(scorer_input, attempts_glob: str, *, scheduler: str | None =
         parts = files.partitions(_PARTITIONS_PER_THREAD * sum(client.nthreads().values()),
                                  max_rows=_MAX_PARTITION_ROWS)
         shared = client.scatter(scorer_input, broadcast=True, hash=False)
-        attempts = dd.from_map(_read_part, *zip(*parts), meta=meta_in, label="read-attempts",
+        attempts = dd.from_map(_read_part, parts, meta=meta_in, label="read-attempts",
                                enforce_metadata=False)
         scored = attempts.map_partitions(_score_part, shared, squad_mode=squad_mode, meta=meta,
                                          enforce_metadata=False, transform_divisions=False)

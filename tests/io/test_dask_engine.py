@@ -368,3 +368,31 @@ def test_a_server_that_is_not_dask_is_one_line_and_a_prompt_exit(tmp_path):
     assert done.stderr.splitlines() == [
         f"recallscore: error: --scheduler 'tcp://127.0.0.1:{port}': not a Dask scheduler "
         f"(something else answers there)"]
+
+
+def test_one_file_of_many_row_groups_is_read_as_row_group_partitions(tmp_path, cluster,
+                                                                     monkeypatch):
+    """A single large file is not one partition: its row groups are, as the pandas engine's
+    chunks; the table equals the pandas engine's, and a fault names its row in the file."""
+    pattern, files = write_dataset(tmp_path)
+    frame = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    single = tmp_path / "one"
+    single.mkdir()
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), single / "all.parquet",
+                   row_group_size=700)
+    found = dask_engine.attempt_files(str(single))
+    parts = found.partitions(4, max_rows=1_000_000)
+    assert len(parts) == 4 and sum(piece[4] for part in parts for piece in part) == len(frame)
+    assert all(len(part) == 1 and part[0][0] == str(single / "all.parquet") for part in parts)
+    got = dask_engine.score_with_dask(make_items(), str(single),
+                                      scheduler=cluster.scheduler_address, progress=False)
+    pd.testing.assert_frame_equal(
+        got, score_items(make_items(), read_attempts(str(single / "all.parquet"))))
+    frame.loc[5000, "attempt"] = None
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), single / "all.parquet",
+                   row_group_size=700)
+    with pytest.raises(AttemptsFormatError) as caught:
+        dask_engine.score_with_dask(make_items(), str(single),
+                                    scheduler=cluster.scheduler_address, progress=False)
+    assert str(caught.value) == (f"{single / 'all.parquet'}: row 5000 (id 5000): attempt: "
+                                 "expected a string, got null")
