@@ -152,8 +152,8 @@ def facts_matrix(attempts, facts, normalizer: Normalizer) -> np.ndarray:
 
 def schema_verdicts(attempts, benchmark, schema, normalizer: Normalizer) -> np.ndarray:
     """Whether every fact is present under the scoring schema (equivalents count; a
-    contradicted, negated or missing fact fails), matched under ``normalizer``. A term the
-    pipeline erases cannot be found: every row fails (policy ``empty-term:absent``)."""
+    contradicted, negated, conflicting or missing fact fails), matched under ``normalizer``.
+    A term the pipeline erases cannot be found: every row fails (policy ``empty-term:absent``)."""
     try:
         statuses = fact_status(attempts, benchmark, schema, normalizer=normalizer, basis=False)
     except UsageError:
