@@ -156,12 +156,14 @@ def judge_verdicts(items: Items, attempts: pd.DataFrame, judgments, *,
             out[judge] = column
         return out
     rows = judgments.rows.copy()
-    if judgments.keyed_by == "system":  # the answer judged is the system's attempt
-        key = attempts["item"].astype(str) + "\x00" + attempts["system"].astype(str)
-        text = dict(zip(key, attempts["attempt"].astype(str).str.strip()))
-        rows["answer"] = [text.get(f"{i}\x00{s}") for i, s in zip(rows["item"], rows["system"])]
-    else:
-        rows["answer"] = rows["text"]
+    # the answer judged: the text, or (a row keyed by system) that system's attempt
+    key = attempts["item"].astype(str) + "\x00" + attempts["system"].astype(str)
+    answer_of = pd.Series(attempts["attempt"].astype(str).str.strip().to_numpy(),
+                          index=key.to_numpy()).groupby(level=0).first()
+    by_system = rows["text"].isna().to_numpy()
+    probe = rows["item"].astype(str) + "\x00" + rows["system"].astype(str)
+    rows["answer"] = np.where(by_system, probe.map(answer_of).to_numpy(dtype=object),
+                              rows["text"].to_numpy(dtype=object))
     for judge in judgments.judges:
         out[judge] = _judged_references(items, attempts, rows, judge)
     return out

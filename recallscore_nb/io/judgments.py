@@ -3,9 +3,10 @@
 A judgments file (CSV, JSONL or Parquet) holds one verdict a row: ``item``, ``judge``,
 ``verdict``, and either ``system`` (a verdict on that system's attempt at the item) or
 ``attempt`` (a verdict on that answer text for the item, whichever system gave it, as
-OpenQA-eval keys its files). A verdict is true/false, yes/no or 1/0 in any case (Parquet:
-also a boolean or an integer 0/1); an empty verdict (or null) is no judgment: counted,
-never guessed.
+OpenQA-eval keys its files); a file may have both columns, each row filling one (an empty
+``attempt`` is then no text). A verdict is true/false, yes/no or 1/0 in any
+case (JSON and Parquet: also a boolean or the number 0 or 1); an empty verdict (or null, or
+none given) is no judgment: counted, never guessed.
 
 **How text keys compare.** An ``attempt`` key matches the attempts at its item whose text
 equals it once both have lost their leading and trailing whitespace (``str.strip``); case
@@ -164,13 +165,11 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
             raise JudgmentsFormatError(name, "", column, message="missing column (a judgments "
                                        "file has item, judge, verdict, and system or attempt)")
     keys = [c for c in ("system", "attempt") if c in have]
-    if len(keys) != 1:
+    if not keys:
         raise JudgmentsFormatError(
-            name, "", "system" if not keys else "attempt",
-            message="a judgments file has exactly one of the columns system (a verdict on a "
-                    "system's attempt) and attempt (a verdict on an answer text)"
-                    + (f" (got both)" if keys else " (got neither)"))
-    key = keys[0]
+            name, "", "system", message="missing column: a judgments file has system (a "
+                                        "verdict on a system's attempt) or attempt (a verdict "
+                                        "on an answer text), or both, one a row")
     where = _where(frame)
 
     def fail(row: int, field: str, message: str, row_id=None):
@@ -182,8 +181,7 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
         blank = np.flatnonzero(values.isna().to_numpy() | (values.fillna("") == "").to_numpy())
         if len(blank):
             fail(int(blank[0]), column, "expected a non-empty string, got nothing")
-    known_items = pd.Index(items.ids)
-    item_code = known_items.get_indexer(item.astype(object))
+    item_code = pd.Index(items.ids).get_indexer(item.astype(object))
     if (item_code < 0).any():
         row = int(np.flatnonzero(item_code < 0)[0])
         fail(row, "item", f"unknown item {item.iloc[row]!r} (not in {items.path})")
@@ -193,36 +191,47 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
         fail(row, "verdict", f"expected true/false, yes/no or 1/0 (any case) or nothing, got "
                              f"{frame['verdict'].iloc[row]!r}", row_id=item.iloc[row])
 
+    n = len(frame)
+    empty_text = pd.Series(pd.NA, index=range(n), dtype=STRING)
+    system = _text_column(frame, "system") if "system" in have else empty_text
+    text = _text_column(frame, "attempt").str.strip() if "attempt" in have else empty_text
+    # An empty system is no system. An answer text may be the empty answer, except in a file
+    # with both columns, where an empty text is no text.
+    by_system = (system.notna() & (system.fillna("") != "")).to_numpy(dtype=bool)
+    text_given = text.notna().to_numpy(dtype=bool).copy()
+    if "system" in have:
+        text_given &= (text.fillna("") != "").to_numpy(dtype=bool)
+    neither = np.flatnonzero(~by_system & ~text_given)
+    if len(neither):
+        row = int(neither[0])
+        fail(row, keys[0], "expected a system or an answer text, got nothing",
+             row_id=item.iloc[row])
+    both = np.flatnonzero(by_system & text_given)
+    by_text = text_given & ~by_system
+    if len(both):
+        row = int(both[0])
+        fail(row, "attempt", "a row judges a system's attempt or an answer text, not both "
+                             f"(got system {system.iloc[row]!r})", row_id=item.iloc[row])
+
     att = attempts.reset_index(drop=True)
     att_item = pd.Index(items.ids).get_indexer(att["item"].astype(str).astype(object))
-    if key == "system":
-        system = _text_column(frame, "system")
-        blank = np.flatnonzero(system.isna().to_numpy() | (system.fillna("") == "").to_numpy())
-        if len(blank):
-            fail(int(blank[0]), "system", "expected a non-empty string, got nothing",
-                 row_id=item.iloc[int(blank[0])])
-        systems = pd.Index(pd.unique(att["system"].astype(str).astype(object)))
-        system_code = systems.get_indexer(system.astype(object))
-        if (system_code < 0).any():
-            row = int(np.flatnonzero(system_code < 0)[0])
-            fail(row, "system", f"unknown system {system.iloc[row]!r} (not in the attempts)",
-                 row_id=item.iloc[row])
-        att_key = att_item.astype(np.int64) * len(systems) + systems.get_indexer(
-            att["system"].astype(str).astype(object))
-        row_key = item_code.astype(np.int64) * len(systems) + system_code
-        text = pd.Series(pd.NA, index=range(len(frame)), dtype=STRING)
-    else:
-        text = _text_column(frame, "attempt").str.strip()
-        blank = np.flatnonzero(text.isna().to_numpy())
-        if len(blank):
-            fail(int(blank[0]), "attempt", "expected a string, got nothing",
-                 row_id=item.iloc[int(blank[0])])
-        att_text = pd.Series(att["attempt"].astype(object), dtype=STRING).str.strip()
-        vocab = pd.Index(pd.unique(pd.concat([att_text, text]).astype(object)))
-        att_key = att_item.astype(np.int64) * len(vocab) + vocab.get_indexer(
-            att_text.astype(object))
-        row_key = item_code.astype(np.int64) * len(vocab) + vocab.get_indexer(text.astype(object))
-        system = pd.Series(pd.NA, index=range(len(frame)), dtype=STRING)
+    att_system = att["system"].astype(str).astype(object)
+    systems = pd.Index(pd.unique(att_system))
+    system_code = systems.get_indexer(system.astype(object))
+    unknown = np.flatnonzero(by_system & (system_code < 0))
+    if len(unknown):
+        row = int(unknown[0])
+        fail(row, "system", f"unknown system {system.iloc[row]!r} (not in the attempts)",
+             row_id=item.iloc[row])
+    att_text = pd.Series(att["attempt"].astype(object), dtype=STRING).str.strip()
+    vocab = pd.Index(pd.unique(pd.concat([att_text, text.dropna()]).astype(object)))
+    # one key space: systems first, then texts, per item
+    width = len(systems) + len(vocab)
+    row_key = item_code.astype(np.int64) * width + np.where(
+        by_system, system_code, len(systems) + vocab.get_indexer(text.fillna("").astype(object)))
+    att_keys = [att_item.astype(np.int64) * width + systems.get_indexer(att_system),
+                att_item.astype(np.int64) * width + len(systems) + vocab.get_indexer(
+                    att_text.astype(object))]
 
     # Two different verdicts of one judge on one thing judged.
     unit_codes, _ = pd.factorize(row_key)
@@ -237,41 +246,48 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
         row = int(clash[0])
         before = int(seen["row"][(seen["pair"] == pair[row])].iloc[0])
         fail(row, "verdict", f"judge {judge.iloc[row]!r} already gave this "
-                             f"{'system' if key == 'system' else 'answer'} a different verdict "
+                             f"{'system' if by_system[row] else 'answer'} a different verdict "
                              f"({where[before]})", row_id=item.iloc[row])
 
     # Match each verdict to its attempts (a text may be several systems' attempt).
-    att_order = np.argsort(att_key, kind="stable")
-    sorted_key = att_key[att_order]
-    lo = np.searchsorted(sorted_key, row_key, side="left")
-    hi = np.searchsorted(sorted_key, row_key, side="right")
-    matches = hi - lo
-    if key == "system" and (matches == 0).any():
-        row = int(np.flatnonzero(matches == 0)[0])
+    found_rows, found_source = [], []
+    matches = np.zeros(n, dtype=np.int64)
+    for rows_of_kind, att_key in ((by_system, att_keys[0]), (by_text, att_keys[1])):
+        order = np.argsort(att_key, kind="stable")
+        sorted_key = att_key[order]
+        lo = np.searchsorted(sorted_key, row_key, side="left")
+        hi = np.searchsorted(sorted_key, row_key, side="right")
+        count = np.where(rows_of_kind, hi - lo, 0)
+        matches += count
+        keep = given & (count > 0)
+        c = count[keep]
+        offset = np.arange(c.sum()) - np.repeat(np.cumsum(c) - c, c)
+        found_rows.append(order[np.repeat(lo[keep], c) + offset])
+        found_source.append(np.repeat(np.flatnonzero(keep), c))
+    no_attempt = np.flatnonzero(by_system & (matches == 0))
+    if len(no_attempt):
+        row = int(no_attempt[0])
         fail(row, "system", f"matches no attempt: system {system.iloc[row]!r} has no attempt "
                             f"at item {item.iloc[row]!r}", row_id=item.iloc[row])
-    keep = given & (matches > 0)
-    count = matches[keep]
-    source = np.repeat(np.flatnonzero(keep), count)
-    offset = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
-    attempt_rows = att_order[np.repeat(lo[keep], count) + offset]
+    source = np.concatenate(found_source)
     on_attempts = pd.DataFrame({
-        "attempt": attempt_rows.astype(np.int64),
-        "judge": judge.iloc[source].to_numpy(dtype=object),
-        "verdict": verdict[source].astype(bool),
+        "attempt": np.concatenate(found_rows).astype(np.int64),
+        "judge": judge.to_numpy(dtype=object)[source],
+        "verdict": verdict.to_numpy(dtype=bool, na_value=False)[source],
     }).drop_duplicates(["attempt", "judge"]).sort_values(["attempt", "judge"], kind="stable")
-    unmatched_rows = given & (matches == 0)
     judge_list = tuple(str(j) for j in judges)
+    unmatched_rows = given & by_text & (matches == 0)
     unmatched = {j: int((unmatched_rows & (judge.to_numpy(dtype=object) == j)).sum())
                  for j in judge_list}
     rows = pd.DataFrame({
         "where": where,
         "item": item.to_numpy(dtype=object),
         "judge": judge.to_numpy(dtype=object),
-        "system": system.to_numpy(dtype=object),
-        "text": text.to_numpy(dtype=object),
+        "system": system.where(by_system, None).to_numpy(dtype=object),
+        "text": text.where(by_text, None).to_numpy(dtype=object),
         "verdict": verdict,
         "unit": unit_codes.astype(np.int64),
     })
-    return Judgments(name, sha256(read_input(name, JudgmentsFormatError)), key, rows,
+    keyed_by = "system" if by_system.all() else "attempt" if by_text.all() else "mixed"
+    return Judgments(name, sha256(read_input(name, JudgmentsFormatError)), keyed_by, rows,
                      on_attempts.reset_index(drop=True), judge_list, unmatched)

@@ -143,3 +143,12 @@ def test_rules_are_measured_over_what_the_reference_judge_judged(tmp_path):
     assert table.loc[("long", "contains"), "n"] == 0
     assert math.isnan(table.loc[("long", "contains"), "mean"])
     assert result.counts["unjudged"] == 4
+
+
+def test_judged_references_with_system_and_text_keys(tmp_path):
+    # the system-keyed verdict accepts short's "4" (its attempt at q2); the text verdict
+    # rejects long's sentence: gold {four, 4} for q2; q1's gold loses nothing that matters
+    j = judged(tmp_path, "item,judge,system,attempt,verdict\nq2,h,short,,yes\n"
+                         "q1,h,,It is Paris in France,no\n")
+    verdicts = meta.judge_verdicts(ITEMS, ATTEMPTS, j, protocol="judged-references")["h"]
+    assert plain(verdicts) == [True, False, True, False, None, None]

@@ -67,6 +67,15 @@ def test_jsonl_and_parquet(tmp_path):
         [1, "h", False]]
 
 
+def test_a_file_may_key_some_rows_by_system_and_others_by_text(tmp_path):
+    path = write(tmp_path, "item,judge,system,attempt,verdict\nq1,h,a,,yes\n"
+                           "q1,h,,It is Paris.,no\nq2,h,b,,yes\nq2,g,,four,yes\n")
+    j = load_judgments(path, ITEMS, ATTEMPTS)
+    assert j.keyed_by == "mixed"
+    assert j.on_attempts.values.tolist() == [[0, "h", True], [1, "h", False], [2, "g", True],
+                                             [3, "h", True]]
+
+
 def test_jsonl_numbers_and_missing_verdicts(tmp_path):
     items = Items("i", "", (Item("1", ("Paris",), None),))
     attempts = pd.DataFrame({"item": ["1", "1"], "system": ["a", "b"], "attempt": ["x", "y"]})
@@ -94,8 +103,13 @@ def test_jsonl_numbers_and_missing_verdicts(tmp_path):
      "j.csv: row 1 (id q1): verdict: judge 'h' already gave this answer a different verdict "
      "(row 0)"),
     ("item,judge,verdict\nq1,h,yes\n",
-     "j.csv: system: a judgments file has exactly one of the columns system (a verdict on a "
-     "system's attempt) and attempt (a verdict on an answer text) (got neither)"),
+     "j.csv: system: missing column: a judgments file has system (a verdict on a system's "
+     "attempt) or attempt (a verdict on an answer text), or both, one a row"),
+    ("item,judge,system,attempt,verdict\nq1,h,a,Paris,yes\n",
+     "j.csv: row 0 (id q1): attempt: a row judges a system's attempt or an answer text, not "
+     "both (got system 'a')"),
+    ("item,judge,system,attempt,verdict\nq1,h,,,yes\n",
+     "j.csv: row 0 (id q1): system: expected a system or an answer text, got nothing"),
     ("item,system,verdict\nq1,a,yes\n",
      "j.csv: judge: missing column (a judgments file has item, judge, verdict, and system or "
      "attempt)"),
