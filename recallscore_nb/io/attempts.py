@@ -286,7 +286,8 @@ def _jsonl_frame(numbered, name: str, error) -> pd.DataFrame:
         if not isinstance(record, dict):
             raise error(name, f"line {number}", expected="a JSON object", got=type(record).__name__)
         attempt = record.get("attempt", _MISSING)
-        if attempt is not _MISSING and not isinstance(attempt, str):
+        # a null attempt is a fault of the row, reported with every other (see _check_rows)
+        if attempt is not _MISSING and attempt is not None and not isinstance(attempt, str):
             raise error(name, f"line {number}", "attempt", row_id=_record_id(record),
                         expected="a string", got=json.dumps(attempt))
         if "id" in record:
@@ -338,17 +339,36 @@ def _read_parquet(path: str) -> pd.DataFrame:
 
 
 def _checked(frame: pd.DataFrame, name: str) -> pd.DataFrame:
-    """Check the columns, nulls and ids; return ``id, attempt, carried...`` with string ids."""
+    """Check the columns, nulls and ids; return ``id, attempt, carried...`` with string ids.
+    Every faulty row is reported (:func:`_all_faults`)."""
     checked, faults = _check_rows(frame, name, 0)
-    for kind in _FAULT_ORDER:
-        if kind in faults:
-            raise faults[kind]
+    if faults:
+        raise _all_faults(faults)
     return checked
 
 
 _FAULT_ORDER = ("column", "attempt", "id", "duplicate")
 """The faults of :func:`_check_rows` in the order they are reported: a missing ``attempt``
-column, a null attempt, a null id, a repeated id (the first of each kind in the file)."""
+column, null attempts, null ids, repeated ids (each kind's rows in file order)."""
+
+MAX_ROW_ERRORS = 1000
+"""Rows reported per kind of fault; past them one line says how many more there are."""
+
+
+def _row_errors(rows: np.ndarray, make, name: str, field: str) -> list[AttemptsFormatError]:
+    """An error for each row (``make(row)``), at most :data:`MAX_ROW_ERRORS`, then one that
+    counts the others."""
+    errors = [make(int(row)) for row in rows[:MAX_ROW_ERRORS]]
+    if len(rows) > MAX_ROW_ERRORS:
+        errors.append(AttemptsFormatError(
+            name, "", field, message=f"{len(rows) - MAX_ROW_ERRORS} more rows like these"))
+    return errors
+
+
+def _all_faults(faults: dict[str, AttemptsFormatError]) -> AttemptsFormatError:
+    """One error carrying every fault, kind after kind (:data:`_FAULT_ORDER`)."""
+    return AttemptsFormatError.first_of(
+        [e for kind in _FAULT_ORDER if kind in faults for e in faults[kind].errors])
 
 
 def _check_rows(frame: pd.DataFrame, name: str, first_row: int):
@@ -372,12 +392,15 @@ def _check_rows(frame: pd.DataFrame, name: str, first_row: int):
     ids = frame["id"] if "id" in frame.columns else None
     for field in ("attempt", "id"):
         if field in frame.columns and frame[field].isna().any():
-            row = int(np.flatnonzero(frame[field].isna().to_numpy())[0])
-            row_id = None if ids is None or pd.isna(ids.iloc[row]) else _id_text(ids.iloc[row])
-            faults[field] = AttemptsFormatError(
-                name, where(row), field, row_id=row_id,
-                expected="a string" if field == "attempt" else "an id", got="null")
-    if faults:
+            def null(row: int, field=field) -> AttemptsFormatError:
+                row_id = None if ids is None or pd.isna(ids.iloc[row]) else _id_text(ids.iloc[row])
+                return AttemptsFormatError(
+                    name, where(row), field, row_id=row_id,
+                    expected="a string" if field == "attempt" else "an id", got="null")
+
+            rows = np.flatnonzero(frame[field].isna().to_numpy())
+            faults[field] = AttemptsFormatError.first_of(_row_errors(rows, null, name, field))
+    if "id" in faults:  # the ids cannot be compared: the repeats are not looked for
         return None, faults
     if ids is None:
         text = pa.array(np.arange(first_row, first_row + len(frame)).astype(str))
@@ -391,15 +414,36 @@ def _check_rows(frame: pd.DataFrame, name: str, first_row: int):
     frame["attempt"] = frame["attempt"].astype(STRING)
     repeated = frame["id"].duplicated(keep="first")
     if repeated.any():
-        row = int(np.flatnonzero(repeated.to_numpy())[0])
-        dup = frame["id"].iloc[row]
-        first = int(np.flatnonzero((frame["id"] == dup).to_numpy())[0])
-        faults["duplicate"] = AttemptsFormatError(
-            name, where(row), "id", row_id=dup, message=f"duplicate id (first used at {where(first)})")
+        unique = ~repeated.to_numpy()
+        first_at = dict(zip(frame["id"].to_numpy()[unique].tolist(),
+                            np.flatnonzero(unique).tolist()))
+
+        def duplicate(row: int) -> AttemptsFormatError:
+            dup = frame["id"].iloc[row]
+            return AttemptsFormatError(
+                name, where(row), "id", row_id=dup,
+                message=f"duplicate id (first used at {where(first_at[dup])})")
+
+        rows = np.flatnonzero(repeated.to_numpy())
+        faults["duplicate"] = AttemptsFormatError.first_of(
+            _row_errors(rows, duplicate, name, "id"))
     order = ["id", "attempt"] + [c for c in frame.columns if c not in ("id", "attempt")]
     frame = frame[order]
     frame.attrs.clear()
     return frame, faults
+
+
+def _capped(errors: list[AttemptsFormatError], name: str,
+            field: str) -> list[AttemptsFormatError]:
+    """The first :data:`MAX_ROW_ERRORS` row errors and one line counting the others (a
+    counting line already there is folded in)."""
+    rows = [e for e in errors if e.location]
+    more = sum(int(e.message.split(" ", 1)[0]) for e in errors if not e.location)
+    more += max(0, len(rows) - MAX_ROW_ERRORS)
+    kept = rows[:MAX_ROW_ERRORS]
+    if more:
+        kept.append(AttemptsFormatError(name, "", field, message=f"{more} more rows like these"))
+    return kept
 
 
 # --- in chunks ----------------------------------------------------------------------------
@@ -456,11 +500,16 @@ class AttemptChunks:
                 first_dtypes = dtypes
             elif dtypes != first_dtypes:
                 raise Unstreamable(f"{name}: columns or types differ from row {start} on")
-            stopped = any(kind in faults for kind in ("column", "attempt"))
+            stopped = "column" in faults
             if not stopped:
                 frame, found = _check_rows(raw, name, start)
                 for kind, fault in found.items():
-                    faults.setdefault(kind, fault)
+                    if kind == "duplicate":
+                        continue  # the hashes find every repeat, across chunks too
+                    if kind in faults:  # every row is reported (within the cap)
+                        faults[kind].errors.extend(fault.errors)
+                    else:
+                        faults[kind] = fault
                 if frame is not None and "id" in raw.columns:
                     hashes.extend(_string_hashes(frame["id"].array))
                 if frame is not None and not faults:
@@ -468,13 +517,15 @@ class AttemptChunks:
                     yield frame
             start += len(raw)
         self.total_rows = start
-        for kind in _FAULT_ORDER:
-            if kind in faults and kind != "duplicate":
-                raise faults[kind]
-        if len(hashes.values):
-            self._refuse_repeated_ids(hashes.values)
-        if "duplicate" in faults:  # pragma: no cover - the hashes find every repeat
-            raise faults["duplicate"]
+        if len(hashes.values) and "id" not in faults and "column" not in faults:
+            repeats = self._repeated_ids(hashes.values)
+            if repeats:
+                faults["duplicate"] = AttemptsFormatError.first_of(repeats)
+        if faults:
+            for kind in ("attempt", "id"):
+                if kind in faults:  # chunks each kept their own first rows: cap the whole
+                    faults[kind].errors = _capped(faults[kind].errors, name, kind)
+            raise _all_faults(faults)
 
     def _guess_rows(self) -> int:
         """At least the file's rows, as far as can be told before reading it: Parquet's
@@ -600,15 +651,15 @@ class AttemptChunks:
             if rows_before == 0 or held > 1:
                 yield _csv_frame(table.slice(0, held - 1), names)
 
-    def _refuse_repeated_ids(self, hashes: np.ndarray) -> None:
-        """Find a repeated id among all rows from their hashes (sorted in place: the rows'
+    def _repeated_ids(self, hashes: np.ndarray) -> list[AttemptsFormatError]:
+        """Find the repeated ids among all rows from their hashes (sorted in place: the rows'
         order is not kept, so memory stays at 8 bytes a row); a repeated hash sends the file
-        through once more to compare the ids of its rows, and the first repeat is reported as
-        :func:`_checked` reports it."""
+        through once more to compare the ids of its rows, and every repeat is reported as
+        :func:`_checked` reports it (within :data:`MAX_ROW_ERRORS`)."""
         hashes.sort()
         repeated = hashes[1:][hashes[1:] == hashes[:-1]]
         if not len(repeated):
-            return
+            return []
         ids: dict[int, str] = {}
         lines: dict[int, int] = {}
         start = 0
@@ -624,12 +675,15 @@ class AttemptChunks:
         def where(r: int) -> str:
             return f"line {lines[r]}" if lines else f"row {r}"
 
+        errors = []
         for row in sorted(ids):
             if ids[row] in first_at:
-                raise AttemptsFormatError(
+                errors.append(AttemptsFormatError(
                     self.path, where(row), "id", row_id=ids[row],
-                    message=f"duplicate id (first used at {where(first_at[ids[row]])})")
-            first_at[ids[row]] = row
+                    message=f"duplicate id (first used at {where(first_at[ids[row]])})"))
+            else:
+                first_at[ids[row]] = row
+        return _capped(errors, self.path, "id")
 
 
 class _Growing:
