@@ -628,9 +628,10 @@ def _parsed_report(content: bytes, name: str) -> dict:
 
     document = load_json(content, name, ReportFormatError)
     problems = _header_problems(document)
-    if problems:
-        where, message = problems[0]
-        raise ReportFormatError(name, where, message=f"not a recallscore report: {message}")
+    if problems:  # every problem, one error each
+        raise ReportFormatError.first_of([
+            ReportFormatError(name, where, message=f"not a recallscore report: {message}")
+            for where, message in problems])
     return document
 
 

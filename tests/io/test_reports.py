@@ -861,3 +861,17 @@ def test_a_scored_report_carries_the_disagreement_note_verbatim(capsys, tmp_path
     del document["scorer"]["disagreement_note"]
     assert [e.message for e in _validator("ok").iter_errors(document)] == [
         "'disagreement_note' is a required property"]
+
+
+def test_a_stored_report_names_every_problem_of_its_header(tmp_path):
+    from recallscore_nb.core.errors import ReportFormatError
+    from recallscore_nb.io.reports import read_report
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"scorer": {"squad_mode": "v9"},
+                                "inputs": [{"role": "oracle", "path": "", "sha256": None}]}),
+                    encoding="utf-8")
+    with pytest.raises(ReportFormatError) as info:
+        read_report(path)
+    assert [e.location for e in info.value.errors] == [
+        "$.inputs[0].path", "$.inputs[0].role", "$.scorer.squad_mode"]
