@@ -36,8 +36,14 @@ EXAMPLE = DATA_DIR / "human_agreement"
 """The shipped example: ``items.jsonl``, ``attempts.csv``, ``judgments.csv``."""
 
 
-def _annotators(nb: Session) -> list[str]:
-    return [a.strip() for a in nb.params.annotators.split(",") if a.strip()]
+def _annotators(nb: Session, judges) -> list[str]:
+    """The judges whose agreement with each other is measured: those ``annotators`` names, or,
+    when it is empty, every judge but the reference judge (none when fewer than two)."""
+    named = [a.strip() for a in nb.params.annotators.split(",") if a.strip()]
+    if named:
+        return named
+    others = [j for j in judges if j != nb.params.reference_judge]
+    return others if len(others) >= 2 else []
 
 
 def start(namespace: dict) -> Session:
@@ -69,7 +75,8 @@ def evaluation(nb: Session) -> meta.MetaEvaluation:
         attempts)
     return meta.meta_evaluate(items, attempts, judgments,
                               reference_judge=nb.params.reference_judge,
-                              annotators=_annotators(nb), protocol=nb.params.protocol,
+                              annotators=_annotators(nb, judgments.judges),
+                              protocol=nb.params.protocol,
                               seed=nb.params.seed, resamples=nb.params.resamples,
                               f1_threshold=F1_THRESHOLD)
 

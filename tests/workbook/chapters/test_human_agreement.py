@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
+import pandas as pd
 import pytest
 
+from recallscore_nb.io.converters import convert_evouna
 from recallscore_nb.workbook.chapters import human_agreement as chapter
+from tests.human_judgments import EVOUNA, needs_data
 from tests.workbook.chapters.sessions import session
 
 
@@ -52,3 +57,29 @@ def test_numbers(evaluation):
     numbers = chapter.numbers(evaluation)
     assert numbers["AgreeSystems"] == 3 and numbers["AgreeJudgedAttempts"] == 24
     assert set(numbers) >= {"AgreeKappaContains", "AgreeKappaSquad"}
+
+
+@needs_data
+def test_08_on_a_converted_evouna_subset(tmp_path):
+    """The notebook's steps on real data: 200 TriviaQA questions of EVOUNA, converted, with
+    the default parameters but the three paths (one judge: no annotator table)."""
+    convert_evouna(EVOUNA / "TQ.json.gz", tmp_path / "tq")
+    keep = (tmp_path / "tq" / "items.jsonl").read_text().splitlines()[:200]
+    (tmp_path / "items.jsonl").write_text("\n".join(keep) + "\n")
+    ids = {json.loads(line)["item"] for line in keep}
+    attempts = pd.read_parquet(tmp_path / "tq" / "attempts.parquet")
+    attempts[attempts["item"].isin(ids)].to_parquet(tmp_path / "attempts.parquet")
+    judgments = pd.read_csv(tmp_path / "tq" / "judgments.csv", dtype=str, keep_default_na=False)
+    judgments[judgments["item"].isin(ids)].to_csv(tmp_path / "judgments.csv", index=False)
+    nb = session(chapter, tmp_path / "out", resamples=50,
+                 items_path=str(tmp_path / "items.jsonl"),
+                 attempts_path=str(tmp_path / "attempts.parquet"),
+                 judgments_path=str(tmp_path / "judgments.csv"))
+    evaluation = chapter.evaluation(nb)
+    assert evaluation.counts["judged"] == 1000  # five systems, every answer judged
+    assert chapter.annotators(evaluation).empty
+    accuracy = chapter.accuracy(evaluation).set_index("system")
+    assert (accuracy["contains"] > accuracy["squad_exact_match"]).loc[["gpt4", "newbing"]].all()
+    for make in (chapter.accuracy_figure, chapter.ranking_figure, chapter.categories_figure):
+        nb.save("figure", make(evaluation))
+    nb.save("kappa", chapter.kappa_figure(nb, evaluation))
