@@ -404,7 +404,7 @@ def test_score_out_replaces_a_file_and_leaves_no_temporary_file(capsys):
     ("a.csv", "id,attempt\nA,x\nA,y\n", "a.csv: row 1 (id A): id: duplicate id (first used at row 0)"),
     ("a.csv", b"attempt\n\xe9\n", "a.csv: line 2: not UTF-8 text (byte 8)"),
     ("a.csv", "", "a.csv: empty file: expected a header line with an 'attempt' column"),
-    ("a.jsonl", '{"attempt": "x"}\n{"id": "B", "attempt": null}\n',
+    ("a.jsonl", '{"id": "A", "attempt": "x"}\n{"id": "B", "attempt": null}\n',
      "a.jsonl: line 2 (id B): attempt: expected a string, got null"),
     ("a.jsonl", '{"id": 1, "attempt": "x"}\n{"id": 1, "attempt": "y"}\n',
      "a.jsonl: line 2 (id 1): id: duplicate id (first used at line 1)"),

@@ -512,7 +512,9 @@ def test_check_report_on_something_that_is_not_a_report(capsys, content, message
         Path("r.json").write_text(content)
     code, out, err = run(capsys, "check-report", "r.json")
     assert (code, out) == (2, "")
-    assert one_line_error(err).startswith(message)
+    lines = err.splitlines()  # every problem of the header, one line each
+    assert lines[0].removeprefix("recallscore: error: ").startswith(message)
+    assert all(line.startswith("recallscore: error: r.json") for line in lines)
 
 
 # --- score --schema -------------------------------------------------------------------------
