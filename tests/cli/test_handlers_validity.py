@@ -141,3 +141,24 @@ def test_item_statuses_streamed_in_chunks_equal_the_whole_table(inputs, monkeypa
         assert main([*argv, "--out", f"whole{suffix}"]) == 0
     assert (inputs / f"streamed{suffix}").read_bytes() == (inputs / f"whole{suffix}").read_bytes()
     assert "status_time" in (inputs / f"whole{suffix}").read_text(encoding="utf-8")
+
+
+def test_a_benchmark_with_a_null_attempt_and_a_repeated_id_reports_both(tmp_path, monkeypatch,
+                                                                        capsys):
+    """The issue's case, at the command line and in an error report (both already hold)."""
+    from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
+
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(DEFAULT_BENCHMARK.read_text(encoding="utf-8"))
+    data["rows"][1]["attempt"] = None
+    data["rows"][3]["id"] = data["rows"][2]["id"]
+    (tmp_path / "b.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["validate", "b.json"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "recallscore: error: b.json: $.rows[1] (id R02): attempt: expected a string, got null",
+        'recallscore: error: b.json: $.rows[3] (id R03): id: expected a unique id, got "R03", '
+        "a duplicate (already the id of $.rows[2])"]
+    assert main(["report", "b.json", "--schema", str(DEFAULT_SCHEMA_PATH), "--out", "r.json"]) == 2
+    errors = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["errors"]
+    assert [(e["location"], e["field"]) for e in errors] == [("$.rows[1]", "attempt"),
+                                                             ("$.rows[3]", "id")]
