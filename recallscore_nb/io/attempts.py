@@ -277,23 +277,35 @@ def read_jsonl_records(data: bytes, name: str, *,
 
 
 def _jsonl_frame(numbered, name: str, error) -> pd.DataFrame:
-    """The frame of :func:`read_jsonl_records` from (line number, line without its end)."""
-    records, lines = [], []
+    """The frame of :func:`read_jsonl_records` from (line number, line without its end).
+    Every faulty line is reported (at most :data:`MAX_ROW_ERRORS`, then a count)."""
+    records, lines, faults = [], [], []
     for number, raw in numbered:
         if not raw.strip():
             continue
-        record = load_json_line(raw, name, error, number, _record_id)
+        try:
+            record = load_json_line(raw, name, error, number, _record_id)
+        except InputFileError as err:
+            faults += err.errors
+            continue
         if not isinstance(record, dict):
-            raise error(name, f"line {number}", expected="a JSON object", got=type(record).__name__)
+            faults.append(error(name, f"line {number}", expected="a JSON object",
+                                got=type(record).__name__))
+            continue
         attempt = record.get("attempt", _MISSING)
         # a null attempt is a fault of the row, reported with every other (see _check_rows)
         if attempt is not _MISSING and attempt is not None and not isinstance(attempt, str):
-            raise error(name, f"line {number}", "attempt", row_id=_record_id(record),
-                        expected="a string", got=json.dumps(attempt))
+            faults.append(error(name, f"line {number}", "attempt", row_id=_record_id(record),
+                                expected="a string", got=json.dumps(attempt)))
+            continue
+        if faults:
+            continue  # the frame is not needed: only the faults are
         if "id" in record:
             record["id"] = _id_text(record["id"])
         records.append(record)
         lines.append(number)
+    if faults:
+        raise error.first_of(_capped(faults, name, ""))
     frame = pd.DataFrame.from_records(records) if records else pd.DataFrame({"attempt": []})
     frame.attrs.update(locations="line", lines=np.array(lines, dtype=np.int64))
     return frame
@@ -596,13 +608,22 @@ class AttemptChunks:
         with open(name, "rb") as fh:
             lines = numbered(fh)
             rows_before = 0
+            faults: list[AttemptsFormatError] = []
             while True:
                 block = list(itertools.islice(lines, self.rows))
                 if not block:
+                    if faults:  # every faulty line of the file, as read whole
+                        raise AttemptsFormatError.first_of(_capped(faults, name, ""))
                     if rows_before == 0:
                         yield _jsonl_frame([], name, AttemptsFormatError)
                     return
-                frame = _jsonl_frame(block, name, AttemptsFormatError)
+                try:
+                    frame = _jsonl_frame(block, name, AttemptsFormatError)
+                except AttemptsFormatError as err:
+                    faults += err.errors
+                    continue
+                if faults:
+                    continue  # read on for the other faulty lines; nothing more is scored
                 rows_before += len(frame)
                 self._progress(rows_before, fh.tell())
                 if len(frame) or rows_before == 0:

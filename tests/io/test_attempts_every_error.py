@@ -64,3 +64,30 @@ def test_a_flood_of_faults_is_capped(tmp_path, monkeypatch):
     lines = _lines(info.value, path)
     assert lines[:3] == [f"line {i}: attempt: expected a string, got null" for i in (1, 2, 3)]
     assert lines[3:] == ["attempt: 7 more rows like these"]
+
+
+BAD_LINES = ('{"id": "a", "attempt": "x"}\nnot json\n{"id": "b", "attempt": 3}\n[1]\n'
+             '{"id": "c", "attempt": "y"}\n{"id": "d", "attempt": NaN}\n')
+BAD_EXPECTED = [
+    "line 2: not valid JSON (Expecting value at column 1)",
+    "line 3 (id b): attempt: expected a string, got 3",
+    "line 4: expected a JSON object, got list",
+    "line 6 (id d): attempt: expected a finite number, got NaN",
+]
+
+
+def test_every_faulty_jsonl_line_is_reported(tmp_path):
+    path = tmp_path / "a.jsonl"
+    path.write_text(BAD_LINES, encoding="utf-8")
+    with pytest.raises(AttemptsFormatError) as info:
+        read_attempts(str(path))
+    assert _lines(info.value, path) == BAD_EXPECTED
+
+
+@pytest.mark.parametrize("rows", [1, 2, 4, 100])
+def test_every_faulty_jsonl_line_in_chunks_too(tmp_path, rows):
+    path = tmp_path / "a.jsonl"
+    path.write_text(BAD_LINES, encoding="utf-8")
+    with pytest.raises(AttemptsFormatError) as info:
+        list(AttemptChunks(str(path), rows=rows))
+    assert _lines(info.value, path) == BAD_EXPECTED
