@@ -166,7 +166,7 @@ def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
                     first = json_path(_question_parts(positions[first_seen[qid]]))
                     errors.append(InputFileError(
                         name, json_path(at_q), "id",
-                        message=f"question id {qid!r} repeats the one at {first} (the official "
+                        message=f"duplicate question id {qid!r}, first at {first} (the official "
                                 f"scripts key scores by id)",
                     ))
                     continue

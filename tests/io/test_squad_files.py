@@ -97,7 +97,7 @@ def _qa_of(data, a, p, q):
      "$.data[1].paragraphs[1].qas[1]", "answers[1]",
      """expected an answer object, got "Levi's\""""),
     (_broken(lambda d: _qa_of(d, 1, 0, 1).update(id="q2")), "$.data[1].paragraphs[0].qas[1]",
-     "id", "question id 'q2' repeats the one at $.data[0].paragraphs[0].qas[1] (the official "
+     "id", "duplicate question id 'q2', first at $.data[0].paragraphs[0].qas[1] (the official "
            "scripts key scores by id)"),
     ({"version": "1.1", "data": [{"paragraphs": [{"qas": []}]}]}, "$", "data",
      "holds no question (the official scripts divide by the number of questions)"),
