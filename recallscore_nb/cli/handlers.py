@@ -144,10 +144,10 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress) -> bo
     bytes of the whole-table path). ``score(frame)`` scores a chunk. ``check(frame, first)``
     is called on every chunk: a function giving the fault to report once the whole file is
     read (as when it is read whole, the file's own faults first), or None; no chunk is scored
-    after one. Chunks are scored :data:`PROCESSES` at a time, one in this process and the
-    others in forked children (:func:`~recallscore_nb.core.scoring.map_chunks`). False when
+    after one. Chunks are scored two at a time (:data:`PROCESSES`), one here and one in a
+    child forked at the start (:class:`~recallscore_nb.core.scoring.ForkedWorker`). False when
     the file must be read whole (:class:`Unstreamable`); nothing is written then."""
-    from ..core.scoring import map_chunks
+    from ..core.scoring import ForkedWorker, map_chunks
     from ..io.attempts import AttemptChunks, Unstreamable
     from ..io.scored import write_scored_chunks
 
@@ -155,7 +155,7 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress) -> bo
     chunks = AttemptChunks(attempts_path)
 
     def scored_together(frames):
-        yield from map_chunks(score, [(frame,) for frame in frames], processes=PROCESSES)
+        yield from map_chunks(score, [(frame,) for frame in frames], worker=worker)
         if progress is not None:
             progress(chunks.rows_read, chunks.total_rows)
 
@@ -176,10 +176,15 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress) -> bo
         if pending:
             yield from scored_together(pending)
 
+    # the second process is forked now, before this one holds chunks, output or ids
+    worker = ForkedWorker(score) if PROCESSES > 1 and hasattr(os, "fork") else None
     try:
         write_scored_chunks(scored(), out, metadata=metadata)
     except Unstreamable:
         return False
+    finally:
+        if worker is not None:
+            worker.close()
     return True
 
 

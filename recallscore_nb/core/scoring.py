@@ -45,6 +45,7 @@ __all__ = [
     "unknown_items",
     "unknown_items_text",
     "map_chunks",
+    "ForkedWorker",
 ]
 
 _CHUNK_ROWS = 200_000
@@ -132,10 +133,89 @@ PARALLEL_ROWS = 100_000
 chunks in a second process: below, one process is quicker."""
 
 
-def map_chunks(function, tasks: list[tuple], *, processes: int = 1, done=None) -> list:
+class ForkedWorker:
+    """A child forked once that computes ``function(*task)`` for each task it is sent, one at
+    a time (tasks and results pickled through a pipe): a long run forks while this process
+    is still small, so the child never holds what this one gathers later.
+
+    >>> with ForkedWorker(lambda x: x + 1) as worker:
+    ...     worker.submit(1)
+    ...     worker.result()
+    2
+    """
+
+    def __init__(self, function) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=_serve, args=(function, child, self._conn),
+                                        daemon=True)
+        self._process.start()
+        child.close()
+
+    def submit(self, *task) -> None:
+        self._conn.send(task)
+
+    def result(self):
+        try:
+            ok, value = self._conn.recv()
+        except EOFError:
+            raise RuntimeError("the second scoring process ended without a result") from None
+        if not ok:
+            if isinstance(value, InputFileError):  # unpickled with its text as the file
+                value.args = (value._text(),)
+            raise value
+        return value
+
+    def close(self) -> None:
+        """Stop the child (at once if a task is still running: this process was
+        interrupted) and reap it."""
+        if self._process is None:
+            return
+        try:
+            self._conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self._process.join(timeout=0.5)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        self._conn.close()
+        self._process = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _serve(function, conn, parent_end) -> None:
+    """The forked child's loop: a task in, its result (or exception) out, until None."""
+    parent_end.close()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if task is None:
+            return
+        try:
+            conn.send((True, function(*task)))
+        except BaseException as error:  # noqa: BLE001 - sent to the parent as it is
+            try:
+                conn.send((False, error))
+            except Exception:  # noqa: BLE001 - unpicklable: say what it was
+                conn.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def map_chunks(function, tasks: list[tuple], *, processes: int = 1, done=None,
+               worker: ForkedWorker | None = None) -> list:
     """``function(*task)`` for each task, in order. With ``processes=2`` (and ``os.fork``),
     every second task is computed in a forked child while this process computes the one
-    before it; the child's result (or exception) comes back pickled. ``done(n)`` is told the
+    before it; the child's result (or exception) comes back pickled. With ``worker`` (a
+    :class:`ForkedWorker` of the same function), every second task goes to it instead. ``done(n)`` is told the
     sum of each finished task's first element's length (rows; 1 without a length) after each
     task.
 
@@ -151,10 +231,16 @@ def map_chunks(function, tasks: list[tuple], *, processes: int = 1, done=None) -
         if done is not None:
             done(rows)
 
-    fork = processes > 1 and hasattr(os, "fork")
+    fork = (processes > 1 or worker is not None) and hasattr(os, "fork")
     i = 0
     while i < len(tasks):
-        if fork and i + 1 < len(tasks):
+        if worker is not None and i + 1 < len(tasks):
+            worker.submit(*tasks[i + 1])
+            first = function(*tasks[i])
+            finished(tasks[i], first)
+            finished(tasks[i + 1], worker.result())
+            i += 2
+        elif fork and i + 1 < len(tasks):
             child = _Forked(function, tasks[i + 1])
             try:
                 first = function(*tasks[i])

@@ -131,6 +131,30 @@ def _seed_lookup(records):
     return lambda text: table[text] if text in table else SEED(text)
 
 
+_BLOCK_LINES = 10_000
+"""Lines parsed at a time (their references and terms normalized together)."""
+
+
+def _parsed(content: bytes, name: str):
+    """(line number, record or its JSON fault, the seed lookup of its block) for each line
+    with text, a block of :data:`_BLOCK_LINES` lines at a time: the parsed records of a
+    large file are never all held at once."""
+    lines = content.splitlines()
+    for start in range(0, len(lines), _BLOCK_LINES):
+        block = []
+        for number, raw in enumerate(lines[start:start + _BLOCK_LINES], start=start + 1):
+            if not raw.strip():
+                continue
+            try:
+                block.append((number, load_json_line(raw, name, ItemsFormatError, number,
+                                                     _item_id)))
+            except InputFileError as err:
+                block.append((number, err))
+        seed = _seed_lookup(record for _, record in block)
+        for number, record in block:
+            yield number, record, seed
+
+
 def load_items(path: str | os.PathLike[str]) -> Items:
     """Read and validate an items file (JSONL); every error is collected, the first raised.
 
@@ -145,17 +169,7 @@ def load_items(path: str | os.PathLike[str]) -> Items:
     errors: list[InputFileError] = []
     items: list[Item] = []
     first_line: dict[str, int] = {}
-    records = []
-    for number, raw in enumerate(content.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            records.append((number, load_json_line(raw, name, ItemsFormatError, number,
-                                                   _item_id)))
-        except InputFileError as err:
-            records.append((number, err))
-    seed = _seed_lookup(record for _, record in records)
-    for number, record in records:
+    for number, record, seed in _parsed(content, name):
         if isinstance(record, InputFileError):
             errors += record.errors
             continue

@@ -173,26 +173,41 @@ def _stream_jsonl(chunks, tmp: str, path: str) -> None:
 def _stream_parquet(chunks, tmp: str, path: str, metadata) -> None:
     """Row groups of :data:`ROW_GROUP_ROWS` rows, each written from one contiguous table, as
     ``pq.write_table`` cuts the whole table (the same bytes: a row group written from a table
-    in several chunks cuts its pages elsewhere, measured on 10^6 rows)."""
+    in several chunks cuts its pages elsewhere, measured on 10^6 rows). The rows waiting for
+    a row group are held column by column, and a row group's table is made one column at a
+    time, each column's pieces let go as it is made (so the rows are not held twice)."""
     writer, schema, pending, held, written = None, None, [], 0, 0
+
+    def flush(rows: int) -> None:
+        nonlocal pending, held
+        columns = []
+        for j in range(len(pending)):
+            whole = pa.chunked_array(pending[j], type=schema.field(j).type)
+            columns.append(whole.slice(0, rows).combine_chunks())
+            rest = whole.slice(rows)
+            pending[j] = rest.chunks
+            del whole, rest
+        writer.write_table(pa.Table.from_arrays(columns, schema=schema))
+        held -= rows
+
     try:
         for chunk in chunks:
             table = _with_metadata(_arrow_table(chunk, path), metadata)
             if writer is None:
                 schema = table.schema
                 writer = pq.ParquetWriter(tmp, schema)
+                pending = [[] for _ in schema]
             elif not table.schema.equals(schema, check_metadata=True):
                 raise Unstreamable("a piece's Arrow types differ from the first piece's")
-            pending.append(table)
+            for j, column in enumerate(table.columns):
+                pending[j].extend(column.chunks)
             held += table.num_rows
+            del table
             while held >= ROW_GROUP_ROWS:
-                whole = pa.concat_tables(pending)
-                writer.write_table(whole.slice(0, ROW_GROUP_ROWS).combine_chunks())
+                flush(ROW_GROUP_ROWS)
                 written += ROW_GROUP_ROWS
-                rest = whole.slice(ROW_GROUP_ROWS)
-                pending, held = [rest], rest.num_rows
         if writer is not None and (held or not written):
-            writer.write_table(pa.concat_tables(pending).combine_chunks())
+            flush(held)
     finally:
         if writer is not None:
             writer.close()
