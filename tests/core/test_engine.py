@@ -50,3 +50,36 @@ def test_phrase_starts_stay_within_a_row():
     tokens = engine.Tokens(ids=np.array([0, 1, 0, 1]), rows=np.array([0, 0, 1, 2]),
                            positions=np.array([0, 1, 0, 0]), counts=np.array([2, 1, 1]))
     assert engine.phrase_starts(tokens, [0, 1]).tolist() == [0]  # row 1 ends before row 2's 1
+
+
+def _bags_by_hand(refs):
+    """Each reference's token sequence and bag (token -> count), by the Python steps."""
+    return [(r.split(), {t: r.split().count(t) for t in r.split()}) for r in refs]
+
+
+@pytest.mark.parametrize("refs", [["a b a", "", "b c"], ["x"], [], ["the the the", "q r s t u"]])
+def test_reference_bags_built_with_arrow_hold_each_references_tokens(refs):
+    bags = engine.ReferenceBags.build(refs)
+    vocab = bags.vocab.to_pylist()
+    for r, (tokens, bag) in enumerate(_bags_by_hand(refs)):
+        assert bags.lengths[r] == len(tokens)
+        assert [vocab[i] for i in bags.sequences[r] if i >= 0] == tokens
+        size = max(len(vocab), 1)
+        got = {}
+        for key, column in zip(bags.keys, bags.columns):
+            if key // size == r:
+                got[vocab[key % size]] = int(bags.counts[r, column])
+        assert got == bag
+    assert list(bags.keys) == sorted(bags.keys)
+
+
+def test_item_checklists_keep_a_term_repeated_within_a_fact_once():
+    lists = engine.ItemChecklists.build([
+        (Fact("a", ("West", "west.", "drawer")), Fact("b", ("west",))), None,
+        (Fact("c", ("x y",)),)])
+    assert lists.terms.to_pylist() == ["west", "drawer", "west", "x y"]
+    assert lists.term_fact.tolist() == [0, 0, 1, 2]
+    assert lists.fact_terms.tolist() == [2, 1, 1]
+    assert lists.fact_item.tolist() == [0, 0, 2]
+    assert lists.item_fact_start.tolist() == [0, 2, 2]
+    assert lists.item_has_checklist.tolist() == [True, False, True]

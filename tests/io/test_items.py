@@ -66,3 +66,23 @@ def test_every_bad_line_is_collected(tmp_path):
         load_items(write_items(tmp_path, [{"item": 1}, KITE, '[]']))
     assert [(e.location, e.field) for e in caught.value.errors] == [
         ("line 1", "item"), ("line 1", "referenceAnswer"), ("line 3", "")]
+
+
+def test_lines_read_a_block_at_a_time_give_the_same_items_and_errors(tmp_path, monkeypatch):
+    """Blocks of 2 lines: a repeated id and bad terms in other blocks are all still found, in
+    line order, and the items are those of one pass."""
+    from recallscore_nb.io import items as items_io
+
+    lines = [KITE, CAPITAL, dict(KITE, item="kite2"), "", "{oops", dict(CAPITAL),
+             dict(KITE, item="bad", factChecklist=[{"fact": "f", "requiredTerms": ["!!"]}])]
+    whole = pytest.raises(ItemsFormatError)
+    with whole as caught_whole:
+        load_items(write_items(tmp_path, lines))
+    monkeypatch.setattr(items_io, "_BLOCK_LINES", 2)
+    with pytest.raises(ItemsFormatError) as caught:
+        load_items(write_items(tmp_path, lines))
+    assert [str(e) for e in caught.value.errors] == [str(e) for e in caught_whole.value.errors]
+    assert [(e.location, e.field) for e in caught.value.errors] == [
+        ("line 5", ""), ("line 6", "item"), ("line 7", "factChecklist[0].requiredTerms[0]")]
+    good = load_items(write_items(tmp_path, [KITE, CAPITAL, dict(KITE, item="k3")]))
+    assert [i.id for i in good.items] == ["kite", "capital", "k3"]
