@@ -123,6 +123,10 @@ def _streamable(attempts_path) -> bool:
 
 PROCESSES = 2
 """Processes ``score`` scores chunks in (the machine's two cores)."""
+ITEM_CHUNK_ROWS = 65_536
+"""Rows per chunk against an items file (half the default: scoring a chunk against 100,000
+items takes more memory; measured at 10^6 attempts, 723 MiB at the peak against 804, in the
+same time)."""
 
 
 def _lean_arrow_memory() -> None:
@@ -139,7 +143,8 @@ def _lean_arrow_memory() -> None:
         pass
 
 
-def _score_streaming(attempts_path, out, score, check, metadata, progress) -> bool:
+def _score_streaming(attempts_path, out, score, check, metadata, progress, *,
+                     rows: int | None = None) -> bool:
     """Score an attempts file a chunk at a time and write the table as it is scored (the
     bytes of the whole-table path). ``score(frame)`` scores a chunk. ``check(frame, first)``
     is called on every chunk: a function giving the fault to report once the whole file is
@@ -152,7 +157,7 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress) -> bo
     from ..io.scored import write_scored_chunks
 
     _lean_arrow_memory()
-    chunks = AttemptChunks(attempts_path)
+    chunks = AttemptChunks(attempts_path, rows=rows)
 
     def scored_together(frames):
         yield from map_chunks(score, [(frame,) for frame in frames], worker=worker)
@@ -313,7 +318,8 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
             scores = score_items(items, frame, squad_mode=squad_mode, prepared=prepared)
             return _with_item_statuses(scores, items, schema, attempts_path)
 
-        if _score_streaming(attempts_path, out, score, check, metadata, progress):
+        if _score_streaming(attempts_path, out, score, check, metadata, progress,
+                            rows=ITEM_CHUNK_ROWS):
             return signatures
     attempts = _read_attempts_or_dataset(attempts_path)
     if "item" not in attempts.columns:

@@ -352,7 +352,9 @@ def equal_any(values: pa.Array, ref_values: Sequence[str], refs: References) -> 
     if len(ref_values) == 1:
         eq = pc.equal(values, pa.scalar(ref_values[0], type=pa.string()))
         return eq.to_numpy(zero_copy_only=False).astype(bool) & (refs.slots[0] >= 0)
-    table = pa.array(ref_values, type=pa.string())
+    # the strings as one Arrow array, made once per strings (references shared by chunks)
+    table = refs._memoized(f"array:{id(ref_values)}", lambda: pa.array(ref_values,
+                                                                       type=pa.string()))
     out = np.zeros(len(values), dtype=bool)
     for slot in refs.slots:
         valid = slot >= 0

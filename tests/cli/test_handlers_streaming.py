@@ -32,6 +32,7 @@ WORDS = ["west", "drawer", "The", "copper", "token", "mus√©e", "", "  ", "a", "√
 @pytest.fixture(autouse=True)
 def _small_chunks(monkeypatch, tmp_path):
     monkeypatch.setattr(attempts_io, "CHUNK_ROWS", CHUNK)
+    monkeypatch.setattr(handlers, "ITEM_CHUNK_ROWS", CHUNK)
     monkeypatch.setattr(scored_io, "ROW_GROUP_ROWS", GROUP)
     monkeypatch.chdir(tmp_path)
 
