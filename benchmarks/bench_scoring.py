@@ -161,10 +161,17 @@ def run_cli(attempts, squad_mode):
         ]  # fmt: skip
         if squad_mode != "v1.1":
             cmd += ["--squad-mode", squad_mode]
+        # under /usr/bin/time: a child forked by this process (which holds the attempts and
+        # the baseline's results) would report this process's RSS high-water mark, which
+        # Linux carries across exec; time is small when it forks
+        timed = Path("/usr/bin/time").exists()
         start = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+        proc = subprocess.run((["/usr/bin/time", "-f", "@@ %M"] if timed else []) + cmd,
+                              cwd=REPO, capture_output=True, text=True)
         result["seconds"] = time.perf_counter() - start
-        result["peak_kib"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        marks = [x for x in proc.stderr.splitlines() if x.startswith("@@ ")]
+        result["peak_kib"] = int(marks[-1].split()[1]) if marks else \
+            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         result["returncode"] = proc.returncode
         result["stderr"] = proc.stderr
         if proc.returncode == 0 and out_path.exists():

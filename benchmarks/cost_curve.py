@@ -3,8 +3,8 @@
 For each shape (``one``: every attempt against the shipped benchmark's reference; ``items``:
 each attempt against its own item) and each size, it writes an attempts Parquet file into a
 scratch folder (``benchmarks/out/`` by default, git-ignored), runs
-``python -m recallscore_nb score … --out S.parquet --quiet`` as a child process, and records its
-wall time and peak RSS (``os.wait4``: the child's own maximum resident set). The per-row
+``python -m recallscore_nb score … --out S.parquet --quiet`` under ``/usr/bin/time``, and records
+its wall time, CPU time and peak RSS (the largest resident set of the process and its child). The per-row
 baseline's rate (``tests/oracles/reference_rules.score_row`` in a plain loop, the file read
 with the ``csv`` module: ``baseline_loop.py``) is measured once per shape on the smallest
 size. Results go to JSON; ``--figure`` draws them (log-log, with the baseline's rate and the
@@ -98,18 +98,26 @@ def item_count(rows: int) -> int:
     return max(10, min(rows // 100, 100_000))
 
 
+TIME = "/usr/bin/time"
+
+
 def run_child(cmd: list[str]) -> dict:
-    """Run ``cmd``; its wall time, CPU time and peak RSS (its own, from ``wait4``)."""
+    """Run ``cmd`` under ``/usr/bin/time``; its wall time, CPU time and peak RSS (the largest
+    resident set of it and its children, as ``time -v`` reports it).
+
+    Not ``os.wait4`` on a child of this process: Linux carries the RSS high-water mark of the
+    process that forks (this one, which holds the generated attempts) into the child across
+    ``exec``, so the child's own figure would be this process's. ``time`` is small when it
+    forks the command."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.run([TIME, "-f", "@@ %M %U %S", *cmd], cwd=REPO, capture_output=True,
+                          text=True)
     seconds = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-2000:]}")
-    return {"seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
-            "peak_rss_bytes": usage.ru_maxrss * 1024}
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    line = [x for x in proc.stderr.splitlines() if x.startswith("@@ ")][-1].split()
+    return {"seconds": seconds, "cpu_seconds": float(line[2]) + float(line[3]),
+            "peak_rss_bytes": int(line[1]) * 1024}
 
 
 def measure(shape: str, rows: int, folder: Path, seed: int) -> dict:
