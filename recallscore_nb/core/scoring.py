@@ -210,6 +210,17 @@ def _serve(function, conn, parent_end) -> None:
                 conn.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
 
 
+def _even_chunks(rows: int) -> int:
+    """The chunk size that cuts ``rows`` into an even number of equal chunks of at most
+    :data:`_CHUNK_ROWS` (two processes then get the same work).
+
+    >>> _even_chunks(500_000), _even_chunks(300_000)
+    (125000, 150000)
+    """
+    pairs = -(-rows // (2 * _CHUNK_ROWS))
+    return max(1, -(-rows // (2 * pairs)))
+
+
 def map_chunks(function, tasks: list[tuple], *, processes: int = 1, done=None,
                worker: ForkedWorker | None = None) -> list:
     """``function(*task)`` for each task, in order. With ``processes=2`` (and ``os.fork``),
@@ -337,7 +348,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
             raise ValueError(f"'references' must be one string or a sequence aligned with the "
                              f"attempts (got {len(references)} references for {n} attempts)")
     parallel = processes > 1 and len(values) >= PARALLEL_ROWS
-    size = min(_CHUNK_ROWS, -(-len(values) // 2)) if parallel else _CHUNK_ROWS
+    size = _even_chunks(len(values)) if parallel else _CHUNK_ROWS
     tasks = []
     for start in range(0, max(len(values), 1), size):
         stop = min(start + size, len(values))
@@ -542,7 +553,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
         zero_copy_only=False).astype(np.int64)
     pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
     parallel = processes > 1 and len(pairs) >= PARALLEL_ROWS
-    size = min(_CHUNK_ROWS, -(-len(pairs) // 2)) if parallel else _CHUNK_ROWS
+    size = _even_chunks(len(pairs)) if parallel else _CHUNK_ROWS
     tasks = []
     for start in range(0, max(len(pairs), 1), size):
         rows = first[start:start + size]
