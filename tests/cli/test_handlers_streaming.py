@@ -129,6 +129,26 @@ def test_streamed_items_output_is_byte_for_byte_the_whole_tables(monkeypatch, st
     assert Path("s_" + out).read_bytes() == Path("w_" + out).read_bytes()
 
 
+@pytest.mark.parametrize("out", ["o.csv", "o.jsonl", "o.parquet"])
+def test_streamed_items_with_a_schema_are_byte_for_byte_the_whole_tables(monkeypatch, streamed,
+                                                                         out):
+    """The schema's statuses are computed a chunk at a time, as the rules are."""
+    write_items()
+    Path("schema.json").write_text(json.dumps({
+        "schemaVersion": 1, "disagreementNote": "A test's reading.",
+        "items": {"kite": {"facts": {"bird": {"weight": 2, "contradictions": [["crow"]]}}},
+                  "drawer": {"facts": {"where": {"equivalents": [["west cabinet"]]}}}}}),
+        encoding="utf-8")
+    frame = attempts_frame(300, items=["kite", "capital", "drawer"])
+    frame.loc[::7, "attempt"] = "a red kite, not a crow, by the river; the west cabinet"
+    write_attempts(frame, "a.csv")
+    handlers.score_command("items.jsonl", "a.csv", "s_" + out, schema_path="schema.json")
+    whole(monkeypatch, lambda: handlers.score_command("items.jsonl", "a.csv", "w_" + out,
+                                                      schema_path="schema.json"))
+    assert streamed == [True]
+    assert Path("s_" + out).read_bytes() == Path("w_" + out).read_bytes()
+
+
 @pytest.mark.parametrize("rows", [0, 1, CHUNK, CHUNK + 1, GROUP, 2 * GROUP])
 def test_sizes_on_the_boundaries_stream_to_the_same_bytes(monkeypatch, streamed, rows):
     frame = attempts_frame(400).iloc[:rows]
