@@ -456,9 +456,16 @@ def prepare_items(items: Items) -> PreparedItems:
     >>> prepare_items(Items("demo", "", (Item("q1", ("Paris",), None),))).rows_of(["q", "q1"])
     array([-1,  0])
     """
-    return PreparedItems(pa.array(items.ids, type=pa.string()),
-                         engine.ItemReferences.build([item.references for item in items.items]),
-                         engine.ItemChecklists.build([item.facts for item in items.items]))
+    prepared = PreparedItems(
+        pa.array(items.ids, type=pa.string()),
+        engine.ItemReferences.build([item.references for item in items.items]),
+        engine.ItemChecklists.build([item.facts for item in items.items]))
+    # what every chunk reads of the references and checklists, made now: a process forked
+    # to score chunks then has it too, instead of making it again
+    prepared.references.references.seed
+    prepared.references.references.squad_bags
+    prepared.checklists.term_table
+    return prepared
 
 
 def unknown_items(items: Items | PreparedItems, item_ids) -> list[str]:
