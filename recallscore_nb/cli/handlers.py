@@ -151,9 +151,9 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress, *,
     read (as when it is read whole, the file's own faults first), or None; no chunk is scored
     after one. Chunks are scored two at a time (:data:`PROCESSES`), one here and one in a
     child forked at the start (:class:`~recallscore_nb.core.scoring.ForkedWorker`). False when
-    the file must be read whole (:class:`Unstreamable`); nothing is written then."""
+    the file must be read whole (:class:`_Unstreamable`); nothing is written then."""
     from ..core.scoring import ForkedWorker, map_chunks
-    from ..io.attempts import AttemptChunks, Unstreamable
+    from ..io.attempts import AttemptChunks, _Unstreamable
     from ..io.scored import write_scored_chunks
 
     _lean_arrow_memory()
@@ -185,7 +185,7 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress, *,
     worker = ForkedWorker(score) if PROCESSES > 1 and hasattr(os, "fork") else None
     try:
         write_scored_chunks(scored(), out, metadata=metadata)
-    except Unstreamable:
+    except _Unstreamable:
         return False
     finally:
         if worker is not None:

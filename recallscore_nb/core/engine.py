@@ -124,10 +124,26 @@ class Attempts:
         flat, offsets = _split(self.seed)
         return flat, _layout(offsets)
 
+    @cached_property
+    def _seed_codes(self) -> tuple[pa.Array, np.ndarray]:
+        """The distinct seed tokens and each flat token's index among them: a vocabulary
+        lookup then hashes the distinct tokens only, for every vocabulary asked."""
+        flat, _ = self._seed_split
+        if not len(flat):
+            return pa.array([], type=pa.string()), np.zeros(0, dtype=np.int64)
+        encoded = pc.dictionary_encode(flat)
+        return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(
+            np.int64, copy=False)
+
+    def _seed_ids(self, vocab: pa.Array) -> np.ndarray:
+        """Each flat seed token's id in ``vocab`` (-1: not in it)."""
+        distinct, codes = self._seed_codes
+        return _token_ids(distinct, vocab)[codes] if len(codes) else codes
+
     def seed_tokens(self, vocab: pa.Array) -> Tokens:
         """Seed-normalized tokens with their ids in ``vocab``."""
-        flat, layout = self._seed_split
-        return Tokens(_token_ids(flat, vocab), *layout)
+        _, layout = self._seed_split
+        return Tokens(self._seed_ids(vocab), *layout)
 
     def squad_tokens(self, vocab: pa.Array) -> Tokens:
         """SQuAD-normalized tokens with their ids in ``vocab`` (which holds no article).
@@ -141,13 +157,16 @@ class Attempts:
         if cached is not None and cached[0] is vocab:
             return cached[1]
         flat, (rows, _, _) = self._seed_split
-        keep = ~pc.is_in(flat, value_set=pa.array(_ARTICLES)).to_numpy(zero_copy_only=False)
+        distinct, codes = self._seed_codes
+        article = pc.is_in(distinct, value_set=pa.array(_ARTICLES)).to_numpy(
+            zero_copy_only=False)
+        keep = ~article[codes] if len(codes) else np.ones(0, dtype=bool)
         exact = self.exact_rows
         if len(exact):
             exact_row = np.zeros(len(self), dtype=bool)
             exact_row[exact] = True
             keep &= ~exact_row[rows]
-        ids, rows = _token_ids(flat, vocab)[keep], rows[keep]
+        ids, rows = self._seed_ids(vocab)[keep], rows[keep]
         if len(exact):
             seeds = self.seed.take(pa.array(exact)).to_pylist()
             squad = pa.array([collapse_whitespace(remove_articles(s)) for s in seeds])
@@ -270,6 +289,31 @@ class References:
         return self.squad_bags.lengths
 
 
+class KeyLookup:
+    """Positions of int64 keys in a sorted array of distinct keys (-1: absent): a binary
+    search while the keys fit in the processor's caches, a hash table (pandas' ``Index``)
+    above :data:`HASHED_KEYS` keys, where it is several times quicker (100,000 items' bags:
+    1.5 million keys).
+
+    >>> KeyLookup(np.array([3, 7, 9])).locate(np.array([7, 8, 3])).tolist()
+    [1, -1, 0]
+    """
+
+    HASHED_KEYS = 65_536
+
+    def __init__(self, keys: np.ndarray) -> None:
+        self.keys = keys
+        self._index = pd.Index(keys) if len(keys) > self.HASHED_KEYS else None
+
+    def locate(self, wanted: np.ndarray) -> np.ndarray:
+        if not len(self.keys):
+            return np.full(len(wanted), -1, dtype=np.int64)
+        if self._index is not None:
+            return self._index.get_indexer(wanted).astype(np.int64, copy=False)
+        pos = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
+        return np.where(self.keys[pos] == wanted, pos, -1)
+
+
 @dataclass(frozen=True)
 class ReferenceBags:
     """The references' tokens over one shared vocabulary, as sequences and as bags.
@@ -319,6 +363,11 @@ class ReferenceBags:
                    sequences=sequences, counts=matrix, keys=keys.astype(np.int64),
                    columns=columns)
 
+    @cached_property
+    def key_lookup(self) -> KeyLookup:
+        """Where each (reference, token) key is in :attr:`keys`."""
+        return KeyLookup(self.keys)
+
     def common_counts(self, slot: np.ndarray, tokens: Tokens) -> np.ndarray:
         """Per row: the size of the bag intersection of its tokens and its reference's."""
         n, width = len(slot), self.counts.shape[1]
@@ -326,8 +375,8 @@ class ReferenceBags:
             return np.zeros(n, dtype=np.int64)
         ref_of_row = np.maximum(slot, 0)
         wanted = ref_of_row[tokens.rows] * max(len(self.vocab), 1) + tokens.ids
-        pos = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
-        found = (tokens.ids >= 0) & (self.keys[pos] == wanted)
+        pos = self.key_lookup.locate(wanted)
+        found = (tokens.ids >= 0) & (pos >= 0)
         cells = tokens.rows[found] * width + self.columns[pos[found]]
         bags = np.bincount(cells, minlength=n * width).reshape(n, width)
         return np.minimum(bags, self.counts[ref_of_row]).sum(axis=1)
@@ -499,6 +548,18 @@ class ItemChecklists:
         """What :func:`item_checklist` looks terms up in, built once (see :func:`_term_table`)."""
         return _term_table(self)
 
+    @cached_property
+    def term_starts(self) -> tuple[KeyLookup, np.ndarray, np.ndarray]:
+        """The distinct (item, first token) keys of the sorted terms (a :class:`KeyLookup`),
+        where each one's run of terms starts, and how long it is."""
+        sorted_key = self.term_table[4]
+        if not len(sorted_key):
+            empty = np.zeros(0, dtype=np.int64)
+            return KeyLookup(empty), empty, empty
+        starts = np.flatnonzero(np.concatenate(([True], sorted_key[1:] != sorted_key[:-1])))
+        runs = np.diff(np.append(starts, len(sorted_key)))
+        return KeyLookup(sorted_key[starts]), starts, runs
+
     @classmethod
     def build(cls, item_facts) -> ItemChecklists:
         """The items' facts (each a sequence of :class:`~recallscore_nb.core.facts.Fact`, or
@@ -557,9 +618,10 @@ def item_checklist(attempts: Attempts, row_item: np.ndarray, lists: ItemChecklis
     tokens = attempts.seed_tokens(vocab)
     at = np.flatnonzero(tokens.ids >= 0)
     key = row_item[tokens.rows[at]] * size + tokens.ids[at]
-    lo = np.searchsorted(sorted_key, key, side="left")
-    hi = np.searchsorted(sorted_key, key, side="right")
-    n_match = hi - lo
+    lookup, starts, runs = lists.term_starts
+    found = lookup.locate(key)
+    lo = np.where(found >= 0, starts[found], 0)
+    n_match = np.where(found >= 0, runs[found], 0)
     start = np.repeat(at, n_match)
     first = np.repeat(lo - np.cumsum(n_match) + n_match, n_match) + np.arange(n_match.sum())
     term = order[first]

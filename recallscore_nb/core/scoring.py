@@ -463,8 +463,8 @@ def prepare_items(items: Items) -> PreparedItems:
     # what every chunk reads of the references and checklists, made now: a process forked
     # to score chunks then has it too, instead of making it again
     prepared.references.references.seed
-    prepared.references.references.squad_bags
-    prepared.checklists.term_table
+    prepared.references.references.squad_bags.key_lookup
+    prepared.checklists.term_starts
     return prepared
 
 

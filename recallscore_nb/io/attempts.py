@@ -464,7 +464,7 @@ CHUNK_ROWS = 131_072
 attempts: the same speed as 4 times more, 160 MiB less at the peak)."""
 
 
-class Unstreamable(Exception):
+class _Unstreamable(Exception):
     """Reading in chunks would not give what reading whole gives (the chunks' columns or
     types differ: pandas infers a column's type from its values); read the file whole."""
 
@@ -478,7 +478,7 @@ class AttemptChunks:
     file's text (CSV, JSON, Parquet) when it is reached; a fault of its rows (no ``attempt``
     column, a null attempt or id, an id used twice, in different chunks too) once the file
     has been read to its end, as it is found in the whole file. No chunk is given after a
-    fault of the rows is found. :class:`Unstreamable` when the chunks disagree in columns or
+    fault of the rows is found. :class:`_Unstreamable` when the chunks disagree in columns or
     types (a JSONL key in some records only, an integer column with nulls in some chunks).
 
     ``rows`` defaults to :data:`CHUNK_ROWS`. ``rows_read`` counts the rows given so far; ``total_rows`` is the file's row count (exact
@@ -511,7 +511,7 @@ class AttemptChunks:
             if first_dtypes is None:
                 first_dtypes = dtypes
             elif dtypes != first_dtypes:
-                raise Unstreamable(f"{name}: columns or types differ from row {start} on")
+                raise _Unstreamable(f"{name}: columns or types differ from row {start} on")
             stopped = "column" in faults
             if not stopped:
                 frame, found = _check_rows(raw, name, start)
@@ -577,7 +577,7 @@ class AttemptChunks:
             raise AttemptsFormatError(name, message=f"not a readable Parquet file ({reason})") \
                 from None
         if any(pa.types.is_dictionary(f.type) for f in schema):
-            raise Unstreamable(f"{name}: dictionary columns (categories) are read whole")
+            raise _Unstreamable(f"{name}: dictionary columns (categories) are read whole")
         if "attempt" in schema.names:
             kind = schema.field("attempt").type
             if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
@@ -671,7 +671,7 @@ class AttemptChunks:
                 # Arrow refused something, or a quote was left open: the whole-file reader
                 # names the fault as it always has (and reads the file whole if there is none)
                 read_strict_csv(read_input(name, error), name, error=error)
-                raise Unstreamable(f"{name}: read whole")
+                raise _Unstreamable(f"{name}: read whole")
             if rows_before == 0 or held > 1:
                 yield _csv_frame(table.slice(0, held - 1), names)
 

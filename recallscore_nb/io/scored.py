@@ -41,7 +41,7 @@ from ..core.rules import BINARY, COUNT, GRADED, column_of, stored_columns
 from ..core.status import fact_status
 from .attempts import (
     FORMATS,
-    Unstreamable,
+    _Unstreamable,
     file_format,
     read_jsonl_records,
     read_parquet_table,
@@ -111,7 +111,7 @@ def write_scored_chunks(chunks, path: str | None, *,
     Ctrl-C) leaves ``path`` as it was. ``None`` is CSV to standard output, copied there once
     the whole table is written. A fault of ``path`` itself (its extension, a folder) is
     raised once the pieces have all been made, as :func:`write_scored` raises it after the
-    table. :class:`~recallscore_nb.io.attempts.Unstreamable` when a piece's types differ
+    table. :class:`~recallscore_nb.io.attempts._Unstreamable` when a piece's types differ
     from the first's, or a CSV column is written column-wide (dates): write the table whole.
     """
     chunks = iter(chunks)
@@ -147,7 +147,7 @@ def write_scored_chunks(chunks, path: str | None, *,
 def _same_types(first: pd.DataFrame | None, chunk: pd.DataFrame) -> pd.DataFrame:
     if first is not None and (list(first.columns) != list(chunk.columns)
                               or list(first.dtypes) != list(chunk.dtypes)):
-        raise Unstreamable("a piece's columns or types differ from the first piece's")
+        raise _Unstreamable("a piece's columns or types differ from the first piece's")
     return chunk if first is None else first
 
 
@@ -156,7 +156,7 @@ def _stream_csv(chunks, tmp: str) -> None:
     with open(tmp, "w", encoding="utf-8", newline="") as fh:
         for chunk in chunks:
             if first is None and not per_value(chunk):
-                raise Unstreamable("a column is formatted column-wide (dates or durations)")
+                raise _Unstreamable("a column is formatted column-wide (dates or durations)")
             write_csv_text(chunk, fh, header=first is None)
             first = _same_types(first, chunk)
 
@@ -198,7 +198,7 @@ def _stream_parquet(chunks, tmp: str, path: str, metadata) -> None:
                 writer = pq.ParquetWriter(tmp, schema)
                 pending = [[] for _ in schema]
             elif not table.schema.equals(schema, check_metadata=True):
-                raise Unstreamable("a piece's Arrow types differ from the first piece's")
+                raise _Unstreamable("a piece's Arrow types differ from the first piece's")
             for j, column in enumerate(table.columns):
                 pending[j].extend(column.chunks)
             held += table.num_rows
