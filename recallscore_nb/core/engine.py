@@ -60,6 +60,15 @@ def as_string_array(attempts, *, what: str = "attempts") -> pa.Array:
     return arr
 
 
+def row_ids(start: int, n: int) -> pa.Array:
+    """Row numbers ``start`` … ``start + n - 1`` as text (default ids), made by Arrow.
+
+    >>> row_ids(9, 2).to_pylist()
+    ['9', '10']
+    """
+    return pc.cast(pa.array(np.arange(start, start + n, dtype=np.int64)), pa.string())
+
+
 @dataclass(frozen=True)
 class Tokens:
     """Tokens of many rows, flat: each token's id in a vocabulary (-1: not in it), its row,

@@ -373,7 +373,7 @@ def _attempts_frame(benchmark, attempts) -> pd.DataFrame:
     else:
         frame = pd.DataFrame({"attempt": pd.array(list(attempts), dtype=engine.STRING)})
     if "id" not in frame.columns:
-        frame.insert(0, "id", pd.array([str(i) for i in range(len(frame))], dtype=engine.STRING))
+        frame.insert(0, "id", pd.array(engine.row_ids(0, len(frame)), dtype=engine.STRING))
     frame["id"] = frame["id"].astype(engine.STRING)
     duplicated = frame["id"][frame["id"].duplicated()]
     if len(duplicated):
@@ -546,7 +546,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
             raise UsageError(f"'attempts' must have an {column!r} column")
     frame = attempts.reset_index(drop=True).copy()
     if "id" not in frame.columns:
-        frame.insert(0, "id", pd.array(np.arange(len(frame)).astype(str), dtype=engine.STRING))
+        frame.insert(0, "id", pd.array(engine.row_ids(0, len(frame)), dtype=engine.STRING))
     frame["item"] = _item_text(frame["item"])
     prepared = prepared or prepare_items(items)
     row_item = prepared.rows_of(frame["item"])
@@ -558,7 +558,9 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     distinct_text = codes.dictionary
     pair = row_item.astype(np.int64) * max(len(distinct_text), 1) + codes.indices.to_numpy(
         zero_copy_only=False).astype(np.int64)
-    pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    # each distinct (item, attempt) pair, in order of first appearance: hashed, not sorted
+    inverse, pairs = pd.factorize(pair)
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(inverse), prepend=-1) > 0)
     parallel = processes > 1 and len(pairs) >= PARALLEL_ROWS
     size = _even_chunks(len(pairs)) if parallel else _CHUNK_ROWS
     tasks = []

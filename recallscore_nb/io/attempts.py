@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
-from ..core.engine import STRING
+from ..core.engine import STRING, row_ids
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from .files import read_input, require_regular_file
 from .jsondocs import load_json_line
@@ -415,7 +415,7 @@ def _check_rows(frame: pd.DataFrame, name: str, first_row: int):
     if "id" in faults:  # the ids cannot be compared: the repeats are not looked for
         return None, faults
     if ids is None:
-        text = pa.array(np.arange(first_row, first_row + len(frame)).astype(str))
+        text = row_ids(first_row, len(frame))
     elif isinstance(ids.dtype, pd.ArrowDtype) and pa.types.is_string(ids.dtype.pyarrow_dtype):
         text = ids.array
     else:
