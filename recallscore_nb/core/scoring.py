@@ -38,6 +38,7 @@ __all__ = [
     "checklist",
     "score_all",
     "score_benchmark",
+    "score_attempts_frame",
     "output_columns",
     "score_items",
     "prepare_items",
@@ -424,7 +425,16 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
     >>> int(table[Checklist.column].sum())
     8
     """
-    frame = _attempts_frame(benchmark, attempts)
+    return score_attempts_frame(benchmark, _attempts_frame(benchmark, attempts),
+                                squad_mode=squad_mode, progress=progress)
+
+
+def score_attempts_frame(benchmark, frame: pd.DataFrame, *, squad_mode: str = "v1.1",
+                         progress=None) -> pd.DataFrame:
+    """:func:`score_benchmark` of a frame already in its checked form (``id, attempt``, both
+    text, ids unique, then the carried columns), as
+    :class:`~recallscore_nb.io.attempts.AttemptChunks` gives each chunk: its ids are not
+    checked again."""
     carried = [c for c in frame.columns if c not in ("id", "attempt")]
     clash = sorted(set(carried) & set(output_columns(benchmark)))
     if clash:

@@ -356,6 +356,7 @@ def _checked(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     checked, faults = _check_rows(frame, name, 0)
     if faults:
         raise _all_faults(faults)
+    checked.attrs.clear()
     return checked
 
 
@@ -424,8 +425,12 @@ def _check_rows(frame: pd.DataFrame, name: str, first_row: int):
     frame = frame.drop(columns=["id"], errors="ignore")
     frame.insert(0, "id", pd.array(text, dtype=STRING))
     frame["attempt"] = frame["attempt"].astype(STRING)
-    repeated = frame["id"].duplicated(keep="first")
-    if repeated.any():
+    hashes = _string_hashes(frame["id"].array)
+    ranked = np.sort(hashes)
+    # pandas compares the ids themselves only when two of their hashes are equal
+    repeated = frame["id"].duplicated(keep="first") if (ranked[1:] == ranked[:-1]).any() \
+        else None
+    if repeated is not None and repeated.any():
         unique = ~repeated.to_numpy()
         first_at = dict(zip(frame["id"].to_numpy()[unique].tolist(),
                             np.flatnonzero(unique).tolist()))
@@ -442,6 +447,7 @@ def _check_rows(frame: pd.DataFrame, name: str, first_row: int):
     order = ["id", "attempt"] + [c for c in frame.columns if c not in ("id", "attempt")]
     frame = frame[order]
     frame.attrs.clear()
+    frame.attrs["id_hashes"] = hashes  # for AttemptChunks (read_attempts drops it)
     return frame, faults
 
 
@@ -522,8 +528,9 @@ class AttemptChunks:
                         faults[kind].errors.extend(fault.errors)
                     else:
                         faults[kind] = fault
+                id_hashes = frame.attrs.pop("id_hashes") if frame is not None else None
                 if frame is not None and "id" in raw.columns:
-                    hashes.extend(_string_hashes(frame["id"].array))
+                    hashes.extend(id_hashes)
                 if frame is not None and not faults:
                     self.rows_read = start + len(frame)
                     yield frame

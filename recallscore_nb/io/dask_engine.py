@@ -217,6 +217,7 @@ def _read_file(path: str, offset: int, groups: tuple[int, ...] = (),
     for kind in _FAULT_ORDER:
         if kind in faults:
             raise faults[kind]
+    checked.attrs.clear()
     return checked
 
 

@@ -227,6 +227,15 @@ def test_an_id_repeated_in_another_chunk_is_named_as_whole(monkeypatch, source):
     assert not Path("o.csv").exists()
 
 
+@pytest.mark.parametrize("source", ["a.csv", "a.parquet"])
+def test_an_id_repeated_within_one_chunk_is_named_as_whole(monkeypatch, source):
+    frame = attempts_frame(300)
+    frame.loc[70, "id"] = "r65"  # both in the second chunk (rows 64-127)
+    write_attempts(frame, source)
+    message = same_fault(monkeypatch, lambda: handlers.score_command(None, source, "o.csv"))
+    assert message == f"{source}: row 70 (id r65): id: duplicate id (first used at row 65)"
+
+
 def test_a_null_attempt_in_a_later_chunk_outranks_an_earlier_null_id(monkeypatch):
     frame = attempts_frame(300)
     table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -310,7 +319,7 @@ def test_an_interrupt_or_a_full_disk_mid_file_leaves_the_old_output(monkeypatch,
     monkeypatch.setattr(handlers, "PROCESSES", 1)  # the calls counted in this process
     Path("o.parquet").write_bytes(b"old output")
     write_attempts(attempts_frame(400), "a.csv")
-    real, calls = handlers.score_benchmark, []
+    real, calls = handlers.score_attempts_frame, []
 
     def score(*args, **kwargs):
         calls.append(1)
@@ -318,7 +327,7 @@ def test_an_interrupt_or_a_full_disk_mid_file_leaves_the_old_output(monkeypatch,
             raise stop
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(handlers, "score_benchmark", score)
+    monkeypatch.setattr(handlers, "score_attempts_frame", score)
     with pytest.raises((KeyboardInterrupt, UsageError)):
         handlers.score_command(None, "a.csv", "o.parquet")
     assert Path("o.parquet").read_bytes() == b"old output" and leftovers() == []
@@ -328,14 +337,14 @@ def test_an_interrupt_or_a_full_disk_mid_file_leaves_the_old_output(monkeypatch,
 def test_an_interrupt_in_the_second_process_leaves_the_old_output(monkeypatch):
     Path("o.csv").write_bytes(b"old output")
     write_attempts(attempts_frame(400), "a.csv")
-    real = handlers.score_benchmark
+    real = handlers.score_attempts_frame
 
     def score(bench, frame, **kwargs):
         if frame["id"].iloc[0] == "r192":  # chunk 4, the second of a pair: in the child
             raise KeyboardInterrupt
         return real(bench, frame, **kwargs)
 
-    monkeypatch.setattr(handlers, "score_benchmark", score)
+    monkeypatch.setattr(handlers, "score_attempts_frame", score)
     with pytest.raises(KeyboardInterrupt):
         handlers.score_command(None, "a.csv", "o.csv")
     assert Path("o.csv").read_bytes() == b"old output" and leftovers() == []
