@@ -135,18 +135,23 @@ chunks in a second process: below, one process is quicker."""
 
 
 class ForkedWorker:
-    """A child forked once that computes ``function(*task)`` for each task it is sent, one at
-    a time (tasks and results pickled through a pipe): a long run forks while this process
-    is still small, so the child never holds what this one gathers later.
+    """A child forked once that computes ``function(*task)`` for each task it is sent, in
+    order (tasks and results pickled through a pipe): a long run forks while this process
+    is still small, so the child never holds what this one gathers later. A thread of this
+    process takes the results off the pipe as they come, so that sending a task never waits
+    on a child that is itself waiting to send a result (several tasks may be outstanding).
 
     >>> with ForkedWorker(lambda x: x + 1) as worker:
     ...     worker.submit(1)
-    ...     worker.result()
-    2
+    ...     worker.submit(2)
+    ...     worker.result(), worker.result()
+    (2, 3)
     """
 
     def __init__(self, function) -> None:
         import multiprocessing
+        import queue
+        import threading
 
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
@@ -154,15 +159,32 @@ class ForkedWorker:
                                         daemon=True)
         self._process.start()
         child.close()
+        self._results: queue.Queue = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message = self._conn.recv()
+            except (EOFError, OSError):
+                self._results.put(None)
+                return
+            self._results.put(message)
 
     def submit(self, *task) -> None:
         self._conn.send(task)
 
+    def ready(self) -> bool:
+        """Whether the next result has come back (it can be taken without waiting)."""
+        return not self._results.empty()
+
     def result(self):
-        try:
-            ok, value = self._conn.recv()
-        except EOFError:
-            raise RuntimeError("the second scoring process ended without a result") from None
+        message = self._results.get()
+        if message is None:
+            self._results.put(None)
+            raise RuntimeError("the second scoring process ended without a result")
+        ok, value = message
         if not ok:
             if isinstance(value, InputFileError):  # unpickled with its text as the file
                 value.args = (value._text(),)
@@ -182,6 +204,7 @@ class ForkedWorker:
         if self._process.is_alive():
             self._process.kill()
             self._process.join()
+        self._reader.join(timeout=1)
         self._conn.close()
         self._process = None
 

@@ -358,8 +358,53 @@ def test_progress_counts_rows_done_of_rows_total(monkeypatch, source, processes)
     seen = []
     handlers.score_command(None, source, "o.csv", progress=lambda done, total: seen.append(
         (done, total)))
-    expected = [64, 128, 192, 256, 300] if processes == 1 else [128, 256, 300]
-    assert [done for done, _ in seen] == expected
+    assert [done for done, _ in seen] == [64, 128, 192, 256, 300]
     assert seen[-1] == (300, 300)
     if source.endswith(".parquet"):
         assert {total for _, total in seen} == {300}
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_at_most_two_chunks_wait_to_be_written(monkeypatch, processes):
+    """Each chunk is written as soon as it (and the one before it) is scored: with one
+    process at once, with two once the child has its next chunk."""
+    monkeypatch.setattr(handlers, "PROCESSES", processes)
+    write_attempts(attempts_frame(400), "a.csv")
+    scored, written = [], []
+    real_score = handlers.score_attempts_frame
+
+    def score(bench, frame, **kwargs):
+        scored.append(frame["id"].iloc[0])
+        return real_score(bench, frame, **kwargs)
+
+    def progress(done, total):
+        written.append((done, len(scored)))
+
+    monkeypatch.setattr(handlers, "score_attempts_frame", score)
+    handlers.score_command(None, "a.csv", "o.csv", progress=progress)
+    # chunks scored here (every chunk with one process, every second one with two) run
+    # ahead of the written ones by at most two chunks of 64 rows
+    assert all(here * 64 * processes - done <= 2 * 64 * processes for done, here in written)
+    assert written[-1][0] == 400
+
+
+def test_chunks_larger_than_a_pipe_buffer_go_back_and_forth_without_a_deadlock(monkeypatch):
+    """Chunks of 3,000 long attempts (far above a pipe's 64 KiB) sent to the child while it
+    sends results back; an alarm turns a hang into a failure."""
+    import signal
+
+    monkeypatch.setattr(attempts_io, "CHUNK_ROWS", 3000)
+    monkeypatch.setattr(handlers, "CHILD_AHEAD", 2)
+    frame = attempts_frame(15_000)
+    frame["attempt"] = frame["attempt"] + " " + "the west drawer opens before the museum " * 4
+    write_attempts(frame, "a.parquet")
+    previous = signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(
+        TimeoutError("scoring hung")))
+    signal.alarm(60)
+    try:
+        handlers.score_command(None, "a.parquet", "s.parquet")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    whole(monkeypatch, lambda: handlers.score_command(None, "a.parquet", "w.parquet"))
+    assert Path("s.parquet").read_bytes() == Path("w.parquet").read_bytes()
