@@ -134,6 +134,16 @@ PARALLEL_ROWS = 100_000
 chunks in a second process: below, one process is quicker."""
 
 
+def _unwrap(message: tuple):
+    """A child's ``(ok, value)``: the value, or the exception it raised, raised here."""
+    ok, value = message
+    if not ok:
+        if isinstance(value, InputFileError):  # unpickled with its text as the file
+            value.args = (value._text(),)
+        raise value
+    return value
+
+
 class ForkedWorker:
     """A child forked once that computes ``function(*task)`` for each task it is sent, in
     order (tasks and results pickled through a pipe): a long run forks while this process
@@ -184,12 +194,7 @@ class ForkedWorker:
         if message is None:
             self._results.put(None)
             raise RuntimeError("the second scoring process ended without a result")
-        ok, value = message
-        if not ok:
-            if isinstance(value, InputFileError):  # unpickled with its text as the file
-                value.args = (value._text(),)
-            raise value
-        return value
+        return _unwrap(message)
 
     def close(self) -> None:
         """Stop the child (at once if a task is still running: this process was
@@ -319,12 +324,7 @@ class _Forked:
         self.pid = None
         if not data:
             raise RuntimeError("the second scoring process ended without a result")
-        ok, value = pickle.loads(data)
-        if not ok:
-            if isinstance(value, InputFileError):  # unpickled with its text as the file
-                value.args = (value._text(),)
-            raise value
-        return value
+        return _unwrap(pickle.loads(data))
 
     def close(self) -> None:
         """Stop the child if it still runs (this process was interrupted), and reap it."""

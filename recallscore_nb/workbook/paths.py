@@ -150,3 +150,27 @@ def check_output_folder(path: Path, *, notebooks: Path | None, reports: Path | N
         raise UsageError(f"{option} {path}: is the paper's reports/ ({reports}), and parameters "
                          "differ from the paper's defaults; choose another folder (exploration "
                          "never writes into reports/)")
+
+
+def make_folders(folder: Path, what: str) -> Path | None:
+    """Create ``folder`` and its missing parents; return the topmost folder created (None
+    when it existed). ``what`` names it in the error when it cannot be made."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{what} {folder}: cannot write here ({exc.strerror or exc})") from None
+    return missing[-1] if missing else None
+
+
+def remove_empty_folders(folder: Path, top: Path | None) -> None:
+    """Remove ``folder`` and its parents up to ``top`` (as :func:`make_folders` returned
+    it), each only while empty; nothing when ``top`` is None."""
+    while top is not None:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        if folder == top:
+            return
+        folder = folder.parent

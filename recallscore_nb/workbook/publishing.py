@@ -36,6 +36,7 @@ from ..core.errors import PublishError, UsageError
 from ..io.files import sha256
 from ..io.jsondocs import json_reason
 from .parameters import OUTPUT_DIR
+from .paths import make_folders, remove_empty_folders
 
 __all__ = ["OutputLock", "WorkFolder", "publish", "read_manifest", "recorded_defaults",
            "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED", "EXECUTED", "LOCK_NAME"]
@@ -83,13 +84,7 @@ class OutputLock:
     def __enter__(self) -> OutputLock:
         from filelock import FileLock, Timeout
 
-        missing = [p for p in (self.root, *self.root.parents) if not p.exists()]
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"{self.option} {self.root}: cannot write here "
-                             f"({exc.strerror or exc})") from None
-        self._created = missing[-1] if missing else None
+        self._created = make_folders(self.root, self.option)
         lock = FileLock(self.root / LOCK_NAME, timeout=self.wait)
         try:
             lock.acquire()
@@ -135,15 +130,7 @@ class OutputLock:
         if self._created is None:
             return
         (self.root / LOCK_NAME).unlink(missing_ok=True)
-        folder = self.root
-        while True:
-            try:
-                folder.rmdir()
-            except OSError:
-                return
-            if folder == self._created:
-                return
-            folder = folder.parent
+        remove_empty_folders(self.root, self._created)
 
 
 class WorkFolder:

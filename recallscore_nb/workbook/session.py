@@ -50,6 +50,8 @@ from .paths import (
     ROOT_VARIABLE,
     check_output_folder,
     inside,
+    make_folders,
+    remove_empty_folders,
     resolve_user_path,
     user_folder,
 )
@@ -184,14 +186,9 @@ class Session:
         if self._work is None:
             from .publishing import WorkFolder
 
-            missing = [p for p in (self.output_dir, *self.output_dir.parents) if not p.exists()]
-            try:
-                self.output_dir.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise UsageError(f"output_dir {self.output_dir}: cannot write here "
-                                 f"({exc.strerror or exc})") from None
-            if missing and self._created is None:
-                self._created = missing[-1]
+            created = make_folders(self.output_dir, "output_dir")
+            if self._created is None:
+                self._created = created
             self._work = WorkFolder(self.output_dir, f".recallscore-work-{self.stem}-")
         return self._work.path
 
@@ -204,15 +201,8 @@ class Session:
         """Remove what this unfinished session wrote: its work folder, and the output folders
         it created when they hold nothing else."""
         self._drop_work()
-        folder, created, self._created = self.output_dir, self._created, None
-        while created is not None:
-            try:
-                folder.rmdir()
-            except OSError:
-                return
-            if folder == created:
-                return
-            folder = folder.parent
+        created, self._created = self._created, None
+        remove_empty_folders(self.output_dir, created)
 
     def fail(self) -> None:
         """A cell failed: discard what this session wrote, and refuse to write more."""
@@ -269,6 +259,13 @@ class Session:
         for signature in signatures:
             if signature not in self.signatures:
                 self.signatures.append(signature)
+
+    def sign_rules(self, squad_mode: str = "v1.1") -> None:
+        """Record every rule's signature, in the registry's order (those with a SQuAD mode
+        under ``squad_mode``)."""
+        from ..core.rules import rules_for
+
+        self.sign(*(rule.signature() for rule in rules_for(squad_mode)))
 
     # --- outputs ------------------------------------------------------------------------
     def footer(self) -> list[str]:

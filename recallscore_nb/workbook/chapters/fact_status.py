@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from ...core.rules import Checklist, rules_for
+from ...core.rules import Checklist
 from ...core.scoring import score_benchmark
 from ...core.status import STATUSES, fact_status
 from ...render.plots import fact_status_figure
@@ -30,9 +30,10 @@ STEM = "07_fact_status"
 
 def start(namespace: dict) -> Session:
     """Validate the parameters and read the benchmark and the scoring schema; the session signs
-    its outputs with the five rules and the scoring schema."""
+    its outputs with every rule and the scoring schema."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for()), nb.schema.signature())
+    nb.sign_rules()
+    nb.sign(nb.schema.signature())
     return nb
 
 

@@ -17,7 +17,6 @@ import pandas as pd
 from ...analysis import meta_evaluation as meta
 from ...core import rules as registry
 from ...core.errors import AttemptsFormatError
-from ...core.rules import rules_for
 from ...io.attempts import read_attempts
 from ...io.data import DATA_DIR
 from ...io.items import load_items
@@ -50,8 +49,8 @@ def start(namespace: dict) -> Session:
     """Validate the parameters; the session signs its outputs with the rules, the
     meta-evaluation's settings and the bootstrap."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for(SQUAD_MODE)),
-            meta.agree_signature(protocol=nb.params.protocol,
+    nb.sign_rules(SQUAD_MODE)
+    nb.sign(meta.agree_signature(protocol=nb.params.protocol,
                                  reference_judge=nb.params.reference_judge,
                                  f1_threshold=F1_THRESHOLD, resamples=nb.params.resamples,
                                  seed=nb.params.seed),

@@ -31,7 +31,6 @@ from ...analysis.stats import (
 )
 from ...core.errors import AttemptsFormatError, VacuousControlError
 from ...core import rules as registry
-from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ...core.status import fact_status
 from ...io.attempts import read_attempts
@@ -80,7 +79,8 @@ def start(namespace: dict) -> Session:
     """Validate the parameters and read the benchmark; the session signs its outputs with the
     rules and the bootstrap."""
     nb = _start(STEM, namespace)  # every *_path parameter names a file (made absolute)
-    nb.sign(*(rule.signature() for rule in rules_for(SQUAD_MODE)), nb.schema.signature(),
+    nb.sign_rules(SQUAD_MODE)
+    nb.sign(nb.schema.signature(),
             bootstrap_signature(resamples=nb.params.resamples, seed=nb.params.seed,
                                 confidence=CONFIDENCE))
     nb.benchmark  # read now: the session lists it before any output

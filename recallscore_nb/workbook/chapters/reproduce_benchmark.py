@@ -13,7 +13,6 @@ from __future__ import annotations
 import pandas as pd
 
 from ...analysis.reproduce import reproduce
-from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ..session import Session, start as _start
 
@@ -24,9 +23,9 @@ STEM = "01_reproduce_benchmark"
 
 def start(namespace: dict) -> Session:
     """Validate the parameters and read the benchmark; the session signs its outputs with the
-    five rules."""
+    rules."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for(nb.params.squad_mode)))
+    nb.sign_rules(nb.params.squad_mode)
     nb.benchmark  # read now: the session lists it before any output
     return nb
 

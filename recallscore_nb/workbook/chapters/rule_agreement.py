@@ -15,7 +15,6 @@ import pandas as pd
 from ...analysis import agreement as _agreement
 from ...analysis.agreement import NA_TEXT, binary_rules, facts_complete_labels, na_as_text
 from ...core import rules as registry
-from ...core.rules import rules_for
 from ...core.scoring import score_benchmark
 from ...core.status import fact_status
 from ..session import Session, start as _start
@@ -43,9 +42,9 @@ def _tags() -> dict[str, str]:
 
 def start(namespace: dict) -> Session:
     """Validate the parameters and read the benchmark and the scoring schema; the session signs
-    its outputs with the five rules and the scoring schema."""
+    its outputs with every rule and the scoring schema."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for(nb.params.squad_mode)))
+    nb.sign_rules(nb.params.squad_mode)
     nb.sign(nb.schema.signature())
     return nb
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ...analysis.agreement import NA_TEXT, facts_complete_labels, label_counts
 from ...core import rules as registry
-from ...core.rules import Checklist, rules_for
+from ...core.rules import Checklist
 from ...core.scoring import score_benchmark
 from ...render import plots
 from ..session import Session, start as _start
@@ -24,9 +24,9 @@ STEM = "02_rule_figures"
 
 def start(namespace: dict) -> Session:
     """Validate the parameters and read the benchmark; the session signs its outputs with the
-    five rules."""
+    rules."""
     nb = _start(STEM, namespace)
-    nb.sign(*(rule.signature() for rule in rules_for(nb.params.squad_mode)))
+    nb.sign_rules(nb.params.squad_mode)
     nb.benchmark  # read now: the session lists it before any output
     return nb
 
