@@ -16,52 +16,13 @@ from recallscore_nb.io.squad_files import (
     read_squad_dataset,
 )
 from tests.oracles import squad_official_port as official
-
-
-def _qa(qid, *answers, **extra):
-    return {"id": qid, "question": f"question {qid}?",
-            "answers": [{"text": a, "answer_start": 0} for a in answers], **extra}
-
-
-def _dataset(version, paragraphs_per_article):
-    return {
-        "version": version,
-        "data": [
-            {"title": f"article {a}",
-             "paragraphs": [{"context": "…", "qas": qas} for qas in paragraphs]}
-            for a, paragraphs in enumerate(paragraphs_per_article)
-        ],
-    }
-
-
-V11 = _dataset("1.1", [
-    [
-        [_qa("q1", "the Eiffel Tower", "Eiffel Tower", "the Eiffel Tower"),
-         _qa("q2", "1889")],
-        [_qa("q3", "Denver Broncos"), _qa("q4", "Santa Clara"), _qa("q5", "“Super Bowl L”")],
-    ],
-    [
-        [_qa("q6", "24–10"), _qa("q7", "an apple a day")],
-        [_qa("q8", "Paris"),
-         _qa("q9", "Santa Clara", "Levi's Stadium",
-             "Levi's Stadium in the San Francisco Bay Area at Santa Clara, California."),
-         _qa("q10", "Ça va"), _qa("q11", "token token")],
-    ],
-])
-
-
-V11_PREDICTIONS = {
-    "q1": "Eiffel tower.", "q2": "In 1889", "q3": "", "q5": "Super Bowl L", "q6": "24-10",
-    "q7": "Apple, day!", "q8": "!!!", "q9": "Levi's Stadium, Santa Clara", "q10": "ÇA VA",
-    "q11": "token", "not-in-dataset": "ignored by both scripts",
-}
-
-
-def _write(tmp_path, name, value):
-    path = tmp_path / name
-    path.write_text(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False),
-                    encoding="utf-8")
-    return str(path)
+from tests.squad_fixtures import (
+    V11,
+    V11_PREDICTIONS,
+    dataset as _dataset,
+    qa as _qa,
+    write as _write,
+)
 
 
 # --- reading and validating --------------------------------------------------------------
