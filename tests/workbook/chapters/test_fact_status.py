@@ -32,7 +32,6 @@ from recallscore_nb.core.status import STATUSES
 from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
 from recallscore_nb.io.files import sha256 as file_sha256
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
-from recallscore_nb.render import figures
 from recallscore_nb.workbook.chapters import fact_status as ch07
 from recallscore_nb.workbook.session import Session, relative_to_repo
 from tests.conftest import NOTELESS_SCHEMA
@@ -70,12 +69,6 @@ def steps(nb) -> dict:
 
 def written(folder, what, kind="tables"):
     return sessions.written(folder, ch07.STEM, what, kind)
-
-
-@pytest.fixture
-def svg_only(monkeypatch):
-    """Figures saved as SVG only: each format costs about half a second per figure."""
-    monkeypatch.setattr(figures, "FIGURE_FORMATS", ("svg",))
 
 
 @pytest.fixture
