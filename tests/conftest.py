@@ -113,3 +113,19 @@ def write_benchmark(tmp_path: Path, name: str = "bench.json", *, data: dict | No
 def bench_path(tmp_path) -> Path:
     """The fixture benchmark written to ``tmp_path / "bench.json"``."""
     return write_benchmark(tmp_path)
+
+
+# --- items files ---------------------------------------------------------------------------
+KITE = {"item": "kite", "referenceAnswer": "A red kite nests by the river.",
+        "factChecklist": [{"fact": "bird", "requiredTerms": ["red kite"]},
+                          {"fact": "place", "requiredTerms": ["river"]}]}
+
+
+CAPITAL = {"item": "capital", "referenceAnswer": ["Paris", "Lutetia"]}
+
+
+def write_items(tmp_path, lines, name="items.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
+                            for line in lines), encoding="utf-8")
+    return path

@@ -12,7 +12,7 @@ from recallscore_nb.analysis.reproduce import reproduce
 from recallscore_nb.cli.handlers import render_reproduction
 from recallscore_nb.cli.main import main
 from recallscore_nb.io.benchmarks import load_benchmark
-from tests.conftest import benchmark_data, write_benchmark
+from tests.conftest import CAPITAL, KITE, benchmark_data, write_benchmark, write_items
 from tests.oracles import squad_official_port as official
 from tests.squad_fixtures import (
     V11,
@@ -21,21 +21,6 @@ from tests.squad_fixtures import (
     qa as _qa,
     write as _write,
 )
-
-
-def write_items(tmp_path, lines, name="items.jsonl"):
-    path = tmp_path / name
-    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
-                            for line in lines), encoding="utf-8")
-    return path
-
-
-KITE = {"item": "kite", "referenceAnswer": "A red kite nests by the river.",
-        "factChecklist": [{"fact": "bird", "requiredTerms": ["red kite"]},
-                          {"fact": "place", "requiredTerms": ["river"]}]}
-
-
-CAPITAL = {"item": "capital", "referenceAnswer": ["Paris", "Lutetia"]}
 
 
 def test_cli_scores_an_items_file_and_names_unknown_items(tmp_path, monkeypatch, capsys):

@@ -9,11 +9,8 @@ import pandas as pd
 import pytest
 
 from recallscore_nb.cli.main import main
+from tests.conftest import KITE, CAPITAL
 
-KITE = {"item": "kite", "referenceAnswer": "A red kite nests by the river.",
-        "factChecklist": [{"fact": "bird", "requiredTerms": ["red kite"]},
-                          {"fact": "place", "requiredTerms": ["river"]}]}
-CAPITAL = {"item": "capital", "referenceAnswer": ["Paris", "Lutetia"]}
 HERON = {"item": "heron", "referenceAnswer": "The heron fishes at dawn.",
          "factChecklist": [{"fact": "bird", "requiredTerms": ["heron"]},
                            {"fact": "time", "requiredTerms": ["dawn"]}]}

@@ -14,21 +14,7 @@ from recallscore_nb.core.facts import Fact
 from recallscore_nb.core.items import Item, Items
 from recallscore_nb.core.scoring import score_all, score_items
 from recallscore_nb.io.items import load_items
-
-
-def write_items(tmp_path, lines, name="items.jsonl"):
-    path = tmp_path / name
-    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
-                            for line in lines), encoding="utf-8")
-    return path
-
-
-KITE = {"item": "kite", "referenceAnswer": "A red kite nests by the river.",
-        "factChecklist": [{"fact": "bird", "requiredTerms": ["red kite"]},
-                          {"fact": "place", "requiredTerms": ["river"]}]}
-
-
-CAPITAL = {"item": "capital", "referenceAnswer": ["Paris", "Lutetia"]}
+from tests.conftest import KITE, CAPITAL, write_items
 
 
 def test_score_items_columns_and_values_by_hand(tmp_path):

@@ -10,21 +10,7 @@ from recallscore_nb.core.errors import ItemsFormatError
 from recallscore_nb.core.facts import Fact
 from recallscore_nb.core.items import Item, Items
 from recallscore_nb.io.items import load_items
-
-
-def write_items(tmp_path, lines, name="items.jsonl"):
-    path = tmp_path / name
-    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
-                            for line in lines), encoding="utf-8")
-    return path
-
-
-KITE = {"item": "kite", "referenceAnswer": "A red kite nests by the river.",
-        "factChecklist": [{"fact": "bird", "requiredTerms": ["red kite"]},
-                          {"fact": "place", "requiredTerms": ["river"]}]}
-
-
-CAPITAL = {"item": "capital", "referenceAnswer": ["Paris", "Lutetia"]}
+from tests.conftest import KITE, CAPITAL, write_items
 
 
 def test_load_items_reads_references_and_checklists(tmp_path):
