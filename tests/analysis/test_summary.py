@@ -13,6 +13,7 @@ from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.io.data import DATA_DIR
 from recallscore_nb.io.scored import write_scored
+from tests.scored_fixtures import RULES, SCORED, write, in_tmp
 
 
 SYSTEMS = DATA_DIR / "attempts" / "four_fact_systems.csv"
@@ -44,26 +45,9 @@ def test_score_items_output_reads_back_with_its_empty_checklists(tmp_path, suffi
     assert table.loc[("b", "normalized_match"), ["items", "mean"]].tolist() == [2, 0.0]
 
 
-SCORED = [
-    "system,id,literal_match,token_f1",
-    "01,r1,true,1.0",
-    "1,r2,false,0.5",
-    "01,r3,true,0.25",
-]
-
-
 @pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-
-def write(name: str, content: bytes | str) -> str:
-    with open(name, "wb") as fh:
-        fh.write(content.encode("utf-8") if isinstance(content, str) else content)
-    return name
-
-
-RULES = ["literal_match", "token_f1"]
+def _in_tmp(in_tmp):
+    """Every test here runs in its own temporary folder."""
 
 
 # --- the command -------------------------------------------------------------------------------

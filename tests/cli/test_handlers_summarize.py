@@ -10,13 +10,14 @@ import pandas as pd
 import pytest
 
 from recallscore_nb import __version__, load_benchmark, score_benchmark
-from recallscore_nb.analysis.summary import PAIRED_COLUMNS, read_scored
+from recallscore_nb.analysis.summary import PAIRED_COLUMNS
 from recallscore_nb.cli.handlers import summarize_command
 from recallscore_nb.cli.main import main
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.io.data import DATA_DIR
 from recallscore_nb.io.scored import write_scored
+from tests.scored_fixtures import RULES, SCORED, read_error, write, in_tmp
 
 
 V = __version__
@@ -128,32 +129,9 @@ def test_no_rows_is_an_input_error(tmp_path):
         summarize_command(path)
 
 
-SCORED = [
-    "system,id,literal_match,token_f1",
-    "01,r1,true,1.0",
-    "1,r2,false,0.5",
-    "01,r3,true,0.25",
-]
-
-
 @pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-
-def write(name: str, content: bytes | str) -> str:
-    with open(name, "wb") as fh:
-        fh.write(content.encode("utf-8") if isinstance(content, str) else content)
-    return name
-
-
-def read_error(name: str, **kwargs) -> InputFileError:
-    with pytest.raises(InputFileError) as caught:
-        read_scored(name, **kwargs)
-    return caught.value
-
-
-RULES = ["literal_match", "token_f1"]
+def _in_tmp(in_tmp):
+    """Every test here runs in its own temporary folder."""
 
 
 def test_too_many_resamples_on_the_command_line(capsys):

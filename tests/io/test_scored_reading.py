@@ -17,6 +17,7 @@ from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.io.data import DATA_DIR
 from recallscore_nb.io.scored import write_scored
+from tests.scored_fixtures import RULES, SCORED, read_error, write, in_tmp
 
 
 SYSTEMS = DATA_DIR / "attempts" / "four_fact_systems.csv"
@@ -122,32 +123,9 @@ def test_unreadable_paths(tmp_path, name, error, message):
         read_scored(tmp_path / name)
 
 
-SCORED = [
-    "system,id,literal_match,token_f1",
-    "01,r1,true,1.0",
-    "1,r2,false,0.5",
-    "01,r3,true,0.25",
-]
-
-
 @pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-
-def write(name: str, content: bytes | str) -> str:
-    with open(name, "wb") as fh:
-        fh.write(content.encode("utf-8") if isinstance(content, str) else content)
-    return name
-
-
-def read_error(name: str, **kwargs) -> InputFileError:
-    with pytest.raises(InputFileError) as caught:
-        read_scored(name, **kwargs)
-    return caught.value
-
-
-RULES = ["literal_match", "token_f1"]
+def _in_tmp(in_tmp):
+    """Every test here runs in its own temporary folder."""
 
 
 # --- the strict CSV reader of attempts.py --------------------------------------------------
