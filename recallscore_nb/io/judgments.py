@@ -92,8 +92,7 @@ def parse_verdicts(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
     text = pd.Series(text, dtype=STRING).str.strip().str.lower()
     known = text.isin(list(VERDICTS)).to_numpy(dtype=bool, na_value=False)
     empty = (text == "").to_numpy(dtype=bool, na_value=False)
-    out = pd.Series([VERDICTS[t] if k else None for t, k in zip(text.tolist(), known)],
-                    dtype="boolean")
+    out = pd.Series(text.map(VERDICTS).to_numpy(dtype=object), dtype="boolean")
     return out, np.flatnonzero(~known & ~empty)
 
 

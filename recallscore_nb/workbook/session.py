@@ -40,6 +40,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..core.errors import InputFileError, UsageError
+from ..core.rules import rules_for
 from ..io.data import DEFAULT_BENCHMARK
 from ..io.files import require_regular_file, sha256, write_file
 from .parameters import check_parameters, declared_parameters, parameters_object
@@ -263,8 +264,6 @@ class Session:
     def sign_rules(self, squad_mode: str = "v1.1") -> None:
         """Record every rule's signature, in the registry's order (those with a SQuAD mode
         under ``squad_mode``)."""
-        from ..core.rules import rules_for
-
         self.sign(*(rule.signature() for rule in rules_for(squad_mode)))
 
     # --- outputs ------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...analysis.perturb import stuffing_attempt
 from ...analysis.stats import (
     SATURATION_THRESHOLD,
     bootstrap_signature,
@@ -65,8 +66,6 @@ def measures() -> dict[str, str]:
 
 def _controls(nb: Session) -> dict[str, str]:
     """Every control: pseudo-system name -> its attempt."""
-    from ...analysis.perturb import stuffing_attempt
-
     rules = nb.schema.facts
     text = stuffing_attempt(
         nb.benchmark.facts,
