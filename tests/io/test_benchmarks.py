@@ -456,7 +456,13 @@ def test_semantic_errors(write, edits, message, location, row_id, field):
     ],
 )
 def test_accepted_variations(write, edits):
-    load_benchmark(write(edited(*edits)))
+    bench = load_benchmark(write(edited(*edits)))
+    for path, value in edits:  # each edit reaches the typed benchmark as written
+        if path[:2] == ("protocol", "factChecklist"):
+            fact = bench.facts[path[2]]
+            assert (fact.name if path[3] == "fact" else fact.terms[path[4]]) == value
+        else:
+            assert bench.rows[path[1]].expected[path[2]] == value
 
 
 def test_semantic_errors_are_all_collected(write):
