@@ -129,3 +129,9 @@ def write_items(tmp_path, lines, name="items.jsonl"):
     path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
                             for line in lines), encoding="utf-8")
     return path
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    """Run the test in its own temporary folder (files written by bare name land there)."""
+    monkeypatch.chdir(tmp_path)

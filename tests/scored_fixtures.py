@@ -1,5 +1,5 @@
 """Shared by the tests that read scored files (``summarize``): a small scored table whose
-system names differ only as text ("01" and "1"), a writer, and the tests' working folder."""
+system names differ only as text ("01" and "1"), a writer and the refusal reader."""
 
 from __future__ import annotations
 
@@ -14,12 +14,6 @@ SCORED = [
     "1,r2,false,0.5",
     "01,r3,true,0.25",
 ]
-
-
-@pytest.fixture
-def in_tmp(tmp_path, monkeypatch):
-    """Run the test in its own temporary folder (the files are written by bare name)."""
-    monkeypatch.chdir(tmp_path)
 
 
 def write(name: str, content: bytes | str) -> str:

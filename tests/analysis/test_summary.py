@@ -13,7 +13,7 @@ from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.io.data import DATA_DIR
 from recallscore_nb.io.scored import write_scored
-from tests.scored_fixtures import RULES, SCORED, write, in_tmp
+from tests.scored_fixtures import RULES, SCORED, write
 
 
 SYSTEMS = DATA_DIR / "attempts" / "four_fact_systems.csv"
@@ -45,9 +45,7 @@ def test_score_items_output_reads_back_with_its_empty_checklists(tmp_path, suffi
     assert table.loc[("b", "normalized_match"), ["items", "mean"]].tolist() == [2, 0.0]
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(in_tmp):
-    """Every test here runs in its own temporary folder."""
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 # --- the command -------------------------------------------------------------------------------

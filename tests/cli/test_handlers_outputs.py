@@ -13,9 +13,7 @@ from recallscore_nb.cli.main import main
 from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

@@ -17,7 +17,7 @@ from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.io.data import DATA_DIR
 from recallscore_nb.io.scored import write_scored
-from tests.scored_fixtures import RULES, SCORED, read_error, write, in_tmp
+from tests.scored_fixtures import RULES, SCORED, read_error, write
 
 
 V = __version__
@@ -129,9 +129,7 @@ def test_no_rows_is_an_input_error(tmp_path):
         summarize_command(path)
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(in_tmp):
-    """Every test here runs in its own temporary folder."""
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 def test_too_many_resamples_on_the_command_line(capsys):

@@ -22,7 +22,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb._version import __version__
-from recallscore_nb.cli import main as cli
 from recallscore_nb.cli.main import main
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from tests.conftest import BENCHMARK, REFERENCE, write_benchmark
@@ -61,9 +60,7 @@ OWN_SCORES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

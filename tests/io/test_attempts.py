@@ -6,44 +6,20 @@ messages name the file exactly as given ("a.csv"), as the command line would."""
 from __future__ import annotations
 
 import io
-import json
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb.core.engine import STRING
-from recallscore_nb.core.errors import AttemptsFormatError, RecallScoreError, UsageError
+from recallscore_nb.core.errors import RecallScoreError, UsageError
 from recallscore_nb.io.attempts import read_attempts
+from tests.attempts_fixtures import read_error, write_bytes, write_jsonl, write_parquet
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-
-def write_bytes(name: str, content: bytes | str) -> str:
-    Path(name).write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    return name
-
-
-def write_jsonl(name: str, records: list) -> str:
-    return write_bytes(name, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
-
-
-def write_parquet(name: str, columns: dict) -> str:
-    pq.write_table(pa.table(columns), name)
-    return name
-
-
-def read_error(name: str) -> AttemptsFormatError:
-    with pytest.raises(AttemptsFormatError) as caught:
-        read_attempts(name)
-    return caught.value
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 def values(frame: pd.DataFrame) -> list[list]:

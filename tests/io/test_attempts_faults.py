@@ -10,32 +10,18 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from recallscore_nb.core.errors import AttemptsFormatError
 from recallscore_nb.io.attempts import read_attempts
+from tests.attempts_fixtures import read_error, write_bytes
 
 BOM = b"\xef\xbb\xbf"
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-
-def write_bytes(name: str, content: bytes | str) -> str:
-    Path(name).write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    return name
-
-
-def read_error(name: str) -> AttemptsFormatError:
-    with pytest.raises(AttemptsFormatError) as caught:
-        read_attempts(name)
-    return caught.value
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 # --- every column stays text, whatever the header looks like ---------------------------

@@ -13,9 +13,7 @@ from recallscore_nb.core.errors import RecallScoreError, UsageError
 from recallscore_nb.io.files import atomic_write
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 def test_atomic_write_failure_mid_write():

@@ -57,9 +57,7 @@ def rel(path, folder=".") -> str:
     return Path(os.path.relpath(Path(path).resolve(), Path(folder).resolve())).as_posix()
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

@@ -25,6 +25,9 @@ from recallscore_nb.core.engine import STRING
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.attempts import FORMATS, read_attempts
 from recallscore_nb.io.scored import write_scored
+from tests.attempts_fixtures import write_jsonl, write_parquet
+
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 # --- the writers as they were ---------------------------------------------------------------
@@ -279,25 +282,6 @@ TRICKY = [
     "#not a comment",
     "日本語の答え",
 ]
-
-
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-
-def write_bytes(name: str, content: bytes | str) -> str:
-    Path(name).write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    return name
-
-
-def write_jsonl(name: str, records: list) -> str:
-    return write_bytes(name, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
-
-
-def write_parquet(name: str, columns: dict) -> str:
-    pq.write_table(pa.table(columns), name)
-    return name
 
 
 def temp_files(directory: Path = Path(".")) -> list[str]:

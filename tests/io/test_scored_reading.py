@@ -17,7 +17,7 @@ from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.io.data import DATA_DIR
 from recallscore_nb.io.scored import write_scored
-from tests.scored_fixtures import RULES, SCORED, read_error, write, in_tmp
+from tests.scored_fixtures import RULES, SCORED, read_error, write
 
 
 SYSTEMS = DATA_DIR / "attempts" / "four_fact_systems.csv"
@@ -123,9 +123,7 @@ def test_unreadable_paths(tmp_path, name, error, message):
         read_scored(tmp_path / name)
 
 
-@pytest.fixture(autouse=True)
-def _in_tmp(in_tmp):
-    """Every test here runs in its own temporary folder."""
+pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
 
 
 # --- the strict CSV reader of attempts.py --------------------------------------------------
