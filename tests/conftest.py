@@ -135,3 +135,22 @@ def write_items(tmp_path, lines, name="items.jsonl"):
 def in_tmp(tmp_path, monkeypatch):
     """Run the test in its own temporary folder (files written by bare name land there)."""
     monkeypatch.chdir(tmp_path)
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """Run the command line in-process: (exit code, stdout, stderr); arguments may be paths."""
+    from recallscore_nb.cli.main import main
+
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exit_:  # argparse: --version, --help and usage errors
+        code = exit_.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def with_rows(edit) -> dict:
+    """The fixture benchmark after ``edit(rows)`` changed its rows in place."""
+    data = benchmark_data()
+    edit(data["rows"])
+    return data

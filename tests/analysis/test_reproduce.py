@@ -17,7 +17,7 @@ from recallscore_nb.analysis.reproduce import ROW_LABELS, SUMMARY_FIELDS, Differ
 from recallscore_nb.cli.main import main
 from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from tests.conftest import BENCHMARK, DELETE, ROW_IDS, benchmark_data, write_benchmark
+from tests.conftest import BENCHMARK, DELETE, ROW_IDS, with_rows, write_benchmark
 
 
 LABELS = list(ROW_LABELS)  # literalMatch, normalizedMatch, factsPresent, checklistFullMatch
@@ -27,13 +27,6 @@ def run(capsys, *argv) -> tuple[int, str, str]:
     code = main(["reproduce", *map(str, argv)])
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def with_rows(edit) -> dict:
-    """The fixture benchmark after ``edit(rows)`` changed its rows in place."""
-    data = benchmark_data()
-    edit(data["rows"])
-    return data
 
 
 def reproduce_data(tmp_path, data) -> object:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -12,15 +11,9 @@ from recallscore_nb.analysis.reproduce import reproduce
 from recallscore_nb.cli.handlers import render_reproduction
 from recallscore_nb.cli.main import main
 from recallscore_nb.io.benchmarks import load_benchmark
-from tests.conftest import CAPITAL, KITE, benchmark_data, write_benchmark, write_items
+from tests.conftest import CAPITAL, KITE, with_rows, write_benchmark, write_items
 from tests.oracles import squad_official_port as official
-from tests.squad_fixtures import (
-    V11,
-    V11_PREDICTIONS,
-    dataset as _dataset,
-    qa as _qa,
-    write as _write,
-)
+from tests.squad_fixtures import V11, V11_PREDICTIONS, write as _write
 
 
 def test_cli_scores_an_items_file_and_names_unknown_items(tmp_path, monkeypatch, capsys):
@@ -71,13 +64,6 @@ def run(capsys, *argv) -> tuple[int, str, str]:
     code = main(["reproduce", *map(str, argv)])
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def with_rows(edit) -> dict:
-    """The fixture benchmark after ``edit(rows)`` changed its rows in place."""
-    data = benchmark_data()
-    edit(data["rows"])
-    return data
 
 
 def reproduce_data(tmp_path, data) -> object:

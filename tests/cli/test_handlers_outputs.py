@@ -9,20 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from recallscore_nb.cli.main import main
 from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
+from tests.conftest import run_cli as run
 
 
 pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def one_line_error(err: str) -> str:

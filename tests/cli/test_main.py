@@ -22,9 +22,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb._version import __version__
-from recallscore_nb.cli.main import main
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
-from tests.conftest import BENCHMARK, REFERENCE, write_benchmark
+from tests.conftest import BENCHMARK, REFERENCE, write_benchmark, run_cli as run
 
 V = __version__
 SIGNATURES = {
@@ -61,16 +60,6 @@ OWN_SCORES = {
 
 
 pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    """Run the command line in-process: (exit code, stdout, stderr)."""
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as exit_:  # argparse: --version, --help and usage errors
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_invalid(result, *parts: str) -> str:

@@ -37,7 +37,7 @@ from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK, DEFAULT_SCHEMA_P
 from recallscore_nb.io.reports import REPORT_SCHEMA, _validator, check_report
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
 from recallscore_nb.workbook.paths import REPO_ROOT
-from tests.conftest import NOTELESS_SCHEMA, STORED_REPORT, write_benchmark
+from tests.conftest import NOTELESS_SCHEMA, STORED_REPORT, write_benchmark, run_cli as run
 
 V = __version__
 FACTS = ["material", "object", "location", "timing"]
@@ -58,15 +58,6 @@ def rel(path, folder=".") -> str:
 
 
 pytestmark = pytest.mark.usefixtures("in_tmp")  # every test in its own temporary folder
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def report(capsys, *argv, out="report.json", schema=DEFAULT_SCHEMA_PATH):
