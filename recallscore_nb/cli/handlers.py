@@ -156,10 +156,10 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress, *,
     is called on every chunk: a function giving the fault to report once the whole file is
     read (as when it is read whole, the file's own faults first), or None; no chunk is scored
     after one. With :data:`PROCESSES` 2, the chunks alternate between this process and a
-    child forked at the start (:class:`~recallscore_nb.core.scoring.ForkedWorker`), which
+    child forked at the start (:class:`~recallscore_nb.core.processes.ForkedWorker`), which
     scores while this process reads and writes. False when the file must be read whole
     (:class:`_Unstreamable`); nothing is written then."""
-    from ..core.scoring import ForkedWorker
+    from ..core.processes import ForkedWorker
     from ..io.attempts import AttemptChunks, _Unstreamable
     from ..io.scored import write_scored_chunks
 

@@ -738,7 +738,7 @@ def test_score_benchmark_rejects_bad_attempts():
         score_benchmark(bench, pd.DataFrame({"attempt": ["x"], "token_f1": [1.0]}))
 
 
-# --- two processes (score_all's processes=2, map_chunks) -------------------------------------
+# --- two processes (score_all's processes=2) --------------------------------------------------
 def test_two_processes_give_the_same_table(monkeypatch):
     from recallscore_nb.core import scoring
 
@@ -754,16 +754,3 @@ def test_two_processes_give_the_same_table(monkeypatch):
                     progress=lambda done, total: seen.append((done, total)))
     pd.testing.assert_frame_equal(one, two)
     assert seen[-1] == (60, 60) and len(seen) > 2
-
-
-def test_a_fault_in_the_second_process_reaches_the_caller():
-    from recallscore_nb.core.scoring import map_chunks
-
-    def half(x):
-        if x == 0:
-            raise ZeroDivisionError("no zero")
-        return 1 / x
-
-    assert map_chunks(half, [(1,), (2,), (4,)], processes=2) == [1.0, 0.5, 0.25]
-    with pytest.raises(ZeroDivisionError, match="no zero"):
-        map_chunks(half, [(1,), (0,)], processes=2)
