@@ -22,7 +22,8 @@ from ..analysis.reproduce import Reproduction, reproduce
 from ..core.csvtext import csv_text
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from ..core.rules import rules_for
-from ..core.scoring import output_columns, score_attempts_frame, score_benchmark, score_items
+from ..core.scoring import (ScoreMemo, output_columns, score_attempts_frame, score_benchmark,
+                            score_items)
 from ..io.attempts import read_attempts
 from ..io.benchmarks import load_benchmark
 from ..io.files import read_input, refuse_output_among_inputs, sha256, write_file
@@ -81,8 +82,10 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
         signatures.append(schema.signature())
         metadata["schema_sha256"] = schema.sha256
     if _streamable(attempts_path):
+        memo = ScoreMemo()  # each process keeps its own: the child's starts empty too
+
         def score(frame):  # a chunk as AttemptChunks checked it
-            scores = score_attempts_frame(bench, frame, squad_mode=squad_mode)
+            scores = score_attempts_frame(bench, frame, squad_mode=squad_mode, memo=memo)
             if schema is not None:
                 from ..io.scored import status_frame
 

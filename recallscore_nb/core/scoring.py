@@ -43,6 +43,7 @@ __all__ = [
     "PreparedItems",
     "unknown_items",
     "unknown_items_text",
+    "ScoreMemo",
 ]
 
 _CHUNK_ROWS = 200_000
@@ -141,15 +142,84 @@ def _even_chunks(rows: int) -> int:
     return max(1, -(-rows // (2 * pairs)))
 
 
+MEMO_ATTEMPTS = 1 << 20
+"""Distinct attempts a :class:`ScoreMemo` keeps at most (measured on 2x10^7 attempts drawn
+from 10^6 distinct: about 150 MiB in each of the two scoring processes when full)."""
+
+
+class ScoreMemo:
+    """The scores of distinct attempts already scored against one reference, kept from one
+    call of :func:`score_all` to the next (a file scored a chunk at a time): an attempt seen
+    in an earlier chunk is looked up, not scored again. It keeps the first
+    :data:`MEMO_ATTEMPTS` distinct attempts; later ones are still looked up, scored when not
+    found. Attempts are found by pandas' own hash table of Python strings (the one
+    ``pd.factorize`` uses, kept between calls), equal strings only.
+
+    >>> memo = ScoreMemo()
+    >>> first = score_all(["west", "east"], "west", facts={"p": ["west"]}, memo=memo)
+    >>> again = score_all(["east", "north"], "west", facts={"p": ["west"]}, memo=memo)
+    >>> memo.scored, memo.found, again["literal_match"].tolist()
+    (3, 1, [False, False])
+    """
+
+    def __init__(self, limit: int = MEMO_ATTEMPTS) -> None:
+        from pandas._libs.hashtable import ObjectFactorizer
+
+        self.limit = limit
+        self._table = ObjectFactorizer(limit)
+        self._columns: dict[str, np.ndarray] = {}
+        self._room = 0
+        self.scored = self.found = 0
+
+    def __len__(self) -> int:
+        return self._table.count
+
+    def split(self, values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+        """Each of ``values`` (distinct texts) found in the memo: its row there, or -1; and
+        the rows of those not found, in order. Those not found are given the memo's next
+        rows, in order, while there is room (their scores are to be :meth:`add`-ed next)."""
+        texts = values.to_numpy(zero_copy_only=False)
+        before = len(self)
+        if before + len(texts) <= self.limit:  # one pass: found ones and new ones
+            rows = self._table.factorize(texts).astype(np.int64)
+            new = np.flatnonzero(rows >= before)
+            rows[new] = -1
+            self._pending = None
+        else:
+            rows = self._table.table.lookup(texts).astype(np.int64) if before \
+                else np.full(len(texts), -1, dtype=np.int64)
+            new = np.flatnonzero(rows < 0)
+            room = max(0, self.limit - before)
+            self._table.factorize(texts[new[:room]])
+        self._room = min(len(new), self.limit - before)
+        return rows, new
+
+    def take(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        self.found += len(rows)
+        return {c: v[rows] for c, v in self._columns.items()}
+
+    def add(self, columns: dict[str, np.ndarray]) -> None:
+        """Keep the scores of the texts the last :meth:`split` did not find, as many as fit."""
+        count = len(next(iter(columns.values()))) if columns else 0
+        self.scored += count
+        room, start = self._room, len(self) - self._room
+        for column, value in columns.items():
+            kept = self._columns.get(column)
+            if kept is None:  # pages of an empty array are not resident until written
+                kept = self._columns[column] = np.empty(self.limit, dtype=value.dtype)
+            kept[start:start + room] = value[:room]
+
+
 def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
-              progress=None, processes: int = 1) -> pd.DataFrame:
+              progress=None, processes: int = 1, memo: ScoreMemo | None = None) -> pd.DataFrame:
     """Every rule at once, normalizing each attempt once: the columns of ``recallscore score``.
 
     Against one reference, each distinct attempt is scored once. Attempts are scored in
     chunks of 200,000 to bound memory; with ``processes=2``, from :data:`PARALLEL_ROWS`
     distinct ones, half of the chunks in a forked second process (:func:`map_chunks`).
     ``progress``, when given, is called with the rows done and the rows in all after each
-    chunk (a progress bar's update).
+    chunk (a progress bar's update). ``memo`` (against one reference only) keeps the scores
+    of distinct attempts for the next call and reuses those of earlier calls.
 
     >>> from recallscore_nb.core.rules import output_columns
     >>> table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
@@ -167,6 +237,11 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     if isinstance(references, str):
         encoded = pc.dictionary_encode(values)
         values, expand = encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False)
+        if memo is not None:
+            return pd.DataFrame(_with_memo(memo, values, references, facts, squad_mode,
+                                           progress, processes, n, expand), index=index)
+    elif memo is not None:
+        raise ValueError("'memo' needs one reference for every attempt")
     else:
         references = references.tolist() if isinstance(references, pd.Series) else list(references)
         if len(references) != n:
@@ -185,6 +260,30 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     if expand is not None:
         columns = {c: v[expand] for c, v in columns.items()}
     return pd.DataFrame(columns, index=index)
+
+
+def _with_memo(memo: ScoreMemo, values: pa.Array, reference: str, facts, squad_mode: str,
+               progress, processes: int, rows: int, expand: np.ndarray) -> dict[str, np.ndarray]:
+    """:func:`score_all`'s columns for ``rows`` attempts, ``values`` their distinct texts
+    (``expand`` the row's text): those in ``memo`` taken from it, the others scored and
+    added to it."""
+    kept, new = memo.split(values)
+    fresh = score_all(values.take(pa.array(new, type=pa.int64())), reference, facts=facts,
+                      squad_mode=squad_mode, processes=processes)
+    fresh = {c: fresh[c].to_numpy() for c in fresh.columns}
+    memo.add(fresh)
+    if len(new) == len(values):
+        columns = fresh
+    else:
+        found = kept >= 0
+        taken = memo.take(kept[found])
+        columns = {}
+        for column, value in fresh.items():
+            whole = np.empty(len(values), dtype=value.dtype)
+            whole[new], whole[found] = value, taken[column]
+            columns[column] = whole
+    _report_progress(progress, 1, 1, rows)
+    return {c: v[expand] for c, v in columns.items()}
 
 
 def _attempts_frame(benchmark, attempts) -> pd.DataFrame:
@@ -254,17 +353,17 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
 
 
 def score_attempts_frame(benchmark, frame: pd.DataFrame, *, squad_mode: str = "v1.1",
-                         progress=None) -> pd.DataFrame:
+                         progress=None, memo: ScoreMemo | None = None) -> pd.DataFrame:
     """:func:`score_benchmark` of a frame already in its checked form (``id, attempt``, both
     text, ids unique, then the carried columns), as
     :class:`~recallscore_nb.io.attempts.AttemptChunks` gives each chunk: its ids are not
-    checked again."""
+    checked again. ``memo``: :func:`score_all`'s."""
     carried = [c for c in frame.columns if c not in ("id", "attempt")]
     clash = sorted(set(carried) & set(output_columns(benchmark)))
     if clash:
         raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
     scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
-                       squad_mode=squad_mode, progress=progress)
+                       squad_mode=squad_mode, progress=progress, memo=memo)
     return pd.concat([frame.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
 
 
