@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_not
 
 import numpy as np
 import pandas as pd
@@ -515,7 +517,8 @@ class ItemReferences:
         >>> refs.references.values, refs.table.tolist()
         (('Paris', 'Lutetia', 'Rome'), [[0, 1], [2, -1], [0, -1]])
         """
-        lists = pa.array([list(a) for a in item_alternatives], type=pa.list_(pa.string()))
+        # tuples and lists alike, with no Python object made per item
+        lists = pa.array(list(item_alternatives), type=pa.list_(pa.string()))
         flat = pc.list_flatten(lists)
         offsets = lists.offsets.to_numpy().astype(np.int64)
         rows, positions, counts = _layout(offsets - offsets[0])
@@ -574,26 +577,31 @@ class ItemChecklists:
         """The items' facts (each a sequence of :class:`~recallscore_nb.core.facts.Fact`, or
         None: no checklist), flattened once; the terms normalized as one Arrow array, and a
         term repeated within a fact kept once."""
+        # flattened by C-level maps (no Python step per item or per fact)
         item_facts = list(item_facts)
-        counts = np.array([len(f or ()) for f in item_facts], dtype=np.int64)
-        facts = [fact for f in item_facts if f for fact in f]
-        raw = [term for fact in facts for term in fact.terms]
+        has = np.fromiter(map(is_not, item_facts, repeat(None)), bool, len(item_facts))
+        counts = np.zeros(len(item_facts), dtype=np.int64)
+        counts[has] = np.fromiter(map(len, compress(item_facts, has)), np.int64, int(has.sum()))
+        facts = list(chain.from_iterable(compress(item_facts, has)))
+        fact_terms = list(map(attrgetter("terms"), facts))
         raw_fact = np.repeat(np.arange(len(facts), dtype=np.int64),
-                             [len(fact.terms) for fact in facts]).astype(np.int64)
-        normalized = normalize_array(pa.array(raw, type=pa.string()), SEED)
-        codes = (pc.dictionary_encode(normalized).indices.to_numpy(zero_copy_only=False)
-                 .astype(np.int64) if len(raw) else np.zeros(0, dtype=np.int64))
-        _, first = np.unique(raw_fact * (int(codes.max(initial=0)) + 1) + codes,
-                             return_index=True)
-        keep = np.sort(first)  # each (fact, term) once, in the order first given
+                             np.fromiter(map(len, fact_terms), np.int64, len(facts)))
+        # each distinct term normalized once; codes number the distinct normalized terms
+        raw = pc.dictionary_encode(pa.array(list(chain.from_iterable(fact_terms)),
+                                            type=pa.string()))
+        distinct = pc.dictionary_encode(normalize_array(raw.dictionary, SEED))
+        codes = distinct.indices.to_numpy(zero_copy_only=False).astype(np.int64)[
+            raw.indices.to_numpy(zero_copy_only=False)]
+        # each (fact, term) once, in the order first given
+        keep = np.flatnonzero(~pd.Series(raw_fact * (len(distinct.dictionary) + 1) + codes)
+                              .duplicated().to_numpy())
         term_fact = raw_fact[keep]
         return cls(
             np.repeat(np.arange(len(item_facts), dtype=np.int64), counts),
-            tuple(fact.name for fact in facts),
+            tuple(map(attrgetter("name"), facts)),
             np.bincount(term_fact, minlength=len(facts)).astype(np.int64),
-            np.cumsum(counts) - counts, counts,
-            np.array([f is not None for f in item_facts], dtype=bool),
-            term_fact, normalized.take(pa.array(keep, type=pa.int64())),
+            np.cumsum(counts) - counts, counts, has,
+            term_fact, distinct.dictionary.take(pa.array(codes[keep], type=pa.int64())),
         )
 
 
