@@ -31,9 +31,11 @@ def _unwrap(message: tuple):
 class ForkedWorker:
     """A child forked once that computes ``function(*task)`` for each task it is sent, in
     order (tasks and results pickled through a pipe): a long run forks while this process
-    is still small, so the child never holds what this one gathers later. A thread of this
-    process takes the results off the pipe as they come, so that sending a task never waits
-    on a child that is itself waiting to send a result (several tasks may be outstanding).
+    is still small, so the child never holds what this one gathers later. Two threads of
+    this process move the pipe's data: one sends the tasks :meth:`submit` queues (so that
+    submitting never waits for a busy child to read a task larger than the pipe's buffer),
+    one takes the results off the pipe as they come (so that the child never waits to send
+    one while this process is busy). Several tasks may be outstanding.
 
     >>> with ForkedWorker(lambda x: x + 1) as worker:
     ...     worker.submit(1)
@@ -56,6 +58,19 @@ class ForkedWorker:
         self._results: queue.Queue = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self._outbox: queue.Queue = queue.Queue()
+        self._sender = threading.Thread(target=self._send, daemon=True)
+        self._sender.start()
+
+    def _send(self) -> None:
+        while True:
+            task = self._outbox.get()
+            try:
+                self._conn.send(task)
+            except (OSError, ValueError):  # the child is gone: result() says so
+                return
+            if task is None:
+                return
 
     def _read(self) -> None:
         while True:
@@ -67,7 +82,7 @@ class ForkedWorker:
             self._results.put(message)
 
     def submit(self, *task) -> None:
-        self._conn.send(task)
+        self._outbox.put(task)
 
     def ready(self) -> bool:
         """Whether the next result has come back (it can be taken without waiting)."""
@@ -85,10 +100,8 @@ class ForkedWorker:
         interrupted) and reap it."""
         if self._process is None:
             return
-        try:
-            self._conn.send(None)
-        except (OSError, ValueError):
-            pass
+        self._outbox.put(None)
+        self._sender.join(timeout=0.5)
         self._process.join(timeout=0.5)
         if self._process.is_alive():
             self._process.kill()

@@ -45,3 +45,29 @@ def test_an_input_error_from_the_child_keeps_its_message():
         with pytest.raises(InputFileError) as caught:
             worker.result()
     assert str(caught.value) == str(InputFileError("a.csv", "line 3", "attempt", message="bad"))
+
+
+
+def wait_for_then_measure(flag, payload):
+    import os
+    import time
+
+    while not os.path.exists(flag):
+        time.sleep(0.01)
+    return len(payload)
+
+
+def test_submitting_to_a_busy_worker_does_not_wait_for_it(tmp_path):
+    import threading
+
+    flag, big = str(tmp_path / "go"), b"x" * (4 << 20)  # far larger than a pipe's buffer
+    with ForkedWorker(wait_for_then_measure) as worker:
+        worker.submit(flag, big)  # the child waits for the flag before it reads more
+        submitting = threading.Thread(target=lambda: (worker.submit(flag, big),
+                                                      worker.submit(flag, b"")))
+        submitting.start()
+        submitting.join(timeout=30)  # a guard against a hang, not a timing
+        returned = not submitting.is_alive()
+        open(flag, "w").close()
+        assert [worker.result() for _ in range(3)] == [len(big), len(big), 0]
+    assert returned
