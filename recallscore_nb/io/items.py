@@ -123,7 +123,8 @@ def _seed_lookup(records):
         if not isinstance(record, dict):
             continue
         reference = record.get("referenceAnswer")
-        for text in [reference] if isinstance(reference, str) else reference or ():
+        for text in ([reference] if isinstance(reference, str)
+                     else reference if isinstance(reference, list) else ()):
             if isinstance(text, str):
                 texts[text] = None
         checklist = record.get("factChecklist")
@@ -170,7 +171,7 @@ def _parsed(block, name: str):
 _SEPARATOR = b"\n,0,\n"
 _SURROGATE_HINT = re.compile(rb"\\u[dD][89a-fA-F]")
 _SPACED_KEY = re.compile(rb'"[ \t]+:')
-_KEY_END = re.compile(rb'"[ \t]*:')
+_KEY_END = re.compile(rb'(?<!\\)(?:\\\\)*"[ \t]*:')
 _ITEM, _REFERENCE = itemgetter("item"), itemgetter("referenceAnswer")
 _FACT, _TERMS = itemgetter("fact"), itemgetter("requiredTerms")
 
@@ -249,13 +250,16 @@ def _fast_items(records: list, joined: bytes) -> tuple[list[str], list[Item]] | 
 
 
 def _key_ends(text: bytes) -> int:
-    """The key ends in JSON text: ``"`` then ``:`` (JSON whitespace between them aside). No
-    key is missed; a quote that ends no key can be counted too (``"\\":"`` counts one).
+    r"""The key ends in JSON text: a quote that is not escaped, then ``:`` (JSON whitespace
+    between them aside). No key is missed; a quote that ends no key can be counted too
+    (a string that begins with ``:``).
 
-    >>> _key_ends(b'{"a": 1, "b" :"c:d", "e": "\\":"}')
+    >>> _key_ends(rb'{"a": 1, "b" :"c:d", "\\": 2, "f": "say \"hi\": twice"}')
     4
     """
-    return len(_KEY_END.findall(text)) if _SPACED_KEY.search(text) else text.count(b'":')
+    if _SPACED_KEY.search(text) or b'\\"' in text:
+        return len(_KEY_END.findall(text))
+    return text.count(b'":')
 
 
 def _strings(values) -> bool:

@@ -38,6 +38,12 @@ def test_load_items_reads_references_and_checklists(tmp_path):
      'items.jsonl: line 2 (id q): referenceAnswer: expected the term "east" of fact f, got "west door"'),
     ({"item": "kite", "referenceAnswer": ["x"]},
      "items.jsonl: line 2 (id kite): item: duplicate item id (first at line 1)"),
+    ({"item": "q", "referenceAnswer": 1.5, "factChecklist": [{"fact": "f", "requiredTerms": ["a"]}]},
+     "items.jsonl: line 2 (id q): referenceAnswer: expected a non-empty string or a non-empty "
+     "list of non-empty strings, got 1.5"),
+    ({"item": "q", "referenceAnswer": True},
+     "items.jsonl: line 2 (id q): referenceAnswer: expected a non-empty string or a non-empty "
+     "list of non-empty strings, got true"),
 ])
 def test_a_bad_line_is_named_by_line_item_and_field(tmp_path, monkeypatch, line, message):
     monkeypatch.chdir(tmp_path)
