@@ -139,8 +139,9 @@ def _seed_lookup(records):
     return lambda text: table[text] if text in table else SEED(text)
 
 
-_BLOCK_LINES = 10_000
-"""Lines parsed at a time (their references and terms normalized together)."""
+_BLOCK_LINES = 1_000
+"""Lines parsed at a time (their references and terms normalized together): few enough
+that the objects parsed from a block are still in the processor's caches when checked."""
 
 
 def _blocks(content: bytes):
@@ -291,25 +292,28 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
         return True
     terms = list(chain.from_iterable(term_lists))
     n_terms = np.fromiter(map(len, term_lists), np.int64, len(term_lists))
-    if (set(map(type, names)) != {str} or set(map(type, terms)) != {str}
-            or (n_terms == 0).any()):
-        return False
-    name_codes, distinct_names = pd.factorize(np.array(names, dtype=object))
-    if not all(map(_NAME.match, distinct_names)):
+    distinct_names = dict.fromkeys(names)  # TypeError where one is a list or an object
+    distinct_terms = list(dict.fromkeys(terms))
+    if ((n_terms == 0).any() or set(map(type, distinct_terms)) != {str}
+            or set(map(type, distinct_names)) != {str}
+            or not all(map(_NAME.match, distinct_names))):
         return False
     # names unique in their item ignoring case
+    folded: dict[str, int] = {}
+    fold = {name: folded.setdefault(name.casefold(), len(folded)) for name in distinct_names}
     fact_item = np.repeat(np.arange(len(n_facts)), n_facts)
-    folded = pd.factorize(np.array([n.casefold() for n in distinct_names], dtype=object))[0]
-    if pd.Series(fact_item * len(distinct_names) + folded[name_codes]).duplicated().any():
+    key = fact_item * len(folded) + np.fromiter(map(fold.__getitem__, names), np.int64,
+                                                len(names))
+    if pd.Series(key).duplicated().any():
         return False
     # every distinct term normalized once; each (term, alternative) pair of an item checked
-    term_codes, distinct_terms = pd.factorize(np.array(terms, dtype=object))
     checked = list(compress(alternatives, has))
-    seeds = normalize_array(pa.array([*distinct_terms, *chain.from_iterable(checked)],
+    seeds = normalize_array(pa.array(distinct_terms + list(chain.from_iterable(checked)),
                                      type=pa.string()), SEED)
     padded = pad(seeds).to_pylist()
-    padded_terms, padded_references = padded[:len(distinct_terms)], padded[len(distinct_terms):]
-    if "  " in padded_terms:  # a term that normalizes to nothing
+    padded_references = padded[len(distinct_terms):]
+    padded_term = dict(zip(distinct_terms, padded))
+    if "  " in padded[:len(distinct_terms)]:  # a term that normalizes to nothing
         return False
     n_alternatives = np.fromiter(map(len, checked), np.int64, len(checked))
     item_terms = np.bincount(fact_item, weights=n_terms, minlength=len(checked)).astype(np.int64)
@@ -318,10 +322,10 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
     pairs = item_terms * n_alternatives  # term k of item i with each of its alternatives
     owner = np.repeat(np.arange(len(checked)), pairs)
     k = np.arange(int(pairs.sum())) - np.repeat(np.cumsum(pairs) - pairs, pairs)
-    term = term_codes[first_term[owner] + k // n_alternatives[owner]]
+    term = first_term[owner] + k // n_alternatives[owner]
     reference = first_alternative[owner] + k % n_alternatives[owner]
     return all(map(str.__contains__, map(padded_references.__getitem__, reference.tolist()),
-                   map(padded_terms.__getitem__, term.tolist())))
+                   map(padded_term.__getitem__, map(terms.__getitem__, term.tolist()))))
 
 
 class _CollectorPaused:
