@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import os
 import re
 from itertools import chain, compress, islice, repeat
@@ -30,7 +31,7 @@ from ..core.items import Item, Items
 from ..core.normalize import SEED, normalize_array
 from ..core.tokens import pad, term_occurs
 from .files import read_input, sha256
-from .jsondocs import load_json_line, render
+from .jsondocs import INT_RANGE, load_json_line, lone_surrogate_escapes, render
 
 __all__ = ["load_items"]
 
@@ -170,7 +171,6 @@ def _parsed(block, name: str):
 
 # --- the fast path: a block of plain, valid lines at once -------------------------------------
 _SEPARATOR = b"\n,0,\n"
-_SURROGATE_HINT = re.compile(rb"\\u[dD][89a-fA-F]")
 _SPACED_KEY = re.compile(rb'"[ \t]+:')
 _KEY_END = re.compile(rb'(?<!\\)(?:\\\\)*"[ \t]*:')
 _ITEM, _REFERENCE = itemgetter("item"), itemgetter("referenceAnswer")
@@ -178,18 +178,19 @@ _FACT, _TERMS = itemgetter("fact"), itemgetter("requiredTerms")
 
 
 def _fast_block(block) -> tuple[list[str], list[Item]] | None:
-    """The ids and items of a block of lines when every line is plainly valid; None when
+    r"""The ids and items of a block of lines when every line is plainly valid; None when
     anything is unusual (the block then takes the exact path, which names every fault).
 
     The lines are parsed in one ``json.loads`` of ``[line1\n,0,\nline2 …]``. A raw newline
     cannot sit inside a JSON string, ``,0`` cannot continue an object, and an array that
-    swallowed a separator would hold the number 0, which a valid record never holds: so
+    swallowed a separator would hold the number 0, which no array taken here holds: so
     when the parse has one element per line and a separator between each two, each line is
     a JSON value on its own, the one the exact path parses. The parser's hooks are not
-    needed: a valid record holds no numbers and no constants, a lone surrogate needs a
-    ``\\uD8…`` escape (any such escape sends the block to the exact path), and a repeated
-    key shows as fewer keys parsed than key ends (``"`` then ``:``) in the text, a count
-    that is never too low. Each field is then read and checked for the whole block at once.
+    needed: a record's own fields hold only strings, lists and objects, any other field
+    must hold a plain value (:func:`_plain_extras`), a lone surrogate escape sends the
+    block to the exact path, and a repeated key shows as fewer keys parsed than key ends
+    (``"`` then ``:``) in the text, a count that is never too low. Each field is then read
+    and checked for the whole block at once.
 
     >>> ids, items = _fast_block([(1, b'{"item": "q", "referenceAnswer": ["Paris"]}')])
     >>> ids, items[0].references
@@ -197,7 +198,7 @@ def _fast_block(block) -> tuple[list[str], list[Item]] | None:
     >>> _fast_block([(1, b'{"item": "q", "item": "r", "referenceAnswer": ["Paris"]}')])
     """
     joined = _SEPARATOR.join(raw for _, raw in block)
-    if not block or _SURROGATE_HINT.search(joined):
+    if not block or lone_surrogate_escapes(joined):
         return None
     try:
         records = json.loads(b"".join((b"[", joined, b"]")).decode("utf-8"))
@@ -223,8 +224,10 @@ def _fast_items(records: list, joined: bytes) -> tuple[list[str], list[Item]] | 
     checklists = list(map(dict.get, records, repeat("factChecklist")))
     has = np.fromiter(map(is_not, checklists, repeat(None)), bool, n)
     one = np.fromiter(map(is_, map(type, references), repeat(str)), bool, n)
-    # two keys, or three with a checklist (a null one included: it is refused)
-    if (np.fromiter(map(len, records), np.int64, n) != 2 + has).any() or (one & ~has).any():
+    if (one & ~has).any():  # one reference and no checklist
+        return None
+    lengths = np.fromiter(map(len, records), np.int64, n)
+    if not all(map(_plain_extras, compress(records, lengths != 2 + has))):
         return None
     present = list(compress(checklists, has))
     if present and set(map(type, present)) != {list}:
@@ -238,7 +241,7 @@ def _fast_items(records: list, joined: bytes) -> tuple[list[str], list[Item]] | 
     if facts and set(map(type, term_lists)) != {list}:
         return None
     # every object has exactly the keys read above, each once: no other object anywhere
-    keys = 2 * n + len(present) + 2 * len(facts)
+    keys = int(lengths.sum()) + 2 * len(facts)
     if joined.count(b":") != keys and _key_ends(joined) != keys:
         return None
     n_facts = np.fromiter(map(len, present), np.int64, len(present))
@@ -248,6 +251,31 @@ def _fast_items(records: list, joined: bytes) -> tuple[list[str], list[Item]] | 
     item_facts = iter([tuple(islice(fact_values, c)) for c in n_facts.tolist()])
     return ids, list(map(Item, ids, alternatives,
                          [next(item_facts) if h else None for h in has.tolist()]))
+
+
+_FIELDS = frozenset(("item", "referenceAnswer", "factChecklist"))
+_INTEGERS = range(INT_RANGE[0], INT_RANGE[1] + 1)
+
+
+def _plain_extras(record: dict) -> bool:
+    """Whether a record's fields other than its own (which it may have: they are not read)
+    are all plain values the parser's hooks would not refuse: strings, booleans, nulls,
+    64-bit integers and finite numbers. A null checklist is not one of them.
+
+    >>> _plain_extras({"item": "q", "source": "nq", "n": 3, "w": 0.5, "ok": True})
+    True
+    >>> _plain_extras({"item": "q", "n": float("nan")}), _plain_extras({"factChecklist": None})
+    (False, False)
+    """
+    for key, value in record.items():
+        if key in _FIELDS:
+            if key == "factChecklist" and value is None:
+                return False
+        elif not (type(value) is str or value is None or type(value) is bool
+                  or (type(value) is int and value in _INTEGERS)
+                  or (type(value) is float and math.isfinite(value))):
+            return False
+    return True
 
 
 def _key_ends(text: bytes) -> int:

@@ -41,8 +41,9 @@ from .data import SCHEMAS_DIR
 from .files import read_input
 
 __all__ = ["JsonPath", "MAX_DEPTH", "read_document", "load_json", "load_json_line",
-           "parse_object", "check_json_text", "json_path", "split_path", "render", "printable",
-           "validator", "schema_problems", "expected_phrase", "plain", "json_reason"]
+           "parse_object", "check_json_text", "lone_surrogate_escapes", "json_path",
+           "split_path", "render", "printable", "validator", "schema_problems",
+           "expected_phrase", "plain", "json_reason"]
 
 JsonPath = tuple[str | int, ...]  # a JSON path as its parts: ("rows", 2, "attempt")
 RowId = Callable[[Any, JsonPath], str | None]
@@ -333,12 +334,8 @@ def check_json_text(content: bytes | str, name: str, error: type[InputFileError]
         if b"0" * 19 in shape or b"e000" in shape or b"e+000" in shape:
             candidates += [(m.start(), problem) for m in _NUMBER.finditer(data)
                            if (problem := _number_problem(m.group(), limit))]
-        if _SURROGATE_BYTES_HINT.search(data):
-            for m in _SURROGATE_ESCAPE.finditer(data):
-                if m.group("lone") or not m.group("low"):
-                    at = m.start("lone") if m.group("lone") else m.start("high")
-                    found.append((at - 2, f"a lone surrogate ({data[at - 2:at + 4].decode()})"
-                                          ": not Unicode text"))
+        found += [(at, f"a lone surrogate ({data[at:at + 6].decode()}): not Unicode text")
+                  for at in lone_surrogate_escapes(data)]
     deep = _may_be_too_deep(data, lines)
     if deep or candidates:
         offsets = np.array([offset for offset, _ in candidates], dtype=np.int64)
@@ -351,6 +348,21 @@ def check_json_text(content: bytes | str, name: str, error: type[InputFileError]
         raise InputFileError.first_of([error(name, where, message=message) for where, message
                                        in zip(_line_columns(data, [o for o, _ in found],
                                                             first_line), (m for _, m in found))])
+
+
+def lone_surrogate_escapes(data: bytes) -> list[int]:
+    r"""The byte offsets of the ``\u`` escapes in JSON text that stand for a lone surrogate
+    (a high one without a low one after it, or a low one alone): not Unicode text. A pair
+    (an emoji written in escapes) is fine; a quick look first, the regular expression only
+    where it hits.
+
+    >>> lone_surrogate_escapes(rb'["\ud83d\ude00", "\ud800", "\\ud800", "\uDC00"]')
+    [18, 39]
+    """
+    if not _SURROGATE_BYTES_HINT.search(data):
+        return []
+    return [(m.start("lone") if m.group("lone") else m.start("high")) - 2
+            for m in _SURROGATE_ESCAPE.finditer(data) if m.group("lone") or not m.group("low")]
 
 
 def _number_problem(token: bytes, limit: int) -> str | None:

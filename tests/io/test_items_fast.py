@@ -53,10 +53,10 @@ def item_line(n: int, *, ascii_only: bool, spaced: bool) -> str:
     shape = n % 5
     if shape == 0:  # one reference, a checklist
         record = dict(KITE, item=f"kite{n}")
-    elif shape == 1:  # alternatives, no checklist
-        record = dict(CAPITAL, item=f"capital{n}")
-    elif shape == 2:  # non-ASCII text, alternatives and a checklist
-        record = {"item": f"café{n}", "referenceAnswer": ["Le Café: naïve Ωmega!", "café ΩMEGA"],
+    elif shape == 1:  # alternatives, no checklist, fields of its own the reader skips
+        record = dict(CAPITAL, item=f"capital{n}", source="nq", n=-3, w=0.5, ok=True, x=None)
+    elif shape == 2:  # non-ASCII text (an emoji: a surrogate pair in escapes), alternatives
+        record = {"item": f"café{n}", "referenceAnswer": ["Le Café: naïve Ωmega!", "café ΩMEGA 😀"],
                   "factChecklist": [{"fact": "drink", "requiredTerms": ["CAFÉ", "ωmega"]}]}
     elif shape == 3:  # many facts, terms repeated and spelt differently
         words = [f"w{i}" for i in range(40)]
@@ -83,7 +83,7 @@ def test_valid_files_of_every_shape_take_the_fast_path_and_equal_the_per_line_pa
     assert fast == per_line(path, monkeypatch)
     capital = fast[1][1]
     assert (capital.references, capital.facts) == (("Paris", "Lutetia"), None)
-    assert fast[1][2].references == ("Le Café: naïve Ωmega!", "café ΩMEGA")
+    assert fast[1][2].references == ("Le Café: naïve Ωmega!", "café ΩMEGA 😀")
     assert len(fast[1][3].facts) == 40 and fast[1][3].facts[7].terms == ("W7", "w7!", "w7")
 
 
@@ -119,6 +119,9 @@ FAULTS = {  # one change that makes a record invalid (or, for "extra", still val
     "term type": lambda r: {**r, "factChecklist": [{"fact": "a", "requiredTerms": "west"}]},
     "fact type": lambda r: {**r, "factChecklist": ["a"]},
     "extra": lambda r: {**r, "extra": [1, {"k": None}]},
+    "plain extras": lambda r: {**r, "source": "nq", "n": -3, "w": 0.5, "ok": False, "x": None},
+    "large extra": lambda r: {**r, "n": 2**63},
+    "null checklist and extra": lambda r: {**r, "factChecklist": None, "source": "nq"},
     "fact extra": lambda r: {**r, "factChecklist": [{"fact": "a", "requiredTerms": ["x"], "n": 1}]},
     "number": lambda r: {**r, "referenceAnswer": 1.5},
 }
