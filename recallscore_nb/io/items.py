@@ -21,7 +21,6 @@ from itertools import chain, compress, islice, repeat
 from operator import is_, is_not, itemgetter
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -332,7 +331,7 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
     fact_item = np.repeat(np.arange(len(n_facts)), n_facts)
     key = fact_item * len(folded) + np.fromiter(map(fold.__getitem__, names), np.int64,
                                                 len(names))
-    if pd.Series(key).duplicated().any():
+    if len(np.unique(key)) < len(key):
         return False
     # every distinct term normalized once; each (term, alternative) pair of an item checked
     checked = list(compress(alternatives, has))
