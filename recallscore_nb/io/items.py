@@ -174,6 +174,7 @@ _SPACED_KEY = re.compile(rb'"[ \t]+:')
 _KEY_END = re.compile(rb'(?<!\\)(?:\\\\)*"[ \t]*:')
 _ITEM, _REFERENCE = itemgetter("item"), itemgetter("referenceAnswer")
 _FACT, _TERMS = itemgetter("fact"), itemgetter("requiredTerms")
+_NUMBER = itemgetter(0)
 
 
 def _fast_block(block) -> tuple[list[str], list[Item]] | None:
@@ -331,7 +332,8 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
     fact_item = np.repeat(np.arange(len(n_facts)), n_facts)
     key = fact_item * len(folded) + np.fromiter(map(fold.__getitem__, names), np.int64,
                                                 len(names))
-    if len(np.unique(key)) < len(key):
+    key.sort()
+    if (key[1:] == key[:-1]).any():
         return False
     # every distinct term normalized once; each (term, alternative) pair of an item checked
     checked = list(compress(alternatives, has))
@@ -390,7 +392,7 @@ def load_items(path: str | os.PathLike[str]) -> Items:
         for block in _blocks(content):
             fast = _fast_block(block)
             if fast is not None and first_line.keys().isdisjoint(fast[0]):
-                first_line.update(zip(fast[0], (number for number, _ in block)))
+                first_line.update(zip(fast[0], map(_NUMBER, block)))
                 items += fast[1]
                 continue
             _read_exactly(block, name, errors, items, first_line)
