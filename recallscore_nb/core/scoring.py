@@ -158,7 +158,7 @@ class ScoreMemo:
     >>> memo = ScoreMemo()
     >>> first = score_all(["west", "east"], "west", facts={"p": ["west"]}, memo=memo)
     >>> again = score_all(["east", "north"], "west", facts={"p": ["west"]}, memo=memo)
-    >>> memo.scored, memo.found, again["literal_match"].tolist()
+    >>> memo.scored, memo.found, again[LiteralMatch.column].tolist()
     (3, 1, [False, False])
     """
 
