@@ -282,17 +282,21 @@ class References:
             self._memo[key] = make()
         return self._memo[key]
 
+    def _seed_array(self) -> pa.Array:
+        return self._memoized("seed_array", lambda: normalize_array(
+            pa.array(self.values, type=pa.string()), SEED))
+
     @property
     def seed(self) -> tuple[str, ...]:
         """The seed normalization of each reference string."""
-        return self._memoized("seed", lambda: tuple(
-            normalize_array(pa.array(self.values, type=pa.string()), SEED).to_pylist()))
+        return self._memoized("seed", lambda: tuple(self._seed_array().to_pylist()))
 
     @property
     def squad_bags(self) -> ReferenceBags:
-        """The SQuAD tokens of each reference string (:class:`ReferenceBags`)."""
-        return self._memoized("squad_bags", lambda: ReferenceBags.build(
-            normalize_array(pa.array(self.values, type=pa.string()), SQUAD)))
+        """The SQuAD tokens of each reference string (:class:`ReferenceBags`); the SQuAD
+        normalization starts from the seed's (:func:`normalize_array`'s ``seed``)."""
+        return self._memoized("squad_bags", lambda: ReferenceBags.build(normalize_array(
+            pa.array(self.values, type=pa.string()), SQUAD, seed=self._seed_array())))
 
     @property
     def squad_lengths(self) -> np.ndarray:
