@@ -134,13 +134,16 @@ def _streamable(attempts_path) -> bool:
 
 
 PROCESSES = 2
-"""Processes ``score`` scores chunks in (the machine's two cores)."""
-CHILD_AHEAD = 3
-"""Chunks the scoring child may have in hand: this process scores a chunk itself only when
-the child has that many, and otherwise queues it for the child (a thread sends it, so this
-process never waits for the child to read). Measured on 4x10^6 attempts, the machine
-shared with another job: 8.2 and 8.4 s with 3, 9.0 and 9.6 s with 1 (the child then waits
-while this process scores), 9.9 and 13.6 s with 2."""
+"""Processes that score chunks while this one reads and writes (the machine's two cores;
+1: this process scores them itself)."""
+CHILD_AHEAD = 2
+"""Chunks each scoring child may have in hand (one it scores, one waiting) before this
+process waits for the oldest result. Measured on 4x10^6 attempts, the machine shared with
+another job: 7.8-8.3 s whether 1, 2 or 3, with peak RSS 505, 565 and 630 MiB. Two children
+scoring every chunk against one child and this process scoring when the child was full:
+7.8-8.3 s against 8.0-8.1 s, 600 MiB against 700-730 MiB; against 100,000 items (10^6
+attempts), 690 MiB against 915 MiB at this process's peak, as it then lets the prepared
+items go."""
 ITEM_CHUNK_ROWS = 65_536
 """Rows per chunk against an items file (half the default: scoring a chunk against 100,000
 items takes more memory; measured at 10^6 attempts, 723 MiB at the peak against 804, in the
@@ -162,19 +165,23 @@ def _lean_arrow_memory() -> None:
 
 
 def _score_streaming(attempts_path, out, score, check, metadata, progress, *,
-                     rows: int | None = None, lean=None) -> bool:
+                     rows: int | None = None, lean=None, release=None) -> bool:
     """Score an attempts file a chunk at a time and write the table as it is scored (the
     bytes of the whole-table path). ``score(frame)`` scores a chunk. ``check(frame, first)``
     is called on every chunk: a function giving the fault to report once the whole file is
     read (as when it is read whole, the file's own faults first), or None; no chunk is scored
-    after one. With :data:`PROCESSES` 2, the chunks alternate between this process and a
-    child forked at the start (:class:`~recallscore_nb.core.processes.ForkedWorker`), which
-    scores while this process reads and writes. ``lean``, when given, is ``(send, added,
-    join)``: the child is sent ``send(frame)`` only, computes ``added(sent)`` (the columns
-    scoring adds) and this process makes the table with ``join(frame, added)``, instead of
-    the whole chunk going there and back (measured: 35 ms against 5 ms of pickling per
-    131,072 rows). False when the file must be read whole (:class:`_Unstreamable`); nothing
-    is written then."""
+    after one.
+
+    With :data:`PROCESSES` 2, two children forked at the start
+    (:class:`~recallscore_nb.core.processes.ForkedWorker`) score every chunk while this
+    process reads, checks and writes (``release()``, when given, is called once they are
+    forked: what only scoring needs may go from this process). ``lean``, when given, is
+    ``(send, added, join)``: a child is sent ``send(frame)`` only, computes ``added(sent)``
+    (the columns scoring adds) and this process makes the table with ``join(frame, added)``,
+    instead of the whole chunk going there and back (measured: 35 ms against 5 ms of
+    pickling per 131,072 rows). With one process, or without ``os.fork``, this process
+    scores every chunk. False when the file must be read whole (:class:`_Unstreamable`);
+    nothing is written then."""
     from ..core.processes import ForkedWorker
     from ..io.attempts import AttemptChunks, _Unstreamable
     from ..io.scored import write_scored_chunks
@@ -187,51 +194,60 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress, *,
     def ready(queue):
         """The finished results at the head of ``queue``, in order, each counted done."""
         nonlocal done
-        while queue and queue[0][0] == "here":
+        while queue and queue[0][0] is None:
             result = queue.pop(0)[1]
             done += len(result)
             yield result
             if progress is not None:
                 progress(done, max(chunks.total_rows or 0, done))
 
+    def take(queue) -> None:
+        """The oldest chunk's result from the child scoring it (waiting for it)."""
+        worker, frame = queue[0]
+        queue[0] = (None, join(frame, worker.result()))
+        in_hand[worker] -= 1
+
     def scored():
-        # the child is given a chunk whenever it has none waiting (CHILD_AHEAD); this
-        # process scores the others, and writes each result in order once it is back
+        # queue: (child, chunk) for a chunk a child scores, (None, result) once scored; the
+        # results are written in order, each once it and those before it are back
         fault, first, queue = None, True, []
         for frame in chunks:
             fault = check(frame, first) or fault
             first = False
             if fault is not None:
                 continue
-            waiting = sum(kind == "child" for kind, _ in queue)
-            if worker is not None and waiting < CHILD_AHEAD:
+            if in_hand:
+                while all(n >= CHILD_AHEAD for n in in_hand.values()):
+                    take(queue)  # every child has its fill: wait for the oldest
+                    yield from ready(queue)
+                worker = min(in_hand, key=in_hand.get)  # the least busy child
                 worker.submit(send(frame))
-                queue.append(("child", frame))
+                in_hand[worker] += 1
+                queue.append((worker, frame))
             else:
-                queue.append(("here", score(frame)))
-            # take the child's results that are back; wait for the oldest one when this
-            # process holds two scored chunks behind it
-            while queue and queue[0][0] == "child" and (
-                    worker.ready() or sum(kind == "here" for kind, _ in queue) >= 2):
-                queue[0] = ("here", join(queue[0][1], worker.result()))
+                queue.append((None, score(frame)))
+            while queue and queue[0][0] is not None and queue[0][0].ready():
+                take(queue)
                 yield from ready(queue)
             yield from ready(queue)
         if fault is not None:
             raise fault()
         while queue:
-            if queue[0][0] == "child":
-                queue[0] = ("here", join(queue[0][1], worker.result()))
+            take(queue)
             yield from ready(queue)
 
     send, added, join = lean or (lambda frame: frame, score, lambda frame, table: table)
-    # the second process is forked now, before this one holds chunks, output or ids
-    worker = ForkedWorker(added) if PROCESSES > 1 and hasattr(os, "fork") else None
+    # the children are forked now, before this process holds chunks, output or ids
+    forking = PROCESSES > 1 and hasattr(os, "fork")
+    in_hand = {ForkedWorker(added): 0 for _ in range(PROCESSES if forking else 0)}
+    if in_hand and release is not None:
+        release()
     try:
         write_scored_chunks(scored(), out, metadata=metadata)
     except _Unstreamable:
         return False
     finally:
-        if worker is not None:
+        for worker in in_hand:
             worker.close()
     return True
 
@@ -363,8 +379,12 @@ def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1
             scores = score_items(items, frame, squad_mode=squad_mode, prepared=prepared)
             return _with_item_statuses(scores, items, schema, attempts_path)
 
+        def release():  # the children score: this process checks item ids, no more
+            nonlocal prepared
+            prepared = dataclasses.replace(prepared, references=None, checklists=None)
+
         if _score_streaming(attempts_path, out, score, check, metadata, progress,
-                            rows=ITEM_CHUNK_ROWS):
+                            rows=ITEM_CHUNK_ROWS, release=release):
             return signatures
     attempts = _read_attempts_or_dataset(attempts_path)
     if "item" not in attempts.columns:

@@ -364,11 +364,9 @@ def test_progress_counts_rows_done_of_rows_total(monkeypatch, source, processes)
         assert {total for _, total in seen} == {300}
 
 
-@pytest.mark.parametrize("processes", [1, 2])
-def test_at_most_two_chunks_wait_to_be_written(monkeypatch, processes):
-    """Each chunk is written as soon as it (and the one before it) is scored: with one
-    process at once, with two once the child has its next chunk."""
-    monkeypatch.setattr(handlers, "PROCESSES", processes)
+def test_one_process_writes_each_chunk_once_scored(monkeypatch):
+    """With one process, each chunk is written as soon as it is scored."""
+    monkeypatch.setattr(handlers, "PROCESSES", 1)
     write_attempts(attempts_frame(400), "a.csv")
     scored, written = [], []
     real_score = handlers.score_attempts_frame
@@ -377,15 +375,32 @@ def test_at_most_two_chunks_wait_to_be_written(monkeypatch, processes):
         scored.append(frame["id"].iloc[0])
         return real_score(bench, frame, **kwargs)
 
-    def progress(done, total):
-        written.append((done, len(scored)))
-
     monkeypatch.setattr(handlers, "score_attempts_frame", score)
-    handlers.score_command(None, "a.csv", "o.csv", progress=progress)
-    # chunks scored here (every chunk with one process, every second one with two) run
-    # ahead of the written ones by at most two chunks of 64 rows
-    assert all(here * 64 * processes - done <= 2 * 64 * processes for done, here in written)
-    assert written[-1][0] == 400
+    handlers.score_command(None, "a.csv", "o.csv",
+                           progress=lambda done, total: written.append((done, len(scored))))
+    assert written == [(64, 1), (128, 2), (192, 3), (256, 4), (320, 5), (384, 6), (400, 7)]
+
+
+def test_each_child_has_at_most_its_fill_of_chunks_not_yet_written(monkeypatch):
+    """With two scoring children, this process reads a chunk only while some child has
+    fewer than CHILD_AHEAD in hand: at most 2 x CHILD_AHEAD chunks read and not yet written."""
+    from recallscore_nb.core import processes
+
+    monkeypatch.setattr(handlers, "PROCESSES", 2)
+    write_attempts(attempts_frame(1000), "a.csv")
+    sent, written = [], []
+    real_submit = processes.ForkedWorker.submit
+
+    def submit(self, *task):
+        sent.append(len(task[0]))
+        return real_submit(self, *task)
+
+    monkeypatch.setattr(processes.ForkedWorker, "submit", submit)
+    handlers.score_command(None, "a.csv", "o.csv",
+                           progress=lambda done, total: written.append((done, sum(sent))))
+    assert len(sent) == 16 and sum(sent) == 1000  # every chunk went to a child
+    assert all(read - done <= 2 * handlers.CHILD_AHEAD * 64 for done, read in written)
+    assert written[-1] == (1000, 1000)
 
 
 def test_chunks_larger_than_a_pipe_buffer_go_back_and_forth_without_a_deadlock(monkeypatch):
