@@ -64,3 +64,15 @@ def test_memo_keeps_float_bits_and_dtypes():
 def test_memo_needs_one_reference():
     with pytest.raises(ValueError, match="one reference"):
         score_all(["a"], ["a"], facts=FACTS, memo=ScoreMemo())
+
+
+def test_without_pandas_hash_table_nothing_is_kept_and_everything_is_scored(monkeypatch):
+    import pandas._libs.hashtable as hashtable
+
+    monkeypatch.delattr(hashtable, "ObjectFactorizer")
+    memo = ScoreMemo()
+    for chunk in (["west", "east"], ["east", "west drawer"]):
+        expected = score_all(chunk, REFERENCE, facts=FACTS)
+        pd.testing.assert_frame_equal(score_all(chunk, REFERENCE, facts=FACTS, memo=memo),
+                                      expected)
+    assert (len(memo), memo.scored, memo.found) == (0, 4, 0)
