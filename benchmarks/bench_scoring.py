@@ -32,6 +32,7 @@ from generate import (
     load_benchmark,
     make_attempts,
     reference_rules,
+    run_independent,
 )
 
 RATIO_GOAL = 60.0
@@ -189,6 +190,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the attempt generator")
     parser.add_argument("--rounds", type=int, default=3, help="package timings (median)")
     parser.add_argument("--skip-cli", action="store_true", help="do not run the CLI")
+    parser.add_argument("--skip-independent", action="store_true",
+                        help="do not run baseline_loop.py, the independent per-row loop")
     parser.add_argument("--squad-mode", choices=("v1.1", "v2.0"), default="v1.1")
     parser.add_argument("--shape", choices=("one", "items"), default="one",
                         help="one reference for all rows, or many items (see items_shape.py)")
@@ -264,6 +267,11 @@ def main(argv=None) -> int:
     tracker.note()
     agree = not diffs and not any("rows" in s or "no column" in s for s in notes)
 
+    independent = None
+    if not args.skip_independent:
+        print("independent per-row loop: baseline_loop.py (file read included) ...", flush=True)
+        independent = run_independent(attempts)
+
     cli = None
     if not args.skip_cli:
         print("CLI: python -m recallscore_nb score ...", flush=True)
@@ -313,6 +321,13 @@ def main(argv=None) -> int:
         line("package, one process", fmt_rate(n, one), f"{one:.3f} s wall, median of "
                                                        f"{args.rounds}")
         line("ratio with one process", f"{base_seconds / one:.1f}x")
+    if independent is not None:
+        line("independent loop, file read", fmt_rate(n, independent),
+             f"{independent:.2f} s (baseline_loop.py)")
+        line("ratio package/independent", f"{independent / pkg_seconds:.1f}x",
+             f"goal >= {RATIO_GOAL:.0f}x: {goal(independent / pkg_seconds >= RATIO_GOAL)}"
+             + (f"; one process {independent / statistics.median(single):.1f}x"
+                if single else ""))
     else:
         line("ratio by CPU time", f"{cpu_ratio:.1f}x", "(less sensitive to machine load)")
     if extra_kib is not None:

@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO))  # run as a script from anywhere: the package and 
 from tests.oracles import reference_rules  # noqa: E402
 
 __all__ = ["REPO", "BENCHMARK_JSON", "SHOW_DIFFS", "reference_rules", "make_attempts",
-           "load_benchmark", "fmt_rate"]
+           "load_benchmark", "fmt_rate", "run_independent"]
 
 
 # --- the attempts ------------------------------------------------------------------------
@@ -269,3 +269,36 @@ def load_benchmark() -> tuple[str, list[tuple[str, list[str]]], list[str]]:
 
 def fmt_rate(rows: int, seconds: float) -> str:
     return f"{rows / seconds:,.0f} rows/s" if seconds > 0 else "inf rows/s"
+
+
+def run_independent(attempts, item_ids=None, items=None) -> float:
+    """Seconds ``baseline_loop.py`` (the independent per-row loop, reading the file with the
+    ``csv`` module and writing a JSON line per row) takes on these attempts, as a child
+    process: ``attempts`` and ``item_ids`` written to a CSV file, ``items`` ((id, reference,
+    [(fact, [terms])]) as ``items_shape.make_items`` gives them) to an items file."""
+    import csv
+    import subprocess
+    import tempfile
+    import time
+
+    with tempfile.TemporaryDirectory(prefix="bench_independent_") as tmp:
+        folder = Path(tmp)
+        with open(folder / "attempts.csv", "w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["id", "attempt"] if item_ids is None else ["id", "item", "attempt"])
+            for i, attempt in enumerate(attempts):
+                writer.writerow([f"A{i:07d}", attempt] if item_ids is None
+                                else [f"A{i:07d}", item_ids[i], attempt])
+        scorer = []
+        if items is not None:
+            with open(folder / "items.jsonl", "w", encoding="utf-8") as fh:
+                for item_id, reference, facts in items:
+                    fh.write(json.dumps({"item": item_id, "referenceAnswer": reference,
+                                         "factChecklist": [{"fact": n, "requiredTerms": t}
+                                                           for n, t in facts]}) + "\n")
+            scorer = ["--items", str(folder / "items.jsonl")]
+        cmd = [sys.executable, str(Path(__file__).resolve().parent / "baseline_loop.py"),
+               str(folder / "attempts.csv"), *scorer, "--out", str(folder / "scores.jsonl")]
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        return time.perf_counter() - start

@@ -81,6 +81,10 @@ def run(args) -> int:
                    frame["token_f1"], frame["facts_present"].astype(int), frame["facts_missing"]))
     differ = [i for i, (a, b) in enumerate(zip(expected, got)) if tuple(a) != tuple(b)]
     n = len(attempts)
+    independent = None
+    if not args.skip_independent:
+        print("independent per-row loop: baseline_loop.py (file read included) ...", flush=True)
+        independent = bench.run_independent([a for _, a in rows], [i for i, _ in rows], items)
     print(f"\nrecallscore multi-item benchmark (squad_mode {args.squad_mode})")
     print(f"  items x attempts            {args.items:,} x {per_item:,} = {n:,}")
     print(f"  baseline (per-row loop)     {bench.fmt_rate(n, baseline)}   {baseline:.2f} s")
@@ -93,6 +97,13 @@ def run(args) -> int:
         one = sorted(single)[len(single) // 2]
         print(f"  package, one process        {bench.fmt_rate(n, one)}   {one:.3f} s; "
               f"ratio {baseline / one:.1f}x")
+    if independent is not None:
+        print(f"  independent loop, file read {bench.fmt_rate(n, independent)}   "
+              f"{independent:.2f} s (baseline_loop.py)")
+        ratio = independent / package
+        print(f"  ratio package/independent   {ratio:.1f}x   goal >= 40x: "
+              f"{'met' if ratio >= 40 else 'NOT met'}"
+              + (f"; one process {independent / one:.1f}x" if single else ""))
     print(f"  agreement                   {'every row' if not differ else f'{len(differ)} rows DIFFER'}")
     for i in differ[:bench.SHOW_DIFFS]:
         print(f"    row {i}: {rows[i]!r}: reference {expected[i]} package {got[i]}")

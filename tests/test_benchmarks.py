@@ -1,0 +1,28 @@
+"""The benchmark scripts run as their README says, on a small input, and find the package
+agreeing with the per-row oracle on every row (their speed is reported, never asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> str:
+    proc = subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return proc.stdout
+
+
+@pytest.mark.parametrize("shape", [[], ["--shape", "items", "--items", "50"]])
+def test_bench_scoring_agrees_with_the_oracle_and_times_the_independent_loop(shape):
+    out = run("benchmarks/bench_scoring.py", "--rows", "3000", "--rounds", "1", "--skip-cli",
+              *shape)
+    agreement = [line for line in out.splitlines() if line.strip().startswith("agreement")]
+    assert len(agreement) == 1 and "every row" in agreement[0]
+    assert "ratio package/independent" in out
