@@ -4,7 +4,7 @@ For each shape (``one``: every attempt against the shipped benchmark's reference
 each attempt against its own item) and each size, it writes an attempts Parquet file into a
 scratch folder (``benchmarks/out/`` by default, git-ignored), runs
 ``python -m recallscore_nb score … --out S.parquet --quiet`` under ``/usr/bin/time``, and records
-its wall time, CPU time and peak RSS (the largest resident set of the process and its child). The per-row
+its wall time, CPU time and peak RSS (the largest resident set of the process and its children). The per-row
 baseline's rate (``tests/oracles/reference_rules.score_row`` in a plain loop, the file read
 with the ``csv`` module: ``baseline_loop.py``) is measured once per shape on the smallest
 size. Results go to JSON; ``--figure`` draws them (log-log, with the baseline's rate and the

@@ -82,7 +82,7 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
         signatures.append(schema.signature())
         metadata["schema_sha256"] = schema.sha256
     if _streamable(attempts_path):
-        memo = ScoreMemo()  # each process keeps its own: the child's starts empty too
+        memo = ScoreMemo()  # each scoring child keeps its own, empty when forked
 
         def score(frame):  # a chunk as AttemptChunks checked it
             scores = score_attempts_frame(bench, frame, squad_mode=squad_mode, memo=memo)
@@ -99,7 +99,7 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
                 attempts_path, "", found[0],
                 message=f"column {found[0]!r} collides with an output column; rename it"))
 
-        def added(sent):  # in the second process: the columns scoring adds, no more
+        def added(sent):  # in a scoring child: the columns scoring adds, no more
             return score(sent).iloc[:, 2:]
 
         def join(frame, columns):
