@@ -207,8 +207,12 @@ def fault_of(call) -> str:
     return str(caught.value)
 
 
-def same_fault(monkeypatch, call) -> str:
-    """The fault ``call`` raises streaming, checked equal to the whole-table path's."""
+def same_fault(monkeypatch, scorer, source, out="o.csv") -> str:
+    """The fault ``score_command(scorer, source, out)`` raises streaming, checked equal to
+    the whole-table path's."""
+    def call():
+        return handlers.score_command(scorer, source, out)
+
     streaming = fault_of(call)
     assert streaming == fault_of(lambda: whole(monkeypatch, call))
     return streaming
@@ -220,7 +224,7 @@ def test_an_id_repeated_in_another_chunk_is_named_as_whole(monkeypatch, source):
     frame.loc[250, "id"] = "r10"  # chunk 4 repeats chunk 1's id
     frame.loc[280, "id"] = "r270"  # a later repeat, within one chunk: not the one named
     write_attempts(frame, source)
-    message = same_fault(monkeypatch, lambda: handlers.score_command(None, source, "o.csv"))
+    message = same_fault(monkeypatch, None, source)
     where = "line 251" if source.endswith(".jsonl") else "row 250"
     first = "line 11" if source.endswith(".jsonl") else "row 10"
     assert message == (f"{source}: {where} (id r10): id: duplicate id (first used at {first})")
@@ -232,7 +236,7 @@ def test_an_id_repeated_within_one_chunk_is_named_as_whole(monkeypatch, source):
     frame = attempts_frame(300)
     frame.loc[70, "id"] = "r65"  # both in the second chunk (rows 64-127)
     write_attempts(frame, source)
-    message = same_fault(monkeypatch, lambda: handlers.score_command(None, source, "o.csv"))
+    message = same_fault(monkeypatch, None, source)
     assert message == f"{source}: row 70 (id r65): id: duplicate id (first used at row 65)"
 
 
@@ -242,7 +246,7 @@ def test_a_null_attempt_in_a_later_chunk_outranks_an_earlier_null_id(monkeypatch
     ids = pa.array([None if i == 5 else v for i, v in enumerate(frame["id"])])
     texts = pa.array([None if i == 260 else v for i, v in enumerate(frame["attempt"])])
     pq.write_table(table.set_column(0, "id", ids).set_column(1, "attempt", texts), "a.parquet")
-    message = same_fault(monkeypatch, lambda: handlers.score_command(None, "a.parquet", "o.csv"))
+    message = same_fault(monkeypatch, None, "a.parquet")
     assert message == "a.parquet: row 260 (id r260): attempt: expected a string, got null"
 
 
@@ -252,7 +256,7 @@ def test_a_bad_csv_line_late_outranks_an_early_repeated_id(monkeypatch):
     write_attempts(frame, "a.csv")
     with open("a.csv", "a", encoding="utf-8") as fh:
         fh.write("x,y\n")
-    message = same_fault(monkeypatch, lambda: handlers.score_command(None, "a.csv", "o.csv"))
+    message = same_fault(monkeypatch, None, "a.csv")
     assert message == "a.csv: line 302: expected 6 fields as in the header, got 2"
 
 
@@ -261,8 +265,7 @@ def test_unknown_items_in_several_chunks_are_counted_as_whole(monkeypatch):
     frame = attempts_frame(300, items=["kite", "capital", "drawer"])
     frame.loc[[10, 100, 290, 291], "item"] = ["nope", "gone", "nope", "third"]
     write_attempts(frame, "a.csv")
-    message = same_fault(monkeypatch, lambda: handlers.score_command("items.jsonl", "a.csv",
-                                                                     "o.csv"))
+    message = same_fault(monkeypatch, "items.jsonl", "a.csv")
     assert message == ("a.csv: item: 3 unknown item id(s) in the attempts, e.g. 'nope', 'gone', "
                        "'third'")
 
@@ -271,12 +274,10 @@ def test_items_file_faults_of_columns_come_after_the_files_own(monkeypatch):
     write_items()
     frame = attempts_frame(300, items=["kite"]).rename(columns={"system": "facts_missing"})
     write_attempts(frame, "a.csv")
-    message = same_fault(monkeypatch, lambda: handlers.score_command("items.jsonl", "a.csv",
-                                                                     "o.csv"))
+    message = same_fault(monkeypatch, "items.jsonl", "a.csv")
     assert message == "a.csv: item: carried column(s) facts_missing collide with output columns"
     write_attempts(attempts_frame(300), "b.csv")
-    message = same_fault(monkeypatch, lambda: handlers.score_command("items.jsonl", "b.csv",
-                                                                     "o.csv"))
+    message = same_fault(monkeypatch, "items.jsonl", "b.csv")
     assert message == "b.csv: item: missing column 'item' (scoring against an items file)"
 
 
@@ -284,7 +285,7 @@ def test_a_colliding_column_is_reported_after_the_files_faults(monkeypatch):
     frame = attempts_frame(300).rename(columns={"system": "token_f1"})
     frame.loc[200, "id"] = "r1"
     write_attempts(frame, "a.csv")
-    message = same_fault(monkeypatch, lambda: handlers.score_command(None, "a.csv", "o.csv"))
+    message = same_fault(monkeypatch, None, "a.csv")
     assert message == "a.csv: row 200 (id r1): id: duplicate id (first used at row 1)"
 
 
@@ -292,10 +293,10 @@ def test_a_bad_out_extension_comes_after_the_inputs_faults(monkeypatch):
     frame = attempts_frame(300)
     frame.loc[200, "id"] = "r1"
     write_attempts(frame, "a.csv")
-    message = same_fault(monkeypatch, lambda: handlers.score_command(None, "a.csv", "o.txt"))
+    message = same_fault(monkeypatch, None, "a.csv", "o.txt")
     assert message.endswith("duplicate id (first used at row 1)")
     write_attempts(attempts_frame(300), "b.csv")
-    message = same_fault(monkeypatch, lambda: handlers.score_command(None, "b.csv", "o.txt"))
+    message = same_fault(monkeypatch, None, "b.csv", "o.txt")
     assert message == "o.txt: --out must end in .csv, .jsonl, .parquet (got '.txt')"
 
 

@@ -23,21 +23,23 @@ def _lines(err: AttemptsFormatError, path) -> list[str]:
     return [str(e).removeprefix(f"{path}: ") for e in err.errors]
 
 
-def test_null_attempts_and_repeated_ids_are_all_reported(tmp_path):
+def _faults(tmp_path, text: str, rows: int | None = None) -> list[str]:
+    """The errors of a JSONL attempts file holding ``text``, read whole or (``rows``) in
+    chunks, without the file's name."""
     path = tmp_path / "a.jsonl"
-    path.write_text(JSONL, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(AttemptsFormatError) as info:
-        read_attempts(str(path))
-    assert _lines(info.value, path) == EXPECTED
+        read_attempts(str(path)) if rows is None else list(AttemptChunks(str(path), rows=rows))
+    return _lines(info.value, path)
+
+
+def test_null_attempts_and_repeated_ids_are_all_reported(tmp_path):
+    assert _faults(tmp_path, JSONL) == EXPECTED
 
 
 @pytest.mark.parametrize("rows", [2, 3, 100])  # one row a chunk: types differ, read whole
 def test_in_chunks_the_same_errors(tmp_path, rows):
-    path = tmp_path / "a.jsonl"
-    path.write_text(JSONL, encoding="utf-8")
-    with pytest.raises(AttemptsFormatError) as info:
-        list(AttemptChunks(str(path), rows=rows))
-    assert _lines(info.value, path) == EXPECTED
+    assert _faults(tmp_path, JSONL, rows) == EXPECTED
 
 
 def test_csv_rows_and_the_command_line_count(tmp_path, capsys):
@@ -57,11 +59,7 @@ def test_csv_rows_and_the_command_line_count(tmp_path, capsys):
 
 def test_a_flood_of_faults_is_capped(tmp_path, monkeypatch):
     monkeypatch.setattr(attempts_io, "MAX_ROW_ERRORS", 3)
-    path = tmp_path / "a.jsonl"
-    path.write_text('{"attempt": null}\n' * 10, encoding="utf-8")
-    with pytest.raises(AttemptsFormatError) as info:
-        read_attempts(str(path))
-    lines = _lines(info.value, path)
+    lines = _faults(tmp_path, '{"attempt": null}\n' * 10)
     assert lines[:3] == [f"line {i}: attempt: expected a string, got null" for i in (1, 2, 3)]
     assert lines[3:] == ["attempt: 7 more rows like these"]
 
@@ -77,17 +75,9 @@ BAD_EXPECTED = [
 
 
 def test_every_faulty_jsonl_line_is_reported(tmp_path):
-    path = tmp_path / "a.jsonl"
-    path.write_text(BAD_LINES, encoding="utf-8")
-    with pytest.raises(AttemptsFormatError) as info:
-        read_attempts(str(path))
-    assert _lines(info.value, path) == BAD_EXPECTED
+    assert _faults(tmp_path, BAD_LINES) == BAD_EXPECTED
 
 
 @pytest.mark.parametrize("rows", [1, 2, 4, 100])
 def test_every_faulty_jsonl_line_in_chunks_too(tmp_path, rows):
-    path = tmp_path / "a.jsonl"
-    path.write_text(BAD_LINES, encoding="utf-8")
-    with pytest.raises(AttemptsFormatError) as info:
-        list(AttemptChunks(str(path), rows=rows))
-    assert _lines(info.value, path) == BAD_EXPECTED
+    assert _faults(tmp_path, BAD_LINES, rows) == BAD_EXPECTED
