@@ -42,7 +42,7 @@ from recallscore_nb.cli.handlers import squad_command
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.squad_files import parse_squad_dataset
 from tests.oracles import squad_official_port as official
-from tests.squad_fixtures import V11, V11_PREDICTIONS, dataset as _dataset, qa as _qa
+from tests.squad_fixtures import V11, V11_PREDICTIONS, dataset as _dataset, qa as _qa, write as _write
 
 
 V11_EM = [1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0]
@@ -73,13 +73,6 @@ V20_PREDICTIONS = {
     "m1": "", "a3": "bowl L”", "n3": "The", "a4": "", "a5": "token, token the",
     "n4": "no answer", "extra": "not in the dataset",
 }
-
-
-def _write(tmp_path, name, value):
-    path = tmp_path / name
-    path.write_text(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False),
-                    encoding="utf-8")
-    return str(path)
 
 
 def _official(dataset, predictions, mode):
