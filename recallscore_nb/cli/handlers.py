@@ -139,10 +139,10 @@ PROCESSES = 2
 CHILD_AHEAD = 2
 """Chunks each scoring child may have in hand (one it scores, one waiting) before this
 process waits for the oldest result. Measured on 4x10^6 attempts, the machine shared with
-another job: 7.8-8.3 s whether 1, 2 or 3, with peak RSS 505, 565 and 630 MiB. Two children
+another job: 7.8-8.3 s whether 1, 2 or 3, with peak RSS 492, 554 and 614 MiB. Two children
 scoring every chunk against one child and this process scoring when the child was full:
-7.8-8.3 s against 8.0-8.1 s, 600 MiB against 700-730 MiB; against 100,000 items (10^6
-attempts), 690 MiB against 915 MiB at this process's peak, as it then lets the prepared
+7.8-8.3 s against 8.0-8.1 s, 582-591 MiB against 688-715 MiB; against 100,000 items (10^6
+attempts), 675 MiB against 894 MiB at this process's peak, as it then lets the prepared
 items go."""
 ITEM_CHUNK_ROWS = 65_536
 """Rows per chunk against an items file (half the default: scoring a chunk against 100,000
@@ -178,8 +178,8 @@ def _score_streaming(attempts_path, out, score, check, metadata, progress, *,
     forked: what only scoring needs may go from this process). ``lean``, when given, is
     ``(send, added, join)``: a child is sent ``send(frame)`` only, computes ``added(sent)``
     (the columns scoring adds) and this process makes the table with ``join(frame, added)``,
-    instead of the whole chunk going there and back (measured: 35 ms against 5 ms of
-    pickling per 131,072 rows). With one process, or without ``os.fork``, this process
+    instead of the whole chunk going there and back (measured: pickling 21 ms instead of
+    35 ms a round trip of 131,072 rows). With one process, or without ``os.fork``, this process
     scores every chunk. False when the file must be read whole (:class:`_Unstreamable`);
     nothing is written then."""
     from ..core.processes import ForkedWorker
