@@ -156,7 +156,7 @@ class ScoreMemo:
     ``pd.factorize`` uses, kept between calls: ``pandas._libs.hashtable``, not public API,
     covered by the tests), equal strings only. Measured on 4x10^6 attempts drawn from 10^6
     distinct, in chunks of 131,072: 1.7 µs a row with it, 2.5 without; on 10^6 drawn from
-    5x10^5, 2.05 s against 2.1-2.5 s. No faster lookup was found: Arrow's ``index_in``
+    5x10^5, 2.03-2.07 s against 2.12-2.71 s. No faster lookup was found: Arrow's ``index_in``
     builds its hash table again on every call (90 ms for 430,000 strings).
 
     >>> memo = ScoreMemo()
@@ -174,46 +174,51 @@ class ScoreMemo:
         self.limit = limit
         self._table = ObjectFactorizer(limit) if ObjectFactorizer is not None else None
         self._columns: dict[str, np.ndarray] = {}
-        self._room = 0
         self.scored = self.found = 0
 
     def __len__(self) -> int:
         return self._table.count if self._table is not None else 0
 
-    def split(self, values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-        """Each of ``values`` (distinct texts) found in the memo: its row there, or -1; and
-        the rows of those not found, in order. Those not found are given the memo's next
-        rows, in order, while there is room (their scores are to be :meth:`add`-ed next)."""
+    def columns(self, values: pa.Array, score) -> dict[str, np.ndarray]:
+        """The score columns of ``values`` (distinct texts): those in the memo taken from it,
+        the others made by ``score(texts)`` (an Arrow array in, a dict of numpy columns out)
+        and kept, as many as fit."""
         texts = values.to_numpy(zero_copy_only=False)
-        before = len(self)
-        if before + len(texts) <= self.limit:  # one pass: found ones and new ones
-            rows = self._table.factorize(texts).astype(np.int64)
-            new = np.flatnonzero(rows >= before)
-            rows[new] = -1
-        else:
-            rows = self._table.table.lookup(texts).astype(np.int64) if before \
-                else np.full(len(texts), -1, dtype=np.int64)
-            new = np.flatnonzero(rows < 0)
-            room = max(0, self.limit - before)
-            if room:
-                self._table.factorize(texts[new[:room]])
-        self._room = min(len(new), self.limit - before)
-        return rows, new
-
-    def take(self, rows: np.ndarray) -> dict[str, np.ndarray]:
-        self.found += len(rows)
-        return {c: v[rows] for c, v in self._columns.items()}
-
-    def add(self, columns: dict[str, np.ndarray]) -> None:
-        """Keep the scores of the texts the last :meth:`split` did not find, as many as fit."""
-        count = len(next(iter(columns.values()))) if columns else 0
-        self.scored += count
-        room, start = self._room, len(self) - self._room
-        for column, value in columns.items():
+        start = len(self)
+        rows = self._find(texts, start)
+        new = np.flatnonzero(rows < 0)
+        fresh = score(values.take(pa.array(new, type=pa.int64())))
+        room = min(len(new), self.limit - start)  # the new ones given rows start, start + 1...
+        for column, value in fresh.items():
             kept = self._columns.get(column)
             if kept is None:  # pages of an empty array are not resident until written
                 kept = self._columns[column] = np.empty(self.limit, dtype=value.dtype)
             kept[start:start + room] = value[:room]
+        self.scored += len(new)
+        self.found += len(texts) - len(new)
+        if len(new) == len(texts):
+            return fresh
+        found = np.flatnonzero(rows >= 0)
+        out = {}
+        for column, value in fresh.items():
+            whole = np.empty(len(texts), dtype=value.dtype)
+            whole[new], whole[found] = value, self._columns[column][rows[found]]
+            out[column] = whole
+        return out
+
+    def _find(self, texts: np.ndarray, start: int) -> np.ndarray:
+        """Each text's row in the memo, -1 when it was not there; those not there are given
+        the next rows, in order, while there is room."""
+        if start + len(texts) <= self.limit:  # one pass: found ones and new ones
+            rows = self._table.factorize(texts).astype(np.int64)
+            rows[rows >= start] = -1
+            return rows
+        rows = self._table.table.lookup(texts).astype(np.int64) if start \
+            else np.full(len(texts), -1, dtype=np.int64)
+        room = max(0, self.limit - start)
+        if room:
+            self._table.factorize(texts[np.flatnonzero(rows < 0)[:room]])
+        return rows
 
 
 def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
@@ -271,23 +276,13 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
 def _with_memo(memo: ScoreMemo, values: pa.Array, reference: str, facts, squad_mode: str,
                progress, processes: int, rows: int, expand: np.ndarray) -> dict[str, np.ndarray]:
     """:func:`score_all`'s columns for ``rows`` attempts, ``values`` their distinct texts
-    (``expand`` the row's text): those in ``memo`` taken from it, the others scored and
-    added to it."""
-    kept, new = memo.split(values)
-    fresh = score_all(values.take(pa.array(new, type=pa.int64())), reference, facts=facts,
-                      squad_mode=squad_mode, processes=processes)
-    fresh = {c: fresh[c].to_numpy() for c in fresh.columns}
-    memo.add(fresh)
-    if len(new) == len(values):
-        columns = fresh
-    else:
-        found = kept >= 0
-        taken = memo.take(kept[found])
-        columns = {}
-        for column, value in fresh.items():
-            whole = np.empty(len(values), dtype=value.dtype)
-            whole[new], whole[found] = value, taken[column]
-            columns[column] = whole
+    (``expand`` the row's text), through ``memo``."""
+    def score(texts: pa.Array) -> dict[str, np.ndarray]:
+        table = score_all(texts, reference, facts=facts, squad_mode=squad_mode,
+                          processes=processes)
+        return {c: table[c].to_numpy() for c in table.columns}
+
+    columns = memo.columns(values, score)
     _report_progress(progress, 1, 1, rows)
     return {c: v[expand] for c, v in columns.items()}
 
