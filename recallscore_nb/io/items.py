@@ -22,7 +22,6 @@ from operator import is_, is_not, itemgetter
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..core.errors import InputFileError, ItemsFormatError
 from ..core.facts import Fact
