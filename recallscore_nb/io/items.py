@@ -152,21 +152,6 @@ def _blocks(content: bytes):
                enumerate(lines[start:start + _BLOCK_LINES], start=start + 1) if raw.strip()]
 
 
-def _parsed(block, name: str):
-    """(line number, record or its JSON fault, the seed lookup of the block) for each line
-    of a block, each line parsed and checked on its own (the exact path)."""
-    parsed = []
-    for number, raw in block:
-        try:
-            parsed.append((number, load_json_line(raw, name, ItemsFormatError, number,
-                                                  _item_id)))
-        except InputFileError as err:
-            parsed.append((number, err))
-    seed = _seed_lookup(record for _, record in parsed)
-    for number, record in parsed:
-        yield number, record, seed
-
-
 # --- the fast path: a block of plain, valid lines at once -------------------------------------
 _SEPARATOR = b"\n,0,\n"
 _SPACED_KEY = re.compile(rb'"[ \t]+:')
@@ -403,8 +388,11 @@ def load_items(path: str | os.PathLike[str]) -> Items:
 
 
 def _read_exactly(block, name: str, errors: list, items: list, first_line: dict) -> None:
-    """Read a block line by line: its items appended to ``items``, its faults to ``errors``."""
-    for number, record, seed in _parsed(block, name):
+    """Read a block line by line, each line parsed and checked on its own (the exact path):
+    its items appended to ``items``, its faults to ``errors`` in line order."""
+    parsed = [(number, _parse_line(raw, name, number)) for number, raw in block]
+    seed = _seed_lookup(record for _, record in parsed)
+    for number, record in parsed:
         if isinstance(record, InputFileError):
             errors += record.errors
             continue
@@ -421,3 +409,11 @@ def _read_exactly(block, name: str, errors: list, items: list, first_line: dict)
         first_line[item_id] = number
         if not problems:
             items.append(_item(record))
+
+
+def _parse_line(raw: bytes, name: str, number: int):
+    """The record of a line, or the JSON fault that refuses it."""
+    try:
+        return load_json_line(raw, name, ItemsFormatError, number, _item_id)
+    except InputFileError as err:
+        return err
