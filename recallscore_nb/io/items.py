@@ -40,15 +40,14 @@ def _line_errors(name: str, number: int, record, seed=SEED) -> list[ItemsFormatE
     where = f"line {number}"
     if not isinstance(record, dict):
         return [ItemsFormatError(name, where, expected="a JSON object", got=render(record))]
-    item = record.get("item")
-    row_id = item if isinstance(item, str) and item else None
+    row_id = _item_id(record)
 
     def error(field: str, expected: str, got) -> ItemsFormatError:
         return ItemsFormatError(name, where, field, row_id=row_id, expected=expected,
                                 got="nothing" if got is _ABSENT else render(got))
 
     errors = []
-    if not isinstance(item, str) or not item:
+    if row_id is None:
         errors.append(error("item", "a non-empty string", record.get("item", _ABSENT)))
     reference = record.get("referenceAnswer", _ABSENT)
     alternatives = [reference] if isinstance(reference, str) else reference
