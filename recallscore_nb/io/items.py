@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gc
 import json
-import math
 import os
 import re
 from itertools import chain, compress, islice, repeat
@@ -29,7 +28,7 @@ from ..core.items import Item, Items
 from ..core.normalize import SEED, normalize_array
 from ..core.tokens import pad, term_occurs
 from .files import read_input, sha256
-from .jsondocs import INT_RANGE, load_json_line, lone_surrogate_escapes, render
+from .jsondocs import accepted_scalar, load_json_line, lone_surrogate_escapes, render
 
 __all__ = ["load_items"]
 
@@ -237,13 +236,13 @@ def _fast_items(records: list, joined: bytes) -> tuple[list[str], list[Item]] | 
 
 
 _FIELDS = frozenset(("item", "referenceAnswer", "factChecklist"))
-_INTEGERS = range(INT_RANGE[0], INT_RANGE[1] + 1)
 
 
 def _plain_extras(record: dict) -> bool:
     """Whether a record's fields other than its own (which it may have: they are not read)
-    are all plain values the parser's hooks would not refuse: strings, booleans, nulls,
-    64-bit integers and finite numbers. A null checklist is not one of them.
+    are all plain values the parser's hooks would not refuse (:func:`.jsondocs.accepted_scalar`:
+    strings, booleans, nulls, 64-bit integers and finite numbers). A null checklist is not
+    one of them.
 
     >>> _plain_extras({"item": "q", "source": "nq", "n": 3, "w": 0.5, "ok": True})
     True
@@ -254,9 +253,7 @@ def _plain_extras(record: dict) -> bool:
         if key in _FIELDS:
             if key == "factChecklist" and value is None:
                 return False
-        elif not (type(value) is str or value is None or type(value) is bool
-                  or (type(value) is int and value in _INTEGERS)
-                  or (type(value) is float and math.isfinite(value))):
+        elif not accepted_scalar(value):
             return False
     return True
 

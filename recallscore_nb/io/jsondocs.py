@@ -41,8 +41,8 @@ from .data import SCHEMAS_DIR
 from .files import read_input
 
 __all__ = ["JsonPath", "MAX_DEPTH", "read_document", "load_json", "load_json_line",
-           "parse_object", "check_json_text", "lone_surrogate_escapes", "json_path",
-           "split_path", "render", "printable", "validator", "schema_problems",
+           "parse_object", "accepted_scalar", "check_json_text", "lone_surrogate_escapes",
+           "json_path", "split_path", "render", "printable", "validator", "schema_problems",
            "expected_phrase", "plain", "json_reason"]
 
 JsonPath = tuple[str | int, ...]  # a JSON path as its parts: ("rows", 2, "attempt")
@@ -217,6 +217,21 @@ class _Hooks:
         self.marked = True
         got = token if len(token) <= 40 else f"{token[:40]}... ({digits} digits)"
         return _Refused(_INT_EXPECTED, got)
+
+
+def accepted_scalar(value: Any) -> bool:
+    """Whether a value that plain ``json.loads`` parsed is a scalar stage 1 accepts as it
+    stands: a string, a boolean, null, a 64-bit integer or a finite number (the others are
+    what the parser's hooks refuse; lone surrogates in a string are found in the text, by
+    :func:`lone_surrogate_escapes`). For readers that parse without the hooks.
+
+    >>> [accepted_scalar(v) for v in ("a", True, None, -2**63, 2**63, 0.5, float("nan"), [])]
+    [True, True, True, True, False, True, False, False]
+    """
+    kind = type(value)
+    return (kind is str or value is None or kind is bool
+            or (kind is int and INT_RANGE[0] <= value <= INT_RANGE[1])
+            or (kind is float and math.isfinite(value)))
 
 
 # (path, key or None, keyword arguments of the error): the key names a problem of the object
