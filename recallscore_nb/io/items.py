@@ -187,9 +187,8 @@ def _fast_block(block) -> tuple[list[str], list[Item]] | None:
     except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep
         return None
     separators = records[1::2]
-    if len(records) != 2 * len(block) - 1 or any(separators) or set(map(type, separators)) - {int}:
+    if len(records) != 2 * len(block) - 1 or any(separators) or not _only(int, separators):
         return None
-    del separators
     records = records[::2]
     try:
         return _fast_items(records, joined)
@@ -212,15 +211,15 @@ def _fast_items(records: list, joined: bytes) -> tuple[list[str], list[Item]] | 
     if not all(map(_plain_extras, compress(records, lengths != 2 + has))):
         return None
     present = list(compress(checklists, has))
-    if present and set(map(type, present)) != {list}:
+    if not _only(list, present):
         return None
-    if not all(one) and set(map(type, compress(references, ~one))) != {list}:
+    if not _only(list, compress(references, ~one)):
         return None
     alternatives = [(r,) if o else tuple(r) for r, o in zip(references, one.tolist())]
     facts = list(chain.from_iterable(present))
     names = list(map(_FACT, facts))
     term_lists = list(map(_TERMS, facts))
-    if facts and set(map(type, term_lists)) != {list}:
+    if not _only(list, term_lists):
         return None
     # every object has exactly the keys read above, each once: no other object anywhere
     keys = int(lengths.sum()) + 2 * len(facts)
@@ -271,9 +270,18 @@ def _key_ends(text: bytes) -> int:
     return text.count(b'":')
 
 
+def _only(kind: type, values) -> bool:
+    """Whether every value's type is exactly ``kind`` (true of no values), in one C-level pass.
+
+    >>> _only(str, ["a", "b"]), _only(list, []), _only(int, [0, False])
+    (True, True, False)
+    """
+    return set(map(type, values)) <= {kind}
+
+
 def _strings(values) -> bool:
     """Whether every value is a non-empty ``str``."""
-    return not values or (set(map(type, values)) == {str} and "" not in values)
+    return _only(str, values) and "" not in values
 
 
 def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts: np.ndarray,
@@ -302,8 +310,7 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
     n_terms = np.fromiter(map(len, term_lists), np.int64, len(term_lists))
     distinct_names = dict.fromkeys(names)  # TypeError where one is a list or an object
     distinct_terms = list(dict.fromkeys(terms))
-    if ((n_terms == 0).any() or set(map(type, distinct_terms)) != {str}
-            or set(map(type, distinct_names)) != {str}
+    if ((n_terms == 0).any() or not _only(str, distinct_terms) or not _only(str, distinct_names)
             or not all(map(_NAME.match, distinct_names))):
         return False
     # names unique in their item ignoring case
