@@ -331,15 +331,15 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
     padded_term = dict(zip(distinct_terms, padded))
     if "  " in padded[:len(distinct_terms)]:  # a term that normalizes to nothing
         return False
+    # each term paired with each alternative of its item, in turn
     n_alternatives = np.fromiter(map(len, checked), np.int64, len(checked))
-    item_terms = np.bincount(fact_item, weights=n_terms, minlength=len(checked)).astype(np.int64)
-    first_term = np.cumsum(item_terms) - item_terms
+    term_item = np.repeat(fact_item, n_terms)
+    pairs = n_alternatives[term_item]
+    term = np.repeat(np.arange(len(terms)), pairs)
+    first_pair = np.cumsum(pairs) - pairs
     first_alternative = np.cumsum(n_alternatives) - n_alternatives
-    pairs = item_terms * n_alternatives  # term k of item i with each of its alternatives
-    owner = np.repeat(np.arange(len(checked)), pairs)
-    k = np.arange(int(pairs.sum())) - np.repeat(np.cumsum(pairs) - pairs, pairs)
-    term = first_term[owner] + k // n_alternatives[owner]
-    reference = first_alternative[owner] + k % n_alternatives[owner]
+    reference = (np.repeat(first_alternative[term_item] - first_pair, pairs)
+                 + np.arange(len(term)))
     return all(map(str.__contains__, map(padded_references.__getitem__, reference.tolist()),
                    map(padded_term.__getitem__, map(terms.__getitem__, term.tolist()))))
 
