@@ -86,11 +86,7 @@ def write_items(path: Path, count: int, seed: int) -> list[str]:
     import items_shape
 
     made = items_shape.make_items(count, seed)
-    with open(path, "w", encoding="utf-8") as fh:
-        for item_id, reference, facts in made:
-            fh.write(json.dumps({"item": item_id, "referenceAnswer": reference,
-                                 "factChecklist": [{"fact": n, "requiredTerms": t}
-                                                   for n, t in facts]}) + "\n")
+    items_shape.write_items_file(path, made)
     return [item_id for item_id, _, _ in made]
 
 

@@ -291,11 +291,9 @@ def run_independent(attempts, item_ids=None, items=None) -> float:
                                 else [f"A{i:07d}", item_ids[i], attempt])
         scorer = []
         if items is not None:
-            with open(folder / "items.jsonl", "w", encoding="utf-8") as fh:
-                for item_id, reference, facts in items:
-                    fh.write(json.dumps({"item": item_id, "referenceAnswer": reference,
-                                         "factChecklist": [{"fact": n, "requiredTerms": t}
-                                                           for n, t in facts]}) + "\n")
+            import items_shape
+
+            items_shape.write_items_file(folder / "items.jsonl", items)
             scorer = ["--items", str(folder / "items.jsonl")]
         cmd = [sys.executable, str(Path(__file__).resolve().parent / "baseline_loop.py"),
                str(folder / "attempts.csv"), *scorer, "--out", str(folder / "scores.jsonl")]

@@ -9,6 +9,7 @@ item's own reference and facts; the package calls ``score_items`` once.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -34,6 +35,16 @@ def make_items(n_items: int, seed: int):
                  ("own", [tokens[-1]])]
         out.append((f"item{i:04d}", " ".join(tokens) + ".", facts))
     return out
+
+
+def write_items_file(path, items) -> None:
+    """``items`` ((id, reference, [(fact, [terms])]) as :func:`make_items` gives them) as an
+    items file, one JSON object a line."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for item_id, reference, facts in items:
+            fh.write(json.dumps({"item": item_id, "referenceAnswer": reference,
+                                 "factChecklist": [{"fact": n, "requiredTerms": t}
+                                                   for n, t in facts]}) + "\n")
 
 
 def run(args) -> int:
