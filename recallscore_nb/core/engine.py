@@ -588,11 +588,11 @@ class ItemChecklists:
         counts = np.zeros(len(item_facts), dtype=np.int64)
         counts[has] = np.fromiter(map(len, compress(item_facts, has)), np.int64, int(has.sum()))
         facts = list(chain.from_iterable(compress(item_facts, has)))
-        fact_terms = pa.array([fact.terms for fact in facts], type=pa.list_(pa.string()))
+        given_terms = pa.array([fact.terms for fact in facts], type=pa.list_(pa.string()))
         raw_fact = np.repeat(np.arange(len(facts), dtype=np.int64),
-                             np.diff(fact_terms.offsets.to_numpy()))
+                             np.diff(given_terms.offsets.to_numpy()))
         # each distinct term normalized once; codes number the distinct normalized terms
-        raw = pc.dictionary_encode(pc.list_flatten(fact_terms))
+        raw = pc.dictionary_encode(pc.list_flatten(given_terms))
         distinct = pc.dictionary_encode(normalize_array(raw.dictionary, SEED))
         codes = distinct.indices.to_numpy(zero_copy_only=False).astype(np.int64)[
             raw.indices.to_numpy(zero_copy_only=False)]
