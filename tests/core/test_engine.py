@@ -58,6 +58,17 @@ def _bags_by_hand(refs):
     return [(r.split(), {t: r.split().count(t) for t in r.split()}) for r in refs]
 
 
+_TOKEN_LISTS = st.lists(st.lists(st.sampled_from(["a", "b", "cc", "d", "é"]), max_size=9),
+                        max_size=12)
+
+
+@given(_TOKEN_LISTS)
+@settings(max_examples=300, deadline=None)
+def test_reference_bags_hold_each_references_tokens_whatever_the_references(token_lists):
+    test_reference_bags_built_with_arrow_hold_each_references_tokens(
+        [" ".join(tokens) for tokens in token_lists])
+
+
 @pytest.mark.parametrize("refs", [["a b a", "", "b c"], ["x"], [], ["the the the", "q r s t u"]])
 def test_reference_bags_built_with_arrow_hold_each_references_tokens(refs):
     bags = engine.ReferenceBags.build(refs)
