@@ -569,6 +569,12 @@ class ItemChecklists:
     terms: pa.Array
 
     @cached_property
+    def name_array(self) -> pa.Array:
+        """:attr:`fact_names` as an Arrow array, made once (100,000 items' 300,000 names:
+        8.5 ms, which every chunk would otherwise spend again)."""
+        return pa.array(self.fact_names, type=pa.string())
+
+    @cached_property
     def term_table(self):
         """What :func:`item_checklist` looks terms up in, built once (see :func:`_term_table`)."""
         return _term_table(self)
@@ -719,6 +725,6 @@ def missing_fact_names(rows: np.ndarray, facts: np.ndarray, row_item: np.ndarray
     fact = (lists.item_fact_start[item][pattern] + k)[absent]
     per = np.bincount(pattern[absent], minlength=len(uniques))
     offsets = np.concatenate(([0], np.cumsum(per))).astype(np.int32)
-    names = pa.array(lists.fact_names, type=pa.string()).take(pa.array(fact, type=pa.int64()))
+    names = lists.name_array.take(pa.array(fact, type=pa.int64()))
     texts = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), names), ";")
     return pd.array(texts.take(pa.array(codes, type=pa.int64())), dtype=STRING)

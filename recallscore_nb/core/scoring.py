@@ -402,7 +402,7 @@ def prepare_items(items: Items) -> PreparedItems:
 
     def checklists() -> engine.ItemChecklists:
         built = engine.ItemChecklists.build([item.facts for item in items.items])
-        built.term_starts
+        built.term_starts, built.name_array
         return built
 
     with ThreadPoolExecutor(max_workers=1) as pool:  # the joined thread is gone before a fork
