@@ -16,6 +16,7 @@ import gc
 import json
 import os
 import re
+from contextlib import contextmanager
 from itertools import chain, compress, islice, repeat
 from operator import is_, is_not, itemgetter
 
@@ -35,7 +36,7 @@ __all__ = ["load_items"]
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
 
-def _line_errors(name: str, number: int, record, seed=SEED) -> list[ItemsFormatError]:
+def _line_errors(name: str, number: int, record, seed) -> list[ItemsFormatError]:
     where = f"line {number}"
     if not isinstance(record, dict):
         return [ItemsFormatError(name, where, expected="a JSON object", got=render(record))]
@@ -346,17 +347,17 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
                    map(padded_term.__getitem__, map(terms.__getitem__, term.tolist()))))
 
 
-class _CollectorPaused:
+@contextmanager
+def _collector_paused():
     """Python's cyclic garbage collector paused (and restored as it was) while a file's
     records are built: they hold no cycles, and the collector would otherwise walk every
     object built so far, again and again (100,000 items load in 1.1 s paused, 2.4 s not)."""
-
-    def __enter__(self) -> None:
-        self.was_enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc) -> None:
-        if self.was_enabled:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
             gc.enable()
 
 
@@ -377,7 +378,7 @@ def load_items(path: str | os.PathLike[str]) -> Items:
     errors: list[InputFileError] = []
     items: list[Item] = []
     first_line: dict[str, int] = {}
-    with _CollectorPaused():
+    with _collector_paused():
         for block in _blocks(content):
             fast = _fast_block(block)
             if fast is not None and first_line.keys().isdisjoint(fast[0]):
