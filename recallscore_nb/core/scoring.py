@@ -392,8 +392,9 @@ def prepare_items(items: Items) -> PreparedItems:
     array([-1,  0])
     """
     # The references and the checklists are built in two threads: Arrow and numpy let the
-    # GIL go while they work (100,000 items: 0.47 s against 0.55 s in one thread, medians of 9). What every
-    # chunk reads of them is made now: a process forked to score chunks then has it too.
+    # GIL go while they work (100,000 items: 0.47 s against 0.55 s in one thread, medians
+    # of 9). What every chunk reads of them is made now: a process forked to score chunks
+    # then has it too.
     def references() -> engine.ItemReferences:
         built = engine.ItemReferences.build([item.references for item in items.items])
         built.references.seed

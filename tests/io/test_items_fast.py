@@ -4,6 +4,7 @@ plainly valid blocks."""
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -228,8 +229,6 @@ def test_a_fault_on_line_9999_of_10000_is_named_as_line_by_line(tmp_path, monkey
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_garbage_collector_is_left_as_it_was_even_after_an_error(tmp_path, monkeypatch,
                                                                      enabled):
-    import gc
-
     good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
     good.write_text(json.dumps({"item": "q1", "referenceAnswer": ["Paris"]}) + "\n")
     bad.write_text(json.dumps({"item": "q1", "referenceAnswer": 3}) + "\n")
