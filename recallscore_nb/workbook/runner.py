@@ -189,8 +189,9 @@ def _execute(notebook: str, executed: str, parameters: dict, cwd: str,
     with open(log, "ab") as sink:  # the kernel's own chatter goes to a log, not the terminal
         os.dup2(sink.fileno(), 2)
     try:
-        papermill.execute_notebook(notebook, executed, parameters=parameters,
-                                   kernel_name="python3", progress_bar=False, cwd=cwd)
+        _started_again(lambda: papermill.execute_notebook(
+            notebook, executed, parameters=parameters, kernel_name="python3",
+            progress_bar=False, cwd=cwd))
         write_clean(executed, folders)
     except PapermillExecutionError as exc:
         return stem, {"cell": _stored_cell_number(Path(notebook), exc.cell_index,
@@ -199,6 +200,36 @@ def _execute(notebook: str, executed: str, parameters: dict, cwd: str,
     except Exception as exc:  # a kernel that died, an unreadable notebook: still name it
         return stem, {"cell": None, "ename": type(exc).__name__, "evalue": str(exc)}
     return stem, None
+
+
+KERNEL_STARTS = 3
+"""Tries to start a notebook's kernel (see :func:`_started_again`)."""
+
+_DIED_AT_START = "Kernel died before replying to kernel_info"
+
+
+def _started_again(execute):
+    """``execute()``, run again (up to :data:`KERNEL_STARTS` tries in all) when its kernel died
+    before its first reply, so before any cell ran: two kernels started at once by the worker
+    processes can each be given a port the other, or a connection of the other's, takes first
+    (jupyter_client issue 154); the kernel then dies binding it. Any other error is raised at
+    once.
+
+    >>> tries = []
+    >>> def execute():
+    ...     tries.append(1)
+    ...     if len(tries) < 3:
+    ...         raise RuntimeError(_DIED_AT_START)
+    ...     return "ran"
+    >>> _started_again(execute), len(tries)
+    ('ran', 3)
+    """
+    for attempt in range(1, KERNEL_STARTS + 1):
+        try:
+            return execute()
+        except RuntimeError as exc:
+            if str(exc) != _DIED_AT_START or attempt == KERNEL_STARTS:
+                raise
 
 
 def _stored_cell_number(notebook: Path, executed_index: int, *, injected: bool = True) -> int:

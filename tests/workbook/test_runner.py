@@ -112,6 +112,43 @@ def test_a_failing_notebook_exits_3_names_the_cell_and_leaves_reports_untouched(
     assert _hashes(book / "reports") == before
 
 
+def _kernels_that_die_at_start(monkeypatch, folder: Path, times: int) -> None:
+    """papermill's ``execute_notebook`` failing as a kernel does that dies before its first
+    reply (the port race of jupyter_client#154), ``times`` times per notebook, then running
+    it; forked workers inherit the patch and count their tries in ``folder``."""
+    import papermill
+
+    real = papermill.execute_notebook
+
+    def execute(notebook, *args, **kwargs):
+        tries = folder / (Path(notebook).stem + ".tries")
+        tries.write_text(tries.read_text() + "x" if tries.exists() else "x")
+        if len(tries.read_text()) <= times:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        return real(notebook, *args, **kwargs)
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute)
+
+
+def test_a_kernel_that_dies_before_its_first_reply_is_started_again(book, monkeypatch):
+    _kernels_that_die_at_start(monkeypatch, book, times=2)
+    result = workbook.run_workbook(progress=False)
+    assert result.executed == ("01_first", "02_second")
+    assert (book / "01_first.tries").read_text() == "xxx"
+    numbers = (book / "reports" / "paper" / "numbers.tex").read_text()
+    assert "\\newcommand{\\rsFirstAnswer}{42}" in numbers
+
+
+def test_a_kernel_that_keeps_dying_at_start_is_reported_before_any_cell(book, monkeypatch,
+                                                                        capsys):
+    _kernels_that_die_at_start(monkeypatch, book, times=3)
+    assert main(["run"]) == 3
+    assert ("notebook 01_first failed before its first cell: RuntimeError: Kernel died before "
+            "replying to kernel_info") in capsys.readouterr().err
+    assert (book / "01_first.tries").read_text() == "xxx"
+    assert not (book / "reports").exists()
+
+
 def test_parameters_select_and_guard_the_committed_reports(book, tmp_path):
     with pytest.raises(UsageError, match="no selected notebook declares"):
         workbook.run_workbook(overrides=[("seed", "1")], progress=False)
