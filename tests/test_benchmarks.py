@@ -26,3 +26,13 @@ def test_bench_scoring_agrees_with_the_oracle_and_times_the_independent_loop(sha
     agreement = [line for line in out.splitlines() if line.strip().startswith("agreement")]
     assert len(agreement) == 1 and "every row" in agreement[0]
     assert "ratio package/independent" in out
+
+
+def test_the_cpu_time_ratio_is_printed_for_one_process_only():
+    """With two processes the benchmark's own CPU time leaves out the child's: no such ratio."""
+    two = run("benchmarks/bench_scoring.py", "--rows", "2000", "--rounds", "1", "--skip-cli",
+              "--skip-independent")
+    one = run("benchmarks/bench_scoring.py", "--rows", "2000", "--rounds", "1", "--skip-cli",
+              "--skip-independent", "--processes", "1")
+    assert "ratio by CPU time" not in two and "ratio with one process" in two
+    assert "ratio by CPU time" in one
