@@ -28,6 +28,7 @@ from generate import (
     BENCHMARK_JSON,
     REPO,
     SHOW_DIFFS,
+    attempt_ids,
     fmt_rate,
     load_benchmark,
     make_attempts,
@@ -135,10 +136,6 @@ def compare(attempts, columns, ref_rows, frame):
     return diffs, notes
 
 
-def _cli_ids(n: int) -> list[str]:
-    return [f"A{i:07d}" for i in range(n)]
-
-
 def run_cli(attempts, squad_mode):
     """Score the attempts with ``python -m recallscore_nb score``; returns a result dict."""
     import pyarrow as pa
@@ -150,7 +147,7 @@ def run_cli(attempts, squad_mode):
         out_path = Path(tmp) / "out.parquet"
         table = pa.table(
             {
-                "id": pa.array(_cli_ids(len(attempts)), type=pa.string()),
+                "id": pa.array(attempt_ids(len(attempts)), type=pa.string()),
                 "attempt": pa.array(attempts, type=pa.string()),
             }
         )
@@ -179,7 +176,7 @@ def run_cli(attempts, squad_mode):
             result["ok"] = True
             out = pq.read_table(out_path).to_pandas()
             if "id" in out.columns and out["id"].is_unique:  # align rows by id, not order
-                out = out.set_index("id").reindex(_cli_ids(len(attempts))).reset_index()
+                out = out.set_index("id").reindex(attempt_ids(len(attempts))).reset_index()
             result["out"] = out
     return result
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO))  # run as a script from anywhere: the package and 
 from tests.oracles import reference_rules  # noqa: E402
 
 __all__ = ["REPO", "BENCHMARK_JSON", "SHOW_DIFFS", "reference_rules", "make_attempts",
-           "load_benchmark", "fmt_rate", "run_independent"]
+           "load_benchmark", "fmt_rate", "attempt_ids", "run_independent"]
 
 
 # --- the attempts ------------------------------------------------------------------------
@@ -271,6 +271,11 @@ def fmt_rate(rows: int, seconds: float) -> str:
     return f"{rows / seconds:,.0f} rows/s" if seconds > 0 else "inf rows/s"
 
 
+def attempt_ids(n: int) -> list[str]:
+    """The ids the benchmarks give their attempts: ``A0000000``, ``A0000001``..."""
+    return [f"A{i:07d}" for i in range(n)]
+
+
 def run_independent(attempts, item_ids=None, items=None) -> float:
     """Seconds ``baseline_loop.py`` (the independent per-row loop, reading the file with the
     ``csv`` module and writing a JSON line per row) takes on these attempts, as a child
@@ -286,9 +291,9 @@ def run_independent(attempts, item_ids=None, items=None) -> float:
         with open(folder / "attempts.csv", "w", encoding="utf-8", newline="") as fh:
             writer = csv.writer(fh)
             writer.writerow(["id", "attempt"] if item_ids is None else ["id", "item", "attempt"])
-            for i, attempt in enumerate(attempts):
-                writer.writerow([f"A{i:07d}", attempt] if item_ids is None
-                                else [f"A{i:07d}", item_ids[i], attempt])
+            ids = attempt_ids(len(attempts))
+            writer.writerows(zip(ids, attempts) if item_ids is None
+                             else zip(ids, item_ids, attempts))
         scorer = []
         if items is not None:
             import items_shape
