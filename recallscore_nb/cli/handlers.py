@@ -22,8 +22,8 @@ from ..analysis.reproduce import Reproduction, reproduce
 from ..core.csvtext import csv_text
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from ..core.rules import rules_for
-from ..core.scoring import (ScoreMemo, output_columns, score_attempts_frame, score_benchmark,
-                            score_items)
+from ..core.scoring import (ScoreMemo, join_scores, output_columns, score_attempts_frame,
+                            score_benchmark, score_items)
 from ..io.attempts import read_attempts
 from ..io.benchmarks import load_benchmark
 from ..io.files import read_input, refuse_output_among_inputs, sha256, write_file
@@ -102,11 +102,7 @@ def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1
         def added(sent):  # in a scoring child: the columns scoring adds, no more
             return score(sent).iloc[:, 2:]
 
-        def join(frame, columns):
-            return pd.concat([frame.reset_index(drop=True), columns.reset_index(drop=True)],
-                             axis=1)
-
-        lean = (lambda frame: frame[["id", "attempt"]], added, join)
+        lean = (lambda frame: frame[["id", "attempt"]], added, join_scores)
         if _score_streaming(attempts_path, out, score, check, metadata, progress, lean=lean):
             return signatures
     attempts = None

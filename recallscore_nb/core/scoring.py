@@ -38,6 +38,7 @@ __all__ = [
     "score_all",
     "score_benchmark",
     "score_attempts_frame",
+    "join_scores",
     "output_columns",
     "score_items",
     "prepare_items",
@@ -366,6 +367,16 @@ def score_attempts_frame(benchmark, frame: pd.DataFrame, *, squad_mode: str = "v
         raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
     scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
                        squad_mode=squad_mode, progress=progress, memo=memo)
+    return join_scores(frame, scores)
+
+
+def join_scores(frame: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """``frame``'s columns then ``scores``', row by row (each numbered from 0 again): a
+    chunk and the columns its scoring added, as :func:`score_attempts_frame` returns them.
+
+    >>> join_scores(pd.DataFrame({"id": ["a"]}, index=[7]), pd.DataFrame({"s": [1]})).to_dict()
+    {'id': {0: 'a'}, 's': {0: 1}}
+    """
     return pd.concat([frame.reset_index(drop=True), scores.reset_index(drop=True)], axis=1)
 
 
