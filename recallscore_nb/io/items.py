@@ -231,7 +231,7 @@ def _fast_items(records: list, joined: bytes) -> tuple[list[str], list[Item]] | 
     n_facts = np.fromiter(map(len, present), np.int64, len(present))
     if not _fields_valid(ids, alternatives, has, n_facts, names, term_lists):
         return None
-    fact_values = iter(list(map(Fact, names, map(tuple, term_lists))))
+    fact_values = map(Fact, names, map(tuple, term_lists))
     item_facts = iter([tuple(islice(fact_values, c)) for c in n_facts.tolist()])
     return ids, list(map(Item, ids, alternatives,
                          [next(item_facts) if h else None for h in has.tolist()]))

@@ -47,7 +47,6 @@ def test_an_input_error_from_the_child_keeps_its_message():
     assert str(caught.value) == str(InputFileError("a.csv", "line 3", "attempt", message="bad"))
 
 
-
 def wait_for_then_measure(flag, payload):
     import os
     import time
