@@ -14,9 +14,27 @@ import sys
 from collections.abc import Sequence
 
 from .._version import __version__
-from ..core.errors import RecallScoreError
+from ..core import errors
+from ..core.errors import NotebookFailed, PublishError, RecallScoreError
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID, EXIT_FAILED = 0, 1, 2, 3
+
+
+def exit_code(error: RecallScoreError) -> int:
+    """The exit code of an error: 3 when the work itself failed (outputs not published, a
+    notebook that raised something other than bad input), else 2 (bad input or usage,
+    whether a command or a notebook met it).
+
+    >>> exit_code(NotebookFailed("05", 3, "AttemptsFormatError", "x.csv: ...")), exit_code(
+    ...     NotebookFailed("05", 3, "ValueError", "..."))
+    (2, 3)
+    """
+    if isinstance(error, NotebookFailed):
+        raised = getattr(errors, error.ename, None) if error.ename in errors.__all__ else None
+        if not (isinstance(raised, type) and issubclass(raised, RecallScoreError)):
+            return EXIT_FAILED
+        return EXIT_FAILED if issubclass(raised, (NotebookFailed, PublishError)) else EXIT_INVALID
+    return EXIT_FAILED if isinstance(error, PublishError) else EXIT_INVALID
 
 
 def _benchmark_arg(parser: argparse.ArgumentParser) -> None:
@@ -411,7 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except RecallScoreError as error:
         _report_error(error)
-        return error.exit_code
+        return exit_code(error)
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`); nothing left to say
         return EXIT_OK

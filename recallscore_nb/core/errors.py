@@ -2,9 +2,8 @@
 assert on.
 
 Every error that bad input can cause derives from :class:`RecallScoreError`, so the
-command line catches exactly one type, prints ``str(error)`` on one line and exits with its
-``exit_code``: 2 for bad input or usage, 3 when the work itself failed (a notebook raised,
-outputs could not be published).
+command line catches exactly one type and prints ``str(error)`` on one line (its exit codes
+are the command line's, :func:`recallscore_nb.cli.main.exit_code`).
 
 - :class:`UsageError`: an option or argument that cannot be honoured.
 - :class:`InputFileError` and one subclass per kind of input file (benchmark, attempts,
@@ -42,16 +41,7 @@ __all__ = [
 
 
 class RecallScoreError(Exception):
-    """Base class of every error recallscore raises on bad input or usage.
-
-    In a notebook, IPython shows it as one line (``_render_traceback_``), not a traceback:
-    the message says what to change, the stack says nothing the user needs.
-    """
-
-    exit_code = 2
-
-    def _render_traceback_(self) -> list[str]:
-        return [f"{type(self).__name__}: {self}"]
+    """Base class of every error recallscore raises on bad input or usage."""
 
 
 class UsageError(RecallScoreError, ValueError):
@@ -183,27 +173,17 @@ class UpdateRefusedError(RecallScoreError):
 
 # --- the workbook ---------------------------------------------------------------------------
 class NotebookFailed(RecallScoreError):
-    """A notebook raised while it ran: which notebook, which cell, which error.
-
-    The exit code is the error's own when ``ename`` names one of this module's errors (bad
-    input is 2 whether a command or a notebook met it), else 3.
-    """
-
-    exit_code = 3
+    """A notebook raised while it ran: which notebook, which cell, which error (``ename``,
+    the class name of what it raised, and ``evalue``, its text)."""
 
     def __init__(self, notebook: str, cell: int | None, ename: str, evalue: str) -> None:
         self.notebook, self.cell, self.ename, self.evalue = notebook, cell, ename, evalue
-        raised = globals().get(ename) if ename in __all__ else None
-        if isinstance(raised, type) and issubclass(raised, RecallScoreError):
-            self.exit_code = raised.exit_code
         where = f"at cell {cell}" if cell is not None else "before its first cell"
         super().__init__(f"notebook {notebook} failed {where}: {ename}: {evalue}")
 
 
 class PublishError(RecallScoreError):
     """Outputs could not be moved into place; the previous ones were put back."""
-
-    exit_code = 3
 
 
 class VacuousControlError(RecallScoreError):

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._version import __version__
-from ..core.errors import InputFileError, UsageError
+from ..core.errors import InputFileError, RecallScoreError, UsageError
 from ..core.rules import rules_for
 from ..io.data import DEFAULT_BENCHMARK
 from ..io.files import require_regular_file, sha256, write_file
@@ -57,7 +57,7 @@ from .paths import (
     user_folder,
 )
 
-__all__ = ["Session", "SavedFigure", "start", "check_input_parameter",
+__all__ = ["Session", "SavedFigure", "start", "check_input_parameter", "one_line",
            "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo"]
 
 FRAGMENTS = "fragments"
@@ -400,15 +400,39 @@ def _after_cell(result) -> None:
             _OPEN[-1].fail()
 
 
+def one_line(error: RecallScoreError) -> list[str]:
+    """How a notebook shows the package's errors: one line, no traceback (the message says
+    what to change; the stack says nothing the user needs).
+
+    >>> one_line(UsageError("bad -p"))
+    ['UsageError: bad -p']
+    """
+    return [f"{type(error).__name__}: {error}"]
+
+
+def _one_line_traceback(shell, etype, value, tb, tb_offset=None) -> list[str]:
+    """IPython's custom exception handler: shows :func:`one_line` as the error, the way
+    IPython shows an exception that renders its own traceback (``_showtraceback``, which the
+    kernel sends as the cell's error output)."""
+    stb = one_line(value)
+    shell._showtraceback(etype, value, stb)
+    return stb
+
+
 def _watch_cells() -> None:
-    """Make a cell that raises fail this kernel's unfinished session (once per kernel)."""
+    """Make a cell that raises fail this kernel's unfinished session, and show the package's
+    errors on one line (once per kernel)."""
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with ipykernel
         return
     shell = get_ipython()
-    if shell is not None and _after_cell not in shell.events.callbacks["post_run_cell"]:
+    if shell is None:
+        return
+    if _after_cell not in shell.events.callbacks["post_run_cell"]:
         shell.events.register("post_run_cell", _after_cell)
+    if RecallScoreError not in shell.custom_exceptions:
+        shell.set_custom_exc((RecallScoreError,), _one_line_traceback)
 
 
 def _canonical(stem: str) -> tuple[dict | None, str]:
@@ -431,6 +455,7 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
     session writes into the run's work folder. Running a notebook again in the same kernel
     discards what the unfinished earlier run wrote; so does a cell that raises.
     """
+    _watch_cells()
     declared, shown = _canonical(stem)
     given = check_parameters(namespace, history, declared=declared, notebook=shown)
     types = ({name: p.type for name, p in declared.items()} if declared is not None else
@@ -460,5 +485,4 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
     session = Session(stem=stem, params=params, output_dir=output_dir, given=given,
                       publishing=True)
     _OPEN.append(session)
-    _watch_cells()
     return session

@@ -22,6 +22,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb._version import __version__
+from recallscore_nb.cli.main import exit_code
+from recallscore_nb.core.errors import (InputChangedError, NotebookFailed, PublishError,
+                                        RecallScoreError, UsageError, VacuousControlError)
 from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from tests.conftest import BENCHMARK, REFERENCE, write_benchmark, run_cli as run
 
@@ -596,3 +599,14 @@ def test_e2e_difference_exits_1(e2e):
     assert (code, err) == (1, "")
     assert "K1 literalMatch false true" in out.splitlines()
     assert out.splitlines()[-1] == "DIFFERENT: 4 of 5 rows with published labels agree; 26 published values checked, 1 differ"
+
+
+@pytest.mark.parametrize(("error", "code"), [
+    (UsageError("x"), 2),
+    (InputChangedError("r.json", "benchmark", "b.json", "aa", None), 2),
+    (NotebookFailed("05_reanalysis", 3, "ValueError", "bad"), 3),
+    (PublishError("moved back"), 3),
+    (VacuousControlError([("control:idk", "token_f1", 0.25)]), 2),
+])
+def test_exit_codes(error, code):
+    assert isinstance(error, RecallScoreError) and exit_code(error) == code

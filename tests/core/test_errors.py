@@ -52,23 +52,12 @@ def test_an_input_file_error_names_file_location_row_and_field():
     assert str(error) == "s.json: $.facts (id location): weight: expected a number > 0, got -1"
     assert error.as_dict() == {"file": "s.json", "location": "$.facts", "rowId": "location",
                                "field": "weight", "message": "expected a number > 0, got -1"}
-    assert isinstance(error, InputFileError) and error.exit_code == 2
+    assert isinstance(error, InputFileError)
 
 
 def test_first_of_carries_every_error():
     first, second = InputFileError("a", message="one"), InputFileError("b", message="two")
     assert InputFileError.first_of([first, second]).errors == [first, second]
-
-
-@pytest.mark.parametrize(("error", "code"), [
-    (UsageError("x"), 2),
-    (InputChangedError("r.json", "benchmark", "b.json", "aa", None), 2),
-    (NotebookFailed("05_reanalysis", 3, "ValueError", "bad"), 3),
-    (PublishError("moved back"), 3),
-    (VacuousControlError([("control:idk", "token_f1", 0.25)]), 2),
-])
-def test_exit_codes(error, code):
-    assert isinstance(error, RecallScoreError) and error.exit_code == code
 
 
 def test_structured_fields_of_the_report_and_workbook_errors():
@@ -84,7 +73,3 @@ def test_structured_fields_of_the_report_and_workbook_errors():
         None, "notebook 05_reanalysis failed before its first cell: DeadKernelError: died")
     vacuous = VacuousControlError([("control:idk", "token_f1", 0.25), ("control:empty", "x", 0.1)])
     assert str(vacuous).endswith("(a vacuous pass) (and 1 more)")
-
-
-def test_ipython_shows_one_line():
-    assert UsageError("bad -p")._render_traceback_() == ["UsageError: bad -p"]

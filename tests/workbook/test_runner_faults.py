@@ -22,7 +22,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from recallscore_nb.cli.main import main
+from recallscore_nb.cli.main import exit_code, main
 from recallscore_nb.core.errors import NotebookFailed
 from recallscore_nb.workbook import publishing, runner as workbook
 from tests.workbook.books import fake_execute_all, leftovers, notebook, refuse_execution
@@ -223,8 +223,8 @@ def test_a_notebook_path_that_is_not_a_notebook_is_exit_2_naming_it(tmp_path, mo
 
 
 def test_the_exit_code_of_a_failed_notebook_follows_its_error():
-    assert NotebookFailed("05_reanalysis", 3, "AttemptsFormatError", "x.csv: …").exit_code == 2
-    assert NotebookFailed("05_reanalysis", 3, "UsageError", "…").exit_code == 2
-    assert NotebookFailed("05_reanalysis", 3, "ValueError", "…").exit_code == 3
-    assert NotebookFailed("05_reanalysis", 3, "PublishError", "…").exit_code == 3
-    assert NotebookFailed("05_reanalysis", None, "DeadKernelError", "…").exit_code == 3
+    assert exit_code(NotebookFailed("05_reanalysis", 3, "AttemptsFormatError", "x.csv: …")) == 2
+    assert exit_code(NotebookFailed("05_reanalysis", 3, "UsageError", "…")) == 2
+    assert exit_code(NotebookFailed("05_reanalysis", 3, "ValueError", "…")) == 3
+    assert exit_code(NotebookFailed("05_reanalysis", 3, "PublishError", "…")) == 3
+    assert exit_code(NotebookFailed("05_reanalysis", None, "DeadKernelError", "…")) == 3

@@ -282,3 +282,22 @@ def test_a_schema_path_that_names_no_file(tmp_path):
 
     with pytest.raises(UsageError, match="schema_path: no such file: .*nope.json"):
         session(fact_status, tmp_path, schema_path=str(tmp_path / "nope.json")).schema
+
+
+def test_ipython_shows_one_line():
+    assert session_module.one_line(UsageError("bad -p")) == ["UsageError: bad -p"]
+
+
+def test_a_package_error_in_a_kernel_is_one_line_and_the_cell_fails(repo):
+    """In a real kernel, after the session starts, a RecallScoreError shows as one line (the
+    cell's error output, as papermill and JupyterLab read it), not a traceback."""
+    path = repo / "notebooks" / "05_fake.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.cells = nb.cells[:2] + [nbformat.v4.new_code_cell(
+        "from recallscore_nb.core.errors import UsageError\nraise UsageError('bad -p')")]
+    client = NotebookClient(nb, kernel_name="python3", timeout=120, allow_errors=True,
+                            resources={"metadata": {"path": str(repo / "notebooks")}})
+    client.execute()
+    errors = [o for o in nb.cells[2].outputs if o.output_type == "error"]
+    assert [(e.ename, e.evalue, e.traceback) for e in errors] == [
+        ("UsageError", "bad -p", ["UsageError: bad -p"])]
