@@ -208,7 +208,7 @@ def main(argv=None) -> int:
     import pyarrow as pa
 
     from recallscore_nb.core.facts import Fact
-    from recallscore_nb.core.scoring import score_all
+    from recallscore_nb.execution.api import score_all
 
     tracker = PeakTracker()
     reference, facts, seeds = load_benchmark()

@@ -52,7 +52,7 @@ def run(args) -> int:
 
     from recallscore_nb.core.items import Item, Items
     from recallscore_nb.core.facts import Fact
-    from recallscore_nb.core.scoring import score_items
+    from recallscore_nb.execution.api import score_items
 
     per_item = max(1, args.rows // args.items)
     items = make_items(args.items, args.seed)

@@ -6,9 +6,10 @@
 >>> int(scores[Checklist.column].sum())
 8
 
-The public names, listed in ``__all__``, come from the package's layers (``core``: scoring,
-statuses, errors; ``io``: loading files) and are imported on first use, so importing the
-package, and starting the command line, stays quick.
+The public names, listed in ``__all__``, come from the package's layers (``core``: rules,
+errors; ``io``: loading files; ``execution``: loading and scoring as the command runs them,
+worker processes on request) and are imported on first use, so importing the package, and
+starting the command line, stays quick.
 """
 
 from importlib import import_module
@@ -36,17 +37,17 @@ __all__ = [
 
 _LAZY = {
     "load_benchmark": "io.benchmarks",
-    "load_items": "io.items",
+    "load_items": "execution.api",
     "load_scoring_schema": "io.scoring_schemas",
     "read_attempts": "io.attempts",
-    "score_benchmark": "core.scoring",
-    "score_items": "core.scoring",
+    "score_benchmark": "execution.api",
+    "score_items": "execution.api",
     "literal_match": "core.scoring",
     "normalized_match": "core.scoring",
     "squad_exact_match": "core.scoring",
     "token_f1": "core.scoring",
     "checklist": "core.scoring",
-    "fact_status": "core.status",
+    "fact_status": "execution.api",
     "Benchmark": "core.benchmark",
     "RecallScoreError": "core.errors",
     "BenchmarkFormatError": "core.errors",

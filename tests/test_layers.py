@@ -1,8 +1,10 @@
 """The package in layers, the direction of imports enforced: ``core`` imports none of the
-others; ``io`` only ``core``; ``analysis`` only ``core`` and ``io``; ``render`` only ``core``;
-``workbook`` anything but ``cli``; ``cli`` anything. Every import counts, those inside
-functions too (read with ``ast``, not by importing). The checker itself is tested on planted
-violations."""
+others; ``io`` only ``core``; ``execution`` only ``core`` and ``io``; ``analysis`` only ``core``
+and ``io``; ``render`` only ``core``; ``workbook`` anything but ``cli``; ``cli`` anything. Every
+import counts, those inside functions too (read with ``ast``, not by importing). ``core`` is
+pure: it imports nothing that forks, threads, pickles, runs commands, handles signals, steers
+the collector, touches the operating system or talks to IPython. The checkers themselves are
+tested on planted violations."""
 
 from __future__ import annotations
 
@@ -12,15 +14,22 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "recallscore_nb"
-LAYERS = ("core", "io", "analysis", "render", "workbook", "cli")
+LAYERS = ("core", "io", "execution", "analysis", "render", "workbook", "cli")
 ALLOWED = {
     "core": set(),
     "io": {"core"},
+    "execution": {"core", "io"},
     "analysis": {"core", "io"},
     "render": {"core"},
-    "workbook": {"core", "io", "analysis", "render"},
-    "cli": {"core", "io", "analysis", "render", "workbook"},
+    "workbook": {"core", "io", "execution", "analysis", "render"},
+    "cli": {"core", "io", "execution", "analysis", "render", "workbook"},
 }
+IMPURE = ("os", "multiprocessing", "threading", "concurrent", "gc", "pickle", "subprocess",
+          "signal", "IPython", "ipykernel", "shutil", "tempfile", "socket", "asyncio",
+          "pandas._libs")
+"""What no module of ``core`` may import (nor any module below these names): processes,
+threads, pickling, commands, signals, the collector, the file system and IPython belong to
+the layers above, and pandas' private modules are no API to build a pure core on."""
 ROOT_MODULES = {"__init__.py", "__main__.py", "_version.py"}
 SHARED = {"recallscore_nb._version"}
 """What every layer may import from the package's root: its version, and nothing else (not
@@ -84,6 +93,31 @@ def test_the_package_imports_follow_the_layers():
     assert violations(PACKAGE) == []
 
 
+def impurities(package: Path) -> list[str]:
+    """One line per import of :data:`IMPURE` in ``core``: ``file:line: core imports <module>``
+    (those inside functions too)."""
+    found = []
+    for path in sorted((package / "core").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                continue
+            for name in names:
+                if any(name == bad or name.startswith(bad + ".") for bad in IMPURE):
+                    where = path.relative_to(package).as_posix()
+                    found.append(f"{where}:{node.lineno}: core imports {name}")
+                    break
+    return found
+
+
+def test_the_core_is_pure():
+    assert impurities(PACKAGE) == []
+
+
 def test_only_the_public_api_main_and_version_stay_at_the_root():
     root = {p.name for p in PACKAGE.iterdir() if p.suffix == ".py"}
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"}
@@ -129,6 +163,23 @@ def test_the_checker_finds_planted_violations(tmp_path):
         "io/files.py:1: io imports recallscore_nb.analysis",
         "render/figures.py:1: render imports recallscore_nb.io.data.DATA_DIR",
         "workbook/session.py:1: workbook imports recallscore_nb.cli.main.main",
+    ]
+
+
+def test_the_purity_checker_finds_planted_imports(tmp_path):
+    package = _plant(tmp_path, {
+        "core/pure.py": "import numpy as np\nimport os.path\n"
+                        "def later():\n    from concurrent.futures import ThreadPoolExecutor\n",
+        "core/memo.py": "from pandas._libs.hashtable import ObjectFactorizer\nimport pandas\n",
+        "core/shell.py": "import gc, re\nfrom IPython import get_ipython\n",
+        "io/files.py": "import os\nimport tempfile\n",
+    })
+    assert impurities(package) == [
+        "core/memo.py:1: core imports pandas._libs.hashtable",
+        "core/pure.py:2: core imports os.path",
+        "core/pure.py:4: core imports concurrent.futures",
+        "core/shell.py:1: core imports gc",
+        "core/shell.py:2: core imports IPython",
     ]
 
 

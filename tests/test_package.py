@@ -66,7 +66,7 @@ def test_all_lists_the_public_api_and_every_name_imports():
     exec(f"from recallscore_nb import {', '.join(sorted(PUBLIC))}", namespace)
     assert all(namespace[name] is getattr(recallscore_nb, name) for name in PUBLIC)
     assert PUBLIC <= set(dir(recallscore_nb))
-    assert namespace["score_items"].__module__ == "recallscore_nb.core.scoring"
+    assert namespace["score_items"].__module__ == "recallscore_nb.execution.api"
     assert namespace["load_items"].__module__ == "recallscore_nb.io.items"
 
 

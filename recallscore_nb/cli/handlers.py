@@ -9,28 +9,25 @@ arguments, makes the one call and prints.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-import pandas as pd
-
-from .._version import __version__
 from ..analysis.reproduce import Reproduction, reproduce
 from ..core.csvtext import csv_text
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from ..core.rules import rules_for
-from ..core.scoring import (ScoreMemo, join_scores, output_columns, score_attempts_frame,
-                            score_benchmark, score_items)
+from ..execution.api import load_items
+from ..execution.memory import paused_collector
+from ..execution.scorers import load_scorer, scorer_role
+from ..execution.streaming import score_file
 from ..io.attempts import read_attempts
 from ..io.benchmarks import load_benchmark
 from ..io.files import read_input, refuse_output_among_inputs, sha256, write_file
-from ..io.items import load_items
 from ..io.scored import write_scored
 
-__all__ = ["validate_command", "signature_command", "score_command", "score_items_command",
+__all__ = ["validate_command", "signature_command", "score_command",
            "score_dask_command", "report_command", "check_report_command", "reproduce_command",
            "render_reproduction", "summarize_command", "squad_command", "perturb_command",
            "run_command", "check_command", "explore_command"]
@@ -49,203 +46,20 @@ def signature_command(squad_mode: str = "v1.1") -> list[str]:
     return [rule.signature() for rule in rules_for(squad_mode)]
 
 
-def score_command(benchmark_path, attempts_path, out, *, squad_mode: str = "v1.1",
+def score_command(scorer_path, attempts_path, out, *, squad_mode: str = "v1.1",
                   schema_path=None, progress=None) -> list[str]:
     """Score a benchmark's rows or an attempts file; write the table; return the signatures.
 
-    With ``schema_path``, a scoring schema adds ``status_<fact>``, ``weighted_score`` and
-    ``basis_<fact>`` (compact JSON text), and its signature follows the rules'. A ``.jsonl``
-    first argument is an items file: each attempt is scored against its own item. ``out``
-    may not be one of the inputs.
+    ``scorer_path`` is a benchmark (None: the shipped one) or an items file (``.jsonl``: each
+    attempt against its own item). With ``schema_path``, a scoring schema adds each fact's
+    status, the weighted score and the basis of each status, and its signature follows the
+    rules'. ``out`` may not be one of the inputs.
     """
-    items_mode = benchmark_path is not None and str(benchmark_path).endswith(".jsonl")
-    refuse_output_among_inputs(out, {"items" if items_mode else "benchmark": benchmark_path,
+    refuse_output_among_inputs(out, {scorer_role(scorer_path): scorer_path,
                                      "attempts": attempts_path, "schema": schema_path})
-    if items_mode:
-        return score_items_command(benchmark_path, attempts_path, out, squad_mode=squad_mode,
-                                   progress=progress, schema_path=schema_path)
-    bench = load_benchmark(benchmark_path)
-    schema = None
-    if schema_path is not None:
-        from ..io.scoring_schemas import load_scoring_schema
-
-        schema = load_scoring_schema(schema_path, bench)
-    outputs = output_columns(bench)
-    if schema is not None:
-        from ..core.status import status_columns
-
-        outputs += status_columns(bench)
-    signatures = [rule.signature() for rule in rules_for(squad_mode)]
-    metadata = {"version": __version__, "signatures": signatures,
-                "benchmark_sha256": bench.sha256}
-    if schema is not None:
-        signatures.append(schema.signature())
-        metadata["schema_sha256"] = schema.sha256
-    if _streamable(attempts_path):
-        memo = ScoreMemo()  # each scoring child keeps its own, empty when forked
-
-        def score(frame):  # a chunk as AttemptChunks checked it
-            scores = score_attempts_frame(bench, frame, squad_mode=squad_mode, memo=memo)
-            if schema is not None:
-                from ..io.scored import status_frame
-
-                scores = pd.concat([scores, status_frame(scores["attempt"], bench, schema)],
-                                   axis=1)
-            return scores
-
-        def check(frame, first):
-            found = sorted(set(frame.columns[2:]) & set(outputs)) if first else None
-            return found and (lambda: AttemptsFormatError(
-                attempts_path, "", found[0],
-                message=f"column {found[0]!r} collides with an output column; rename it"))
-
-        def added(sent):  # in a scoring child: the columns scoring adds, no more
-            return score(sent).iloc[:, 2:]
-
-        lean = (lambda frame: frame[["id", "attempt"]], added, join_scores)
-        if _score_streaming(attempts_path, out, score, check, metadata, progress, lean=lean):
-            return signatures
-    attempts = None
-    if attempts_path is not None:
-        attempts = _read_attempts_or_dataset(attempts_path)
-        clash = sorted(set(attempts.columns[2:]) & set(outputs))
-        if clash:
-            raise AttemptsFormatError(
-                attempts_path, "", clash[0],
-                message=f"column {clash[0]!r} collides with an output column; rename it",
-            )
-    scores = score_benchmark(bench, attempts, squad_mode=squad_mode, progress=progress)
-    if schema is not None:
-        from ..io.scored import status_frame
-
-        scores = pd.concat([scores, status_frame(scores["attempt"], bench, schema)], axis=1)
-    write_scored(scores, out, metadata=metadata)
-    return signatures
-
-
-def _streamable(attempts_path) -> bool:
-    """Whether the attempts are one file, read in chunks (not standard input, a dataset)."""
-    return attempts_path is not None and attempts_path != "-" and not (
-        os.path.isdir(attempts_path) or any(ch in str(attempts_path) for ch in "*?["))
-
-
-PROCESSES = 2
-"""Processes that score chunks while this one reads and writes (the machine's two cores;
-1: this process scores them itself)."""
-CHILD_AHEAD = 2
-"""Chunks each scoring child may have in hand (one it scores, one waiting) before this
-process waits for the oldest result. Measured on 4x10^6 attempts, the machine shared with
-another job: 7.8-8.3 s whether 1, 2 or 3, with peak RSS 492, 554 and 614 MiB. Two children
-scoring every chunk against one child and this process scoring when the child was full:
-7.8-8.3 s against 8.0-8.1 s, 582-591 MiB against 688-715 MiB; against 100,000 items (10^6
-attempts), 675 MiB against 894 MiB at this process's peak, as it then lets the prepared
-items go."""
-ITEM_CHUNK_ROWS = 65_536
-"""Rows per chunk against an items file (half the default: scoring a chunk against 100,000
-items takes more memory; measured at 10^6 attempts, 723 MiB at the peak against 804, in the
-same time; at 2x10^7 attempts, 32,768 rows took 956 MiB against 984 but 132 s against 100)."""
-
-
-def _lean_arrow_memory() -> None:
-    """Arrow allocates through jemalloc, which gives freed memory back at once, when this
-    build of Arrow has it: measured on 4x10^6 attempts scored in chunks, the peak RSS is 610
-    MiB with it, 780 MiB with mimalloc (Arrow's default) and 755 MiB with the system's
-    allocator, whose freed pages stay with the process."""
-    import pyarrow as pa
-
-    try:
-        pa.set_memory_pool(pa.jemalloc_memory_pool())
-        pa.jemalloc_set_decay_ms(0)
-    except (NotImplementedError, pa.ArrowNotImplementedError):
-        pass
-
-
-def _score_streaming(attempts_path, out, score, check, metadata, progress, *,
-                     rows: int | None = None, lean=None, release=None) -> bool:
-    """Score an attempts file a chunk at a time and write the table as it is scored (the
-    bytes of the whole-table path). ``score(frame)`` scores a chunk. ``check(frame, first)``
-    is called on every chunk: a function giving the fault to report once the whole file is
-    read (as when it is read whole, the file's own faults first), or None; no chunk is scored
-    after one.
-
-    With :data:`PROCESSES` 2, two children forked at the start
-    (:class:`~recallscore_nb.core.processes.ForkedWorker`) score every chunk while this
-    process reads, checks and writes (``release()``, when given, is called once they are
-    forked: what only scoring needs may go from this process). ``lean``, when given, is
-    ``(send, added, join)``: a child is sent ``send(frame)`` only, computes ``added(sent)``
-    (the columns scoring adds) and this process makes the table with ``join(frame, added)``,
-    instead of the whole chunk going there and back (measured: pickling 21 ms instead of
-    35 ms a round trip of 131,072 rows). With one process, or without ``os.fork``, this process
-    scores every chunk. False when the file must be read whole (:class:`_Unstreamable`);
-    nothing is written then."""
-    from ..core.processes import ForkedWorker
-    from ..io.attempts import AttemptChunks, _Unstreamable
-    from ..io.scored import write_scored_chunks
-
-    _lean_arrow_memory()
-    chunks = AttemptChunks(attempts_path, rows=rows)
-
-    done = 0
-
-    def ready(queue):
-        """The finished results at the head of ``queue``, in order, each counted done."""
-        nonlocal done
-        while queue and queue[0][0] is None:
-            result = queue.pop(0)[1]
-            done += len(result)
-            yield result
-            if progress is not None:
-                progress(done, max(chunks.total_rows or 0, done))
-
-    def take(queue) -> None:
-        """The oldest chunk's result from the child scoring it (waiting for it)."""
-        worker, frame = queue[0]
-        queue[0] = (None, join(frame, worker.result()))
-        in_hand[worker] -= 1
-
-    def scored():
-        # queue: (child, chunk) for a chunk a child scores, (None, result) once scored; the
-        # results are written in order, each once it and those before it are back
-        fault, first, queue = None, True, []
-        for frame in chunks:
-            fault = check(frame, first) or fault
-            first = False
-            if fault is not None:
-                continue
-            if in_hand:
-                while all(n >= CHILD_AHEAD for n in in_hand.values()):
-                    take(queue)  # every child has its fill: wait for the oldest
-                    yield from ready(queue)
-                worker = min(in_hand, key=in_hand.get)  # the least busy child
-                worker.submit(send(frame))
-                in_hand[worker] += 1
-                queue.append((worker, frame))
-            else:
-                queue.append((None, score(frame)))
-            while queue and queue[0][0] is not None and queue[0][0].ready():
-                take(queue)
-                yield from ready(queue)
-            yield from ready(queue)
-        if fault is not None:
-            raise fault()
-        while queue:
-            take(queue)
-            yield from ready(queue)
-
-    send, added, join = lean or (lambda frame: frame, score, lambda frame, table: table)
-    # the children are forked now, before this process holds chunks, output or ids
-    forking = PROCESSES > 1 and hasattr(os, "fork")
-    in_hand = {ForkedWorker(added): 0 for _ in range(PROCESSES if forking else 0)}
-    if in_hand and release is not None:
-        release()
-    try:
-        write_scored_chunks(scored(), out, metadata=metadata)
-    except _Unstreamable:
-        return False
-    finally:
-        for worker in in_hand:
-            worker.close()
-    return True
+    scorer = load_scorer(scorer_path, squad_mode=squad_mode, schema_path=schema_path)
+    score_file(scorer, attempts_path, out, progress=progress)
+    return scorer.signatures
 
 
 def report_command(benchmark_path, attempts_path, schema_path, out, *,
@@ -268,8 +82,9 @@ def report_command(benchmark_path, attempts_path, schema_path, out, *,
     refuse_output_among_inputs(out, {
         "benchmark": DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path,
         "attempts": attempts_path, "schema": schema_path})
-    report = build_report(benchmark_path, attempts_path, schema_path=schema_path,
-                          base_dir=Path(out).parent, squad_mode=squad_mode)
+    with paused_collector():
+        report = build_report(benchmark_path, attempts_path, schema_path=schema_path,
+                              base_dir=Path(out).parent, squad_mode=squad_mode)
     path = write_report(report, out)
     return [_report_summary(path, report.document)], report.error
 
@@ -308,7 +123,8 @@ def check_report_command(report_path, *, update: bool = False,
     The report's inputs are read only inside its folder, or inside ``inputs_within``."""
     from ..io.reports import check_report
 
-    found = check_report(report_path, update=update, inputs_within=inputs_within)
+    with paused_collector():
+        found = check_report(report_path, update=update, inputs_within=inputs_within)
     n = len(found)
     values = f"{n} value{'s' if n != 1 else ''}"
     if update:
@@ -319,128 +135,22 @@ def check_report_command(report_path, *, update: bool = False,
     return [f"OK: {report_path} matches a fresh scoring of its inputs"], True
 
 
-def score_items_command(items_path, attempts_path, out, *, squad_mode: str = "v1.1",
-                        progress=None, schema_path=None) -> list[str]:
-    """Score an attempts file against an items file; write the table; return the signatures.
-
-    With ``schema_path`` (a scoring schema with ``items``), each attempt also gets its fact
-    statuses and weighted score against its own item (:func:`_with_item_statuses`, a chunk
-    at a time when streaming), and the schema's signature follows the rules'."""
-    refuse_output_among_inputs(out, {"items": items_path, "attempts": attempts_path})
-    items = load_items(items_path)
-    if attempts_path is None:
-        raise UsageError("scoring an items file needs --attempts (with 'item' and 'attempt' columns)")
-    signatures = [rule.signature() for rule in rules_for(squad_mode)]
-    metadata = {"version": __version__, "signatures": signatures, "items_sha256": items.sha256}
-    schema = None
-    if schema_path is not None:
-        from ..io.scoring_schemas import load_scoring_schema
-
-        schema = load_scoring_schema(schema_path, items)
-        signatures.append(schema.signature())
-        metadata["schema_sha256"] = schema.sha256
-    if _streamable(attempts_path):
-        from ..core.rules import output_columns as rule_columns
-        from ..core.scoring import prepare_items, unknown_items, unknown_items_text
-
-        prepared = prepare_items(items)
-        if schema is None:  # scoring reads the prepared tables only: let the items go
-            items = dataclasses.replace(items, items=())
-        outputs = set(rule_columns(None))
-        unknown: dict[str, None] = {}
-        column_fault: list[AttemptsFormatError] = []
-
-        def check(frame, first):
-            if first and "item" not in frame.columns:
-                column_fault.append(AttemptsFormatError(
-                    attempts_path, "", "item",
-                    message="missing column 'item' (scoring against an items file)"))
-            if "item" in frame.columns:
-                unknown.update(dict.fromkeys(unknown_items(prepared, frame["item"])))
-            clash = sorted(set(frame.columns) - {"id", "item", "attempt"} & outputs)
-            if not (column_fault or unknown or clash):
-                return None
-
-            def fault():
-                if column_fault:
-                    return column_fault[0]
-                if unknown:
-                    return AttemptsFormatError(attempts_path, "", "item",
-                                               message=unknown_items_text(list(unknown)))
-                return AttemptsFormatError(attempts_path, "", "item", message=(
-                    f"carried column(s) {', '.join(clash)} collide with output columns"))
-            return fault
-
-        def score(frame):
-            scores = score_items(items, frame, squad_mode=squad_mode, prepared=prepared)
-            return _with_item_statuses(scores, items, schema, attempts_path)
-
-        def release():  # the children score: this process checks item ids, no more
-            nonlocal prepared
-            prepared = dataclasses.replace(prepared, references=None, checklists=None)
-
-        if _score_streaming(attempts_path, out, score, check, metadata, progress,
-                            rows=ITEM_CHUNK_ROWS, release=release):
-            return signatures
-    attempts = _read_attempts_or_dataset(attempts_path)
-    if "item" not in attempts.columns:
-        raise AttemptsFormatError(attempts_path, "", "item",
-                                  message="missing column 'item' (scoring against an items file)")
-    try:
-        scores = score_items(items, attempts, squad_mode=squad_mode, progress=progress)
-    except UsageError as error:
-        raise AttemptsFormatError(attempts_path, "", "item", message=str(error)) from None
-    write_scored(_with_item_statuses(scores, items, schema, attempts_path), out,
-                 metadata=metadata)
-    return signatures
-
-
-def _with_item_statuses(scores, items, schema, attempts_path):
-    """``scores`` (an items file's, or a chunk of them) with each attempt's fact statuses,
-    weighted score and bases against its own item appended (nothing without a schema)."""
-    if schema is None:
-        return scores
-    from ..core.status import item_status_columns
-    from ..io.scored import item_status_frame
-
-    clash = sorted(set(scores.columns) & set(item_status_columns(items)))
-    if clash:
-        raise AttemptsFormatError(attempts_path, "", clash[0], message=(
-            f"column {clash[0]!r} collides with an output column; rename it"))
-    statuses = item_status_frame(scores["attempt"], scores["item"], items, schema)
-    return pd.concat([scores, statuses.set_axis(scores.index)], axis=1)
-
-
 def score_dask_command(scorer_path, attempts_glob, out, *, squad_mode="v1.1", scheduler=None,
                        schema_path=None, progress=True) -> list[str]:
     """Score a partitioned Parquet dataset with Dask; write one table; return the signatures."""
-    from ..io.dask_engine import score_with_dask
+    from ..execution.dask_engine import score_with_dask
 
     if schema_path is not None:
         raise UsageError("--schema is not supported with --engine dask; score with the "
                          "pandas engine, or add statuses afterwards with 'recallscore report'")
     if attempts_glob is None:
         raise UsageError("--engine dask needs --attempts: Parquet files, e.g. 'dir/*.parquet'")
-    items_mode = scorer_path is not None and str(scorer_path).endswith(".jsonl")
-    refuse_output_among_inputs(out, {"items" if items_mode else "benchmark": scorer_path})
-    scorer = load_items(scorer_path) if items_mode else load_benchmark(scorer_path)
-    scores = score_with_dask(scorer, attempts_glob, scheduler=scheduler, squad_mode=squad_mode,
-                             progress=progress)
-    signatures = [rule.signature() for rule in rules_for(squad_mode)]
-    key = "items_sha256" if items_mode else "benchmark_sha256"
-    write_scored(scores, out, metadata={"version": __version__, "signatures": signatures,
-                                       key: scorer.sha256})
-    return signatures
-
-
-def _read_attempts_or_dataset(path):
-    """An attempts file, or a partitioned Parquet dataset (a folder or a glob) read in sorted
-    file order with global row numbers as default ids, as the Dask engine reads it."""
-    if path != "-" and (os.path.isdir(path) or any(ch in str(path) for ch in "*?[")):
-        from ..io.dask_engine import attempt_files, read_attempt_files
-
-        return read_attempt_files(attempt_files(path))
-    return read_attempts(path)
+    refuse_output_among_inputs(out, {scorer_role(scorer_path): scorer_path})
+    scorer = load_scorer(scorer_path, squad_mode=squad_mode)
+    scores = score_with_dask(scorer.source, attempts_glob, scheduler=scheduler,
+                             squad_mode=squad_mode, progress=progress)
+    write_scored(scores, out, metadata=scorer.metadata)
+    return scorer.signatures
 
 
 def render_reproduction(rep: Reproduction) -> list[str]:

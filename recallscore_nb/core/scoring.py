@@ -14,7 +14,6 @@ whose items are a string or a list of alternative strings. Every function return
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +23,6 @@ import pyarrow.compute as pc
 
 from . import engine, rules
 from .errors import UsageError
-from .processes import map_chunks
 from .facts import as_facts
 from .items import Items
 from .rules import Checklist, LiteralMatch, NormalizedMatch, Rule, SquadExactMatch, Target, TokenF1
@@ -42,13 +40,48 @@ __all__ = [
     "output_columns",
     "score_items",
     "prepare_items",
+    "item_references",
+    "item_checklists",
     "PreparedItems",
     "unknown_items",
     "unknown_items_text",
-    "ScoreMemo",
+    "InProcess",
+    "IN_PROCESS",
+    "CHUNK_ROWS",
 ]
 
-_CHUNK_ROWS = 200_000
+CHUNK_ROWS = 200_000
+"""Distinct attempts (or item-attempt pairs) scored at a time: chunks bound memory."""
+
+
+class InProcess:
+    """How :func:`score_all` and :func:`score_items` run their chunks unless told otherwise:
+    in this process, one after another, :data:`CHUNK_ROWS` at a time. The execution layer
+    passes a runner with the same two methods that scores chunks in worker processes.
+
+    >>> IN_PROCESS.map(len, [("ab",), ("c",)], done=print)
+    2
+    3
+    [2, 1]
+    """
+
+    def chunk_rows(self, rows: int) -> int:
+        """The chunk size for ``rows`` distinct values to score."""
+        return CHUNK_ROWS
+
+    def map(self, function, tasks: list[tuple], done=None) -> list:
+        """``function(*task)`` for each task, in order; ``done(n)`` is told the rows done so
+        far (the length of each finished task's first element; 1 without a length)."""
+        out, rows = [], 0
+        for task in tasks:
+            out.append(function(*task))
+            rows += len(task[0]) if hasattr(task[0], "__len__") else 1
+            if done is not None:
+                done(rows)
+        return out
+
+
+IN_PROCESS = InProcess()
 
 
 def _index_of(attempts) -> pd.Index:
@@ -128,111 +161,17 @@ def _score_chunk(attempts, references, facts, rules_) -> dict[str, np.ndarray]:
     return out
 
 
-PARALLEL_ROWS = 100_000
-"""Distinct attempts from which :func:`score_all` with ``processes=2`` scores half of its
-chunks in a second process: below, one process is quicker."""
-
-
-def _even_chunks(rows: int) -> int:
-    """The chunk size that cuts ``rows`` into an even number of equal chunks of at most
-    :data:`_CHUNK_ROWS` (two processes then get the same work).
-
-    >>> _even_chunks(500_000), _even_chunks(300_000)
-    (125000, 150000)
-    """
-    pairs = -(-rows // (2 * _CHUNK_ROWS))
-    return max(1, -(-rows // (2 * pairs)))
-
-
-MEMO_ATTEMPTS = 1 << 20
-"""Distinct attempts a :class:`ScoreMemo` keeps at most (their Python strings, the hash
-table and the score columns: measured 214 MiB full, for attempts of 69 bytes)."""
-
-
-class ScoreMemo:
-    """The scores of distinct attempts already scored against one reference, kept from one
-    call of :func:`score_all` to the next (a file scored a chunk at a time): an attempt seen
-    in an earlier chunk is looked up, not scored again. It keeps the first
-    :data:`MEMO_ATTEMPTS` distinct attempts; later ones are still looked up, scored when not
-    found. Attempts are found by pandas' own hash table of Python strings (the one
-    ``pd.factorize`` uses, kept between calls: ``pandas._libs.hashtable``, not public API,
-    covered by the tests), equal strings only. Measured on 4x10^6 attempts drawn from 10^6
-    distinct, in chunks of 131,072: 1.7 µs a row with it, 2.5 without; on 10^6 drawn from
-    5x10^5, 2.03-2.07 s against 2.12-2.71 s. No faster lookup was found: Arrow's ``index_in``
-    builds its hash table again on every call (90 ms for 430,000 strings).
-
-    >>> memo = ScoreMemo()
-    >>> first = score_all(["west", "east"], "west", facts={"p": ["west"]}, memo=memo)
-    >>> again = score_all(["east", "north"], "west", facts={"p": ["west"]}, memo=memo)
-    >>> memo.scored, memo.found, again[LiteralMatch.column].tolist()
-    (3, 1, [False, False])
-    """
-
-    def __init__(self, limit: int = MEMO_ATTEMPTS) -> None:
-        try:
-            from pandas._libs.hashtable import ObjectFactorizer
-        except ImportError:  # a pandas without it: nothing is kept, everything scored
-            ObjectFactorizer, limit = None, 0
-        self.limit = limit
-        self._table = ObjectFactorizer(limit) if ObjectFactorizer is not None else None
-        self._columns: dict[str, np.ndarray] = {}
-        self.scored = self.found = 0
-
-    def __len__(self) -> int:
-        return self._table.count if self._table is not None else 0
-
-    def columns(self, values: pa.Array, score) -> dict[str, np.ndarray]:
-        """The score columns of ``values`` (distinct texts): those in the memo taken from it,
-        the others made by ``score(texts)`` (an Arrow array in, a dict of numpy columns out)
-        and kept, as many as fit."""
-        texts = values.to_numpy(zero_copy_only=False)
-        start = len(self)
-        rows = self._find(texts, start)
-        new = np.flatnonzero(rows < 0)
-        fresh = score(values.take(pa.array(new, type=pa.int64())))
-        room = min(len(new), self.limit - start)  # the new ones given rows start, start + 1...
-        for column, value in fresh.items():
-            kept = self._columns.get(column)
-            if kept is None:  # pages of an empty array are not resident until written
-                kept = self._columns[column] = np.empty(self.limit, dtype=value.dtype)
-            kept[start:start + room] = value[:room]
-        self.scored += len(new)
-        self.found += len(texts) - len(new)
-        if len(new) == len(texts):
-            return fresh
-        found = np.flatnonzero(rows >= 0)
-        out = {}
-        for column, value in fresh.items():
-            whole = np.empty(len(texts), dtype=value.dtype)
-            whole[new], whole[found] = value, self._columns[column][rows[found]]
-            out[column] = whole
-        return out
-
-    def _find(self, texts: np.ndarray, start: int) -> np.ndarray:
-        """Each text's row in the memo, -1 when it was not there; those not there are given
-        the next rows, in order, while there is room."""
-        if start + len(texts) <= self.limit:  # one pass: found ones and new ones
-            rows = self._table.factorize(texts).astype(np.int64)
-            rows[rows >= start] = -1
-            return rows
-        rows = self._table.table.lookup(texts).astype(np.int64) if start \
-            else np.full(len(texts), -1, dtype=np.int64)
-        room = max(0, self.limit - start)
-        if room:
-            self._table.factorize(texts[np.flatnonzero(rows < 0)[:room]])
-        return rows
-
-
 def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
-              progress=None, processes: int = 1, memo: ScoreMemo | None = None) -> pd.DataFrame:
+              progress=None, memo=None, runner: InProcess = IN_PROCESS) -> pd.DataFrame:
     """Every rule at once, normalizing each attempt once: the columns of ``recallscore score``.
 
     Against one reference, each distinct attempt is scored once. Attempts are scored in
-    chunks of 200,000 to bound memory; with ``processes=2``, from :data:`PARALLEL_ROWS`
-    distinct ones, half of the chunks in a forked second process (:func:`map_chunks`).
-    ``progress``, when given, is called with the rows done and the rows in all after each
-    chunk (a progress bar's update). ``memo`` (against one reference only) keeps the scores
-    of distinct attempts for the next call and reuses those of earlier calls.
+    chunks (``runner.chunk_rows``) to bound memory, run by ``runner`` (this process by
+    default; the execution layer's worker processes otherwise). ``progress``, when given, is
+    called with the rows done and the rows in all after each chunk (a progress bar's update).
+    ``memo`` (against one reference only) is an object whose ``columns(values, score)`` gives
+    the score columns of distinct texts, scoring with ``score`` only those it has not seen
+    (:class:`recallscore_nb.execution.memo.ScoreMemo`).
 
     >>> from recallscore_nb.core.rules import output_columns
     >>> table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
@@ -252,7 +191,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
         values, expand = encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False)
         if memo is not None:
             return pd.DataFrame(_with_memo(memo, values, references, facts, squad_mode,
-                                           progress, processes, n, expand), index=index)
+                                           progress, runner, n, expand), index=index)
     elif memo is not None:
         raise ValueError("'memo' needs one reference for every attempt")
     else:
@@ -260,14 +199,13 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
         if len(references) != n:
             raise ValueError(f"'references' must be one string or a sequence aligned with the "
                              f"attempts (got {len(references)} references for {n} attempts)")
-    parallel = processes > 1 and len(values) >= PARALLEL_ROWS
-    size = _even_chunks(len(values)) if parallel else _CHUNK_ROWS
+    size = runner.chunk_rows(len(values))
     tasks = []
     for start in range(0, max(len(values), 1), size):
         stop = min(start + size, len(values))
         chunk_refs = references if expand is not None else references[start:stop]
         tasks.append((values.slice(start, stop - start), chunk_refs, facts, every))
-    parts = map_chunks(_score_chunk, tasks, processes=processes if parallel else 1,
+    parts = runner.map(_score_chunk, tasks,
                        done=lambda stop: _report_progress(progress, stop, len(values), n))
     columns = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
     if expand is not None:
@@ -275,13 +213,13 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     return pd.DataFrame(columns, index=index)
 
 
-def _with_memo(memo: ScoreMemo, values: pa.Array, reference: str, facts, squad_mode: str,
-               progress, processes: int, rows: int, expand: np.ndarray) -> dict[str, np.ndarray]:
+def _with_memo(memo, values: pa.Array, reference: str, facts, squad_mode: str,
+               progress, runner: InProcess, rows: int, expand: np.ndarray) -> dict[str, np.ndarray]:
     """:func:`score_all`'s columns for ``rows`` attempts, ``values`` their distinct texts
     (``expand`` the row's text), through ``memo``."""
     def score(texts: pa.Array) -> dict[str, np.ndarray]:
         table = score_all(texts, reference, facts=facts, squad_mode=squad_mode,
-                          processes=processes)
+                          runner=runner)
         return {c: table[c].to_numpy() for c in table.columns}
 
     columns = memo.columns(values, score)
@@ -323,7 +261,7 @@ def _report_progress(progress, done: int, scored: int, rows: int) -> None:
 
 
 def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
-                    progress=None) -> pd.DataFrame:
+                    progress=None, runner: InProcess = IN_PROCESS) -> pd.DataFrame:
     """Score attempts against a benchmark's reference and checklist with every rule.
 
     Parameters
@@ -335,6 +273,8 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
         carried through), or a sequence of strings; None scores the benchmark's own rows.
     squad_mode : {"v1.1", "v2.0"}
         Which official SQuAD script exact match and token F1 follow.
+    runner : InProcess
+        What runs the chunks: this process by default (:func:`score_all`'s ``runner``).
 
     Returns
     -------
@@ -352,21 +292,21 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
     8
     """
     return score_attempts_frame(benchmark, _attempts_frame(benchmark, attempts),
-                                squad_mode=squad_mode, progress=progress)
+                                squad_mode=squad_mode, progress=progress, runner=runner)
 
 
 def score_attempts_frame(benchmark, frame: pd.DataFrame, *, squad_mode: str = "v1.1",
-                         progress=None, memo: ScoreMemo | None = None) -> pd.DataFrame:
+                         progress=None, memo=None, runner: InProcess = IN_PROCESS) -> pd.DataFrame:
     """:func:`score_benchmark` of a frame already in its checked form (``id, attempt``, both
     text, ids unique, then the carried columns), as
     :class:`~recallscore_nb.io.attempts.AttemptChunks` gives each chunk: its ids are not
-    checked again. ``memo``: :func:`score_all`'s."""
+    checked again. ``memo`` and ``runner``: :func:`score_all`'s."""
     carried = [c for c in frame.columns if c not in ("id", "attempt")]
     clash = sorted(set(carried) & set(output_columns(benchmark)))
     if clash:
         raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
     scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
-                       squad_mode=squad_mode, progress=progress, memo=memo)
+                       squad_mode=squad_mode, progress=progress, memo=memo, runner=runner)
     return join_scores(frame, scores)
 
 
@@ -395,6 +335,22 @@ class PreparedItems:
     checklists: engine.ItemChecklists
 
 
+def item_references(items: Items) -> engine.ItemReferences:
+    """The items' references, with what every chunk reads of them made now (a process
+    forked to score chunks then has it too)."""
+    built = engine.ItemReferences.build([item.references for item in items.items])
+    built.references.seed
+    built.references.squad_bags.key_lookup
+    return built
+
+
+def item_checklists(items: Items) -> engine.ItemChecklists:
+    """The items' checklists, with what every chunk reads of them made now."""
+    built = engine.ItemChecklists.build([item.facts for item in items.items])
+    built.term_starts, built.name_array
+    return built
+
+
 def prepare_items(items: Items) -> PreparedItems:
     """The items' tables for :func:`score_items` (``prepared=``), built once.
 
@@ -402,24 +358,8 @@ def prepare_items(items: Items) -> PreparedItems:
     >>> prepare_items(Items("demo", "", (Item("q1", ("Paris",), None),))).rows_of(["q", "q1"])
     array([-1,  0])
     """
-    # The references and the checklists are built in two threads: Arrow and numpy let the
-    # GIL go while they work (100,000 items: 0.47 s against 0.55 s in one thread, medians
-    # of 9). What every chunk reads of them is made now: a process forked to score chunks
-    # then has it too.
-    def references() -> engine.ItemReferences:
-        built = engine.ItemReferences.build([item.references for item in items.items])
-        built.references.seed
-        built.references.squad_bags.key_lookup
-        return built
-
-    def checklists() -> engine.ItemChecklists:
-        built = engine.ItemChecklists.build([item.facts for item in items.items])
-        built.term_starts, built.name_array
-        return built
-
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the joined thread is gone before a fork
-        made = pool.submit(checklists)
-        return PreparedItems(pa.array(items.ids, type=pa.string()), references(), made.result())
+    return PreparedItems(pa.array(items.ids, type=pa.string()), item_references(items),
+                         item_checklists(items))
 
 
 def unknown_items(items: Items | PreparedItems, item_ids) -> list[str]:
@@ -458,7 +398,7 @@ def _item_rules(values, row_item: np.ndarray, prepared: PreparedItems,
 
 def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
                 progress=None, prepared: PreparedItems | None = None,
-                processes: int = 1) -> pd.DataFrame:
+                runner: InProcess = IN_PROCESS) -> pd.DataFrame:
     """Score attempts, each against its own item's references and checklist.
 
     Parameters
@@ -470,9 +410,8 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
         others, which are carried through.
     prepared : PreparedItems, optional
         :func:`prepare_items` of ``items``, when scoring many frames against the same items.
-    processes : int
-        2: from :data:`PARALLEL_ROWS` distinct (item, attempt) pairs, half of the chunks are
-        scored in a forked second process (:func:`map_chunks`).
+    runner : InProcess
+        What runs the chunks: this process by default (:func:`score_all`'s ``runner``).
 
     Returns
     -------
@@ -515,13 +454,12 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     # each distinct (item, attempt) pair, in order of first appearance: hashed, not sorted
     inverse, pairs = pd.factorize(pair)
     first = np.flatnonzero(np.diff(np.maximum.accumulate(inverse), prepend=-1) > 0)
-    parallel = processes > 1 and len(pairs) >= PARALLEL_ROWS
-    size = _even_chunks(len(pairs)) if parallel else _CHUNK_ROWS
+    size = runner.chunk_rows(len(pairs))
     tasks = []
     for start in range(0, max(len(pairs), 1), size):
         rows = first[start:start + size]
         tasks.append((values.take(pa.array(rows)), row_item[rows], prepared, squad_mode))
-    parts = map_chunks(_item_rules, tasks, processes=processes if parallel else 1,
+    parts = runner.map(_item_rules, tasks,
                        done=lambda done: _report_progress(progress, done, len(pairs),
                                                           len(frame)))
     columns = {c: _concat([p[c] for p in parts])[inverse] for c in parts[0]}

@@ -62,10 +62,8 @@ loop over distinct attempts (numbers only when some term is a number).
 
 from __future__ import annotations
 
-import gc
 import re
 import string
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -393,9 +391,8 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
             first[k] = _first_positions(tokens, starts, n)
             free[k] = _first_positions(tokens, starts[~negated_token[starts]], n)
     spans_of = _TokenSpans(texts)
-    with _no_gc():
-        numbers = _numbers(texts, plan, schema.numeric, spans_of, first, free,
-                           _Scope(negated_token, row_start, tokens.counts))
+    numbers = _numbers(texts, plan, schema.numeric, spans_of, first, free,
+                       _Scope(negated_token, row_start, tokens.counts))
 
     codes = np.full((n, n_facts), MISSING, dtype=np.int64)
     chosen = np.full((n, n_facts), -1, dtype=np.int64)
@@ -439,9 +436,8 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
 
     if not basis:
         return codes, scores, []
-    with _no_gc():
-        bases = _bases(texts, plan, schema, no_schema, codes, chosen, conflict, earliest_of,
-                       first, free, numbers, spans_of, cue, clause, row_start)
+    bases = _bases(texts, plan, schema, no_schema, codes, chosen, conflict, earliest_of,
+                   first, free, numbers, spans_of, cue, clause, row_start)
     return codes, scores, bases
 
 
@@ -513,19 +509,6 @@ class _Scope:
         if position < 0 or position >= self.counts[row]:
             return False
         return bool(self.inside[self.row_start[row] + position])
-
-
-@contextmanager
-def _no_gc():
-    """Pause the cyclic garbage collector: building many small dicts otherwise triggers it
-    again and again (it tripled the time on 100,000 distinct attempts); none form cycles."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _isin(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:

@@ -121,7 +121,7 @@ def test_item_statuses_streamed_in_chunks_equal_the_whole_table(inputs, monkeypa
     """The streaming score calls the item statuses per chunk: the same bytes as one call."""
     import numpy as np
 
-    from recallscore_nb.cli import handlers
+    from recallscore_nb.execution import streaming
     from recallscore_nb.io import attempts as attempts_io
 
     pool = ["A red kite by the stream", "Paris", "The heron is not there at dawn",
@@ -134,7 +134,7 @@ def test_item_statuses_streamed_in_chunks_equal_the_whole_table(inputs, monkeypa
     argv = ["score", "items.jsonl", "--attempts", "many.csv", "--schema", "s.json"]
     assert main([*argv, "--out", f"streamed{suffix}"]) == 0
     with monkeypatch.context() as m:
-        m.setattr(handlers, "_streamable", lambda path: False)
+        m.setattr(streaming, "streamable", lambda path: False)
         assert main([*argv, "--out", f"whole{suffix}"]) == 0
     assert (inputs / f"streamed{suffix}").read_bytes() == (inputs / f"whole{suffix}").read_bytes()
     assert "status_time" in (inputs / f"whole{suffix}").read_text(encoding="utf-8")

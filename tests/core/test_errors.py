@@ -7,7 +7,6 @@ import importlib
 import inspect
 import pkgutil
 
-import pytest
 
 import recallscore_nb
 from recallscore_nb.core import errors
@@ -15,11 +14,8 @@ from recallscore_nb.core.errors import (
     InputChangedError,
     InputFileError,
     NotebookFailed,
-    PublishError,
-    RecallScoreError,
     SchemaFormatError,
     UpdateRefusedError,
-    UsageError,
     VacuousControlError,
 )
 

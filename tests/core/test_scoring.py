@@ -736,21 +736,3 @@ def test_score_benchmark_rejects_bad_attempts():
         score_benchmark(bench, pd.DataFrame({"id": ["a", "a"], "attempt": ["x", "y"]}))
     with pytest.raises(ValueError, match="collide"):
         score_benchmark(bench, pd.DataFrame({"attempt": ["x"], "token_f1": [1.0]}))
-
-
-# --- two processes (score_all's processes=2) --------------------------------------------------
-def test_two_processes_give_the_same_table(monkeypatch):
-    from recallscore_nb.core import scoring
-
-    monkeypatch.setattr(scoring, "PARALLEL_ROWS", 10)
-    monkeypatch.setattr(scoring, "_CHUNK_ROWS", 7)
-    rng = random.Random(3)
-    words = ["the", "west", "Drawer", "é", "copper", "token", "", "  ", "\x1f"]
-    attempts = [" ".join(rng.choice(words) for _ in range(rng.randrange(6))) for _ in range(60)]
-    facts = {"place": ["west drawer"], "metal": ["copper"]}
-    seen = []
-    one = score_all(attempts, "the west drawer", facts=facts)
-    two = score_all(attempts, "the west drawer", facts=facts, processes=2,
-                    progress=lambda done, total: seen.append((done, total)))
-    pd.testing.assert_frame_equal(one, two)
-    assert seen[-1] == (60, 60) and len(seen) > 2

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import numpy as np
@@ -112,19 +111,3 @@ def test_each_distinct_item_attempt_pair_is_scored_once_and_spread_back():
     assert table["normalized_match"].tolist() == [True, False, True, False]
     assert np.array_equal(table["facts_present"].to_numpy(dtype=int), [1, 0, 1, 0])
     assert table["facts_missing"].tolist() == ["", "f", "", "f"]
-
-
-def test_two_processes_score_items_to_the_same_table(monkeypatch):
-    from recallscore_nb.core import scoring
-    from recallscore_nb.core.facts import Fact
-    from recallscore_nb.core.items import Item, Items
-    from recallscore_nb.core.scoring import score_items
-
-    monkeypatch.setattr(scoring, "PARALLEL_ROWS", 10)
-    monkeypatch.setattr(scoring, "_CHUNK_ROWS", 7)
-    items = Items("t", "", (Item("a", ("The west drawer.",), (Fact("place", ("west",)),)),
-                            Item("b", ("Paris", "Lutetia"), None)))
-    texts = ["west drawer", "paris", "the West", "lutetia!", "", "east", "Paris is it"] * 9
-    frame = pd.DataFrame({"item": ["a", "b"] * 31 + ["a"], "attempt": texts})
-    pd.testing.assert_frame_equal(score_items(items, frame),
-                                  score_items(items, frame, processes=2))

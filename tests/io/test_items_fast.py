@@ -4,7 +4,6 @@ plainly valid blocks."""
 
 from __future__ import annotations
 
-import gc
 import json
 
 import pytest
@@ -224,29 +223,3 @@ def test_a_fault_on_line_9999_of_10000_is_named_as_line_by_line(tmp_path, monkey
         load_items("items.jsonl")
     assert str(caught.value) == message
     assert len(caught.value.errors) == 1
-
-
-@pytest.mark.parametrize("enabled", [True, False])
-def test_the_garbage_collector_is_left_as_it_was_even_after_an_error(tmp_path, monkeypatch,
-                                                                     enabled):
-    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
-    good.write_text(json.dumps({"item": "q1", "referenceAnswer": ["Paris"]}) + "\n")
-    bad.write_text(json.dumps({"item": "q1", "referenceAnswer": 3}) + "\n")
-
-    def interrupted(block):
-        raise KeyboardInterrupt
-
-    was = gc.isenabled()
-    try:
-        gc.enable() if enabled else gc.disable()
-        load_items(good)
-        assert gc.isenabled() is enabled
-        with pytest.raises(ItemsFormatError, match="referenceAnswer"):
-            load_items(bad)
-        assert gc.isenabled() is enabled
-        monkeypatch.setattr(items_io, "_fast_block", interrupted)  # stopped while reading
-        with pytest.raises(KeyboardInterrupt):
-            load_items(good)
-        assert gc.isenabled() is enabled
-    finally:
-        gc.enable() if was else gc.disable()

@@ -2,9 +2,10 @@
 without pickling the prepared tables it reads (the child inherits them).
 
 :class:`ForkedWorker` is a child forked once that serves one function chunk after chunk;
-:func:`map_chunks` maps a function over tasks, every second task in a child forked for it.
-A child's exception is raised in the caller. Where ``os.fork`` is missing, everything runs
-in this process.
+:func:`map_chunks` maps a function over tasks, every second task in a child forked for it;
+:class:`ForkedChunks` is the runner the core's scoring functions take (``runner=``). A
+child's exception is raised in the caller. Where ``os.fork`` is missing, everything runs in
+this process.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import os
 import pickle
 import signal
 
-from .errors import InputFileError
+from ..core.errors import InputFileError, UsageError
+from ..core.scoring import CHUNK_ROWS
 
-__all__ = ["ForkedWorker", "map_chunks"]
+__all__ = ["ForkedWorker", "map_chunks", "ForkedChunks", "PARALLEL_ROWS"]
 
 
 def _unwrap(message: tuple):
@@ -224,3 +226,34 @@ class _Forked:
             except (ProcessLookupError, ChildProcessError):
                 pass
             self.pid = None
+
+
+PARALLEL_ROWS = 100_000
+"""Distinct values from which two processes score a call's chunks: below, one is quicker."""
+
+
+class ForkedChunks:
+    """A runner of the core's chunks (``runner=`` of
+    :func:`~recallscore_nb.core.scoring.score_all` and ``score_items``) in ``processes``
+    processes: from :data:`PARALLEL_ROWS` distinct values, the values are cut into an even
+    number of equal chunks and every second one is scored in a forked child
+    (:func:`map_chunks`); below, or with one process, as the core runs them.
+
+    >>> runner = ForkedChunks(2)
+    >>> runner.chunk_rows(500_000), runner.chunk_rows(300_000), runner.chunk_rows(10)
+    (125000, 150000, 200000)
+    """
+
+    def __init__(self, processes: int = 1) -> None:
+        if not isinstance(processes, int) or isinstance(processes, bool) or processes < 1:
+            raise UsageError(f"'processes' must be an integer >= 1 (got {processes!r})")
+        self.processes = processes
+
+    def chunk_rows(self, rows: int) -> int:
+        if self.processes == 1 or rows < PARALLEL_ROWS:
+            return CHUNK_ROWS
+        pairs = -(-rows // (2 * CHUNK_ROWS))
+        return max(1, -(-rows // (2 * pairs)))
+
+    def map(self, function, tasks: list[tuple], done=None) -> list:
+        return map_chunks(function, tasks, processes=self.processes, done=done)

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from recallscore_nb.core.scoring import ScoreMemo, score_all
+from recallscore_nb.core.scoring import score_all
+from recallscore_nb.execution.memo import ScoreMemo
 
 FACTS = {"place": ["west", "drawer"], "thing": ["token"]}
 REFERENCE = "The copper token goes in the west drawer."

@@ -8,7 +8,6 @@ on a file of a few hundred rows; the whole-table path is the same handler with s
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb.cli import handlers
+from recallscore_nb.execution import processes, scorers, streaming
 from recallscore_nb.core.errors import AttemptsFormatError, InputFileError, UsageError
 from recallscore_nb.io import attempts as attempts_io
 from recallscore_nb.io import scored as scored_io
@@ -32,29 +32,29 @@ WORDS = ["west", "drawer", "The", "copper", "token", "mus√©e", "", "  ", "a", "√
 @pytest.fixture(autouse=True)
 def _small_chunks(monkeypatch, tmp_path):
     monkeypatch.setattr(attempts_io, "CHUNK_ROWS", CHUNK)
-    monkeypatch.setattr(handlers, "ITEM_CHUNK_ROWS", CHUNK)
+    monkeypatch.setattr(scorers.ItemsScorer, "chunk_rows", CHUNK)
     monkeypatch.setattr(scored_io, "ROW_GROUP_ROWS", GROUP)
     monkeypatch.chdir(tmp_path)
 
 
 @pytest.fixture
 def streamed(monkeypatch):
-    """The results of ``_score_streaming`` (True: streamed; False: read whole)."""
+    """The results of ``streaming._stream`` (True: streamed; False: read whole)."""
     seen: list[bool] = []
-    real = handlers._score_streaming
+    real = streaming._stream
 
     def spy(*args, **kwargs):
         seen.append(real(*args, **kwargs))
         return seen[-1]
 
-    monkeypatch.setattr(handlers, "_score_streaming", spy)
+    monkeypatch.setattr(streaming, "_stream", spy)
     return seen
 
 
 def whole(monkeypatch, call):
     """``call()`` with streaming off: today's whole-table path."""
     with monkeypatch.context() as m:
-        m.setattr(handlers, "_streamable", lambda path: False)
+        m.setattr(streaming, "streamable", lambda path: False)
         return call()
 
 
@@ -188,6 +188,23 @@ def test_jsonl_keys_that_change_between_chunks_are_read_whole(monkeypatch, strea
     assert Path("s.parquet").read_bytes() == Path("w.parquet").read_bytes()
 
 
+@pytest.mark.parametrize("processes", [1, 2])
+def test_an_items_file_whose_chunks_differ_is_read_whole_with_every_item(monkeypatch, streamed,
+                                                                          processes):
+    """What streaming let go of the items (the items themselves, the prepared tables the
+    workers hold) is read again when the file falls back to being scored whole."""
+    monkeypatch.setattr(streaming, "PROCESSES", processes)
+    write_items()
+    write_attempts(attempts_frame(200, items=["kite", "capital", "drawer"]), "a.jsonl")
+    lines = Path("a.jsonl").read_text(encoding="utf-8").splitlines()
+    lines[150] = json.dumps({"id": "late", "item": "kite", "attempt": "a red kite", "extra": 1})
+    Path("a.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    handlers.score_command("items.jsonl", "a.jsonl", "s.parquet")
+    whole(monkeypatch, lambda: handlers.score_command("items.jsonl", "a.jsonl", "w.parquet"))
+    assert streamed == [False]
+    assert Path("s.parquet").read_bytes() == Path("w.parquet").read_bytes()
+
+
 def test_integer_column_with_nulls_in_some_chunks_is_read_whole(monkeypatch, streamed):
     frame = attempts_frame(200)
     table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -275,7 +292,8 @@ def test_items_file_faults_of_columns_come_after_the_files_own(monkeypatch):
     frame = attempts_frame(300, items=["kite"]).rename(columns={"system": "facts_missing"})
     write_attempts(frame, "a.csv")
     message = same_fault(monkeypatch, "items.jsonl", "a.csv")
-    assert message == "a.csv: item: carried column(s) facts_missing collide with output columns"
+    assert message == ("a.csv: facts_missing: column 'facts_missing' collides with an output "
+                       "column; rename it")
     write_attempts(attempts_frame(300), "b.csv")
     message = same_fault(monkeypatch, "items.jsonl", "b.csv")
     assert message == "b.csv: item: missing column 'item' (scoring against an items file)"
@@ -317,10 +335,10 @@ def test_a_fault_in_the_last_chunk_leaves_the_old_output(out):
 
 @pytest.mark.parametrize("stop", [KeyboardInterrupt, OSError(28, "No space left on device")])
 def test_an_interrupt_or_a_full_disk_mid_file_leaves_the_old_output(monkeypatch, stop):
-    monkeypatch.setattr(handlers, "PROCESSES", 1)  # the calls counted in this process
+    monkeypatch.setattr(streaming, "PROCESSES", 1)  # the calls counted in this process
     Path("o.parquet").write_bytes(b"old output")
     write_attempts(attempts_frame(400), "a.csv")
-    real, calls = handlers.score_attempts_frame, []
+    real, calls = scorers.score_attempts_frame, []
 
     def score(*args, **kwargs):
         calls.append(1)
@@ -328,7 +346,7 @@ def test_an_interrupt_or_a_full_disk_mid_file_leaves_the_old_output(monkeypatch,
             raise stop
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(handlers, "score_attempts_frame", score)
+    monkeypatch.setattr(scorers, "score_attempts_frame", score)
     with pytest.raises((KeyboardInterrupt, UsageError)):
         handlers.score_command(None, "a.csv", "o.parquet")
     assert Path("o.parquet").read_bytes() == b"old output" and leftovers() == []
@@ -338,14 +356,14 @@ def test_an_interrupt_or_a_full_disk_mid_file_leaves_the_old_output(monkeypatch,
 def test_an_interrupt_in_the_second_process_leaves_the_old_output(monkeypatch):
     Path("o.csv").write_bytes(b"old output")
     write_attempts(attempts_frame(400), "a.csv")
-    real = handlers.score_attempts_frame
+    real = scorers.score_attempts_frame
 
     def score(bench, frame, **kwargs):
         if frame["id"].iloc[0] == "r192":  # chunk 4, the second of a pair: in the child
             raise KeyboardInterrupt
         return real(bench, frame, **kwargs)
 
-    monkeypatch.setattr(handlers, "score_attempts_frame", score)
+    monkeypatch.setattr(scorers, "score_attempts_frame", score)
     with pytest.raises(KeyboardInterrupt):
         handlers.score_command(None, "a.csv", "o.csv")
     assert Path("o.csv").read_bytes() == b"old output" and leftovers() == []
@@ -354,7 +372,7 @@ def test_an_interrupt_in_the_second_process_leaves_the_old_output(monkeypatch):
 @pytest.mark.parametrize("processes", [1, 2])
 @pytest.mark.parametrize("source", ["a.csv", "a.jsonl", "a.parquet"])
 def test_progress_counts_rows_done_of_rows_total(monkeypatch, source, processes):
-    monkeypatch.setattr(handlers, "PROCESSES", processes)
+    monkeypatch.setattr(streaming, "PROCESSES", processes)
     write_attempts(attempts_frame(300), source)
     seen = []
     handlers.score_command(None, source, "o.csv", progress=lambda done, total: seen.append(
@@ -367,16 +385,16 @@ def test_progress_counts_rows_done_of_rows_total(monkeypatch, source, processes)
 
 def test_one_process_writes_each_chunk_once_scored(monkeypatch):
     """With one process, each chunk is written as soon as it is scored."""
-    monkeypatch.setattr(handlers, "PROCESSES", 1)
+    monkeypatch.setattr(streaming, "PROCESSES", 1)
     write_attempts(attempts_frame(400), "a.csv")
     scored, written = [], []
-    real_score = handlers.score_attempts_frame
+    real_score = scorers.score_attempts_frame
 
     def score(bench, frame, **kwargs):
         scored.append(frame["id"].iloc[0])
         return real_score(bench, frame, **kwargs)
 
-    monkeypatch.setattr(handlers, "score_attempts_frame", score)
+    monkeypatch.setattr(scorers, "score_attempts_frame", score)
     handlers.score_command(None, "a.csv", "o.csv",
                            progress=lambda done, total: written.append((done, len(scored))))
     assert written == [(64, 1), (128, 2), (192, 3), (256, 4), (320, 5), (384, 6), (400, 7)]
@@ -385,9 +403,7 @@ def test_one_process_writes_each_chunk_once_scored(monkeypatch):
 def test_each_child_has_at_most_its_fill_of_chunks_not_yet_written(monkeypatch):
     """With two scoring children, this process reads a chunk only while some child has
     fewer than CHILD_AHEAD in hand: at most 2 x CHILD_AHEAD chunks read and not yet written."""
-    from recallscore_nb.core import processes
-
-    monkeypatch.setattr(handlers, "PROCESSES", 2)
+    monkeypatch.setattr(streaming, "PROCESSES", 2)
     write_attempts(attempts_frame(1000), "a.csv")
     sent, written = [], []
     real_submit = processes.ForkedWorker.submit
@@ -400,7 +416,7 @@ def test_each_child_has_at_most_its_fill_of_chunks_not_yet_written(monkeypatch):
     handlers.score_command(None, "a.csv", "o.csv",
                            progress=lambda done, total: written.append((done, sum(sent))))
     assert len(sent) == 16 and sum(sent) == 1000  # every chunk went to a child
-    assert all(read - done <= 2 * handlers.CHILD_AHEAD * 64 for done, read in written)
+    assert all(read - done <= 2 * streaming.CHILD_AHEAD * 64 for done, read in written)
     assert written[-1] == (1000, 1000)
 
 
@@ -410,7 +426,7 @@ def test_chunks_larger_than_a_pipe_buffer_go_back_and_forth_without_a_deadlock(m
     import signal
 
     monkeypatch.setattr(attempts_io, "CHUNK_ROWS", 3000)
-    monkeypatch.setattr(handlers, "CHILD_AHEAD", 2)
+    monkeypatch.setattr(streaming, "CHILD_AHEAD", 2)
     frame = attempts_frame(15_000)
     frame["attempt"] = frame["attempt"] + " " + "the west drawer opens before the museum " * 4
     write_attempts(frame, "a.parquet")

@@ -4,8 +4,6 @@ pandas engine's table row for row (dtypes included), with global default ids in 
 from __future__ import annotations
 
 import json
-import os
-import random
 import sys
 
 import pandas as pd
@@ -17,18 +15,16 @@ pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")
 
 from tests.conftest import write_benchmark  # noqa: E402
+from tests.dataset_fixtures import (  # noqa: E402
+    ROWS_PER_FILE, concatenated, make_items, write_dataset)
 
-from recallscore_nb.io import dask_engine  # noqa: E402
+from recallscore_nb.execution import dask_engine  # noqa: E402
 from recallscore_nb.io.attempts import read_attempts  # noqa: E402
+from recallscore_nb.io.datasets import attempt_files  # noqa: E402
 from recallscore_nb.io.benchmarks import load_benchmark  # noqa: E402
 from recallscore_nb.core.errors import AttemptsFormatError, UsageError  # noqa: E402
-from recallscore_nb.core.items import Item, Items  # noqa: E402
-from recallscore_nb.core.facts import Fact  # noqa: E402
+from recallscore_nb.core.items import Items  # noqa: E402
 from recallscore_nb.core.scoring import score_benchmark, score_items  # noqa: E402
-
-ROWS_PER_FILE = 2_000
-FILE_NAMES = ("part-b.parquet", "part-a.parquet", "part-c.parquet")  # written out of order
-WORDS = "amber north harbor tower bridge garden morning evening library station".split()
 
 
 @pytest.fixture(scope="module")
@@ -36,70 +32,6 @@ def cluster():
     """LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)."""
     with dask_engine.local_cluster(2) as local:
         yield local
-
-
-def make_items() -> Items:
-    """20 items: 15 with one reference and a checklist, 5 with two references and none."""
-    out = []
-    for i in range(20):
-        a, b, c = WORDS[i % 10], WORDS[(i + 3) % 10], WORDS[(i + 7) % 10]
-        reference = f"The {a} {b} opens at {c} {i}."
-        if i < 15:
-            facts = (Fact("first", (a,)), Fact("pair", (b, c)), Fact("own", (str(i),)))
-            out.append(Item(f"item{i:02d}", (reference,), facts))
-        else:
-            out.append(Item(f"item{i:02d}", (reference, f"{c} {i}"), None))
-    return Items("generated", "", tuple(out))
-
-
-def perturb(rng: random.Random, text: str) -> str:
-    """Case, punctuation, dropped or foreign words, non-ASCII, empty: every rule's paths."""
-    words = text.split()
-    choice = rng.randrange(8)
-    if choice == 0:
-        return text
-    if choice == 1:
-        return text.upper()
-    if choice == 2:
-        return " ".join(w for w in words if rng.random() > 0.3)
-    if choice == 3:
-        return f"  {text.lower().rstrip('.')}!! "
-    if choice == 4:
-        return text.replace("at", "at the café –")
-    if choice == 5:
-        return ""
-    if choice == 6:
-        return " ".join(rng.sample(words, len(words)))
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6)))
-
-
-def write_dataset(tmp_path, *, items_column=True, ids=False, seed=0):
-    """Three Parquet files of 2,000 rows each (written in a non-sorted order); returns the
-    pattern and the files in sorted order."""
-    rng = random.Random(seed)
-    items = make_items()
-    folder = tmp_path / "attempts"
-    folder.mkdir()
-    for k, name in enumerate(FILE_NAMES):
-        picks = [rng.choice(items.items) for _ in range(ROWS_PER_FILE)]
-        columns = {}
-        if ids:
-            columns["id"] = [f"{name[5]}-{i}" for i in range(ROWS_PER_FILE)]
-        if items_column:
-            columns["item"] = [item.id for item in picks]
-        columns["attempt"] = [perturb(rng, item.references[0]) for item in picks]
-        columns["system"] = [rng.choice(["base", "tuned"]) for _ in range(ROWS_PER_FILE)]
-        columns["seed"] = [k * 10 + rng.randrange(3) for _ in range(ROWS_PER_FILE)]
-        pd.DataFrame(columns).to_parquet(folder / name, index=False)
-    return str(folder / "*.parquet"), sorted(folder.glob("*.parquet"))
-
-
-def concatenated(files, *, keep_ids: bool) -> pd.DataFrame:
-    """What the pandas engine scores: every file read as one attempts file, in order; without
-    the files' own ids, score_items numbers the rows globally."""
-    frames = [read_attempts(str(path)) for path in files]
-    frame = pd.concat(frames, ignore_index=True)
-    return frame if keep_ids else frame.drop(columns="id")
 
 
 def test_items_mode_equals_the_pandas_engine_with_global_ids(tmp_path, cluster):
@@ -133,15 +65,6 @@ def test_benchmark_mode_equals_score_benchmark(tmp_path, cluster, squad_mode):
     expected = score_benchmark(bench, concatenated(files, keep_ids=False), squad_mode=squad_mode)
     pd.testing.assert_frame_equal(got, expected)
     assert "fact_bird" in got.columns
-
-
-def test_read_attempt_files_is_what_the_workers_score(tmp_path):
-    pattern, files = write_dataset(tmp_path)
-    frame = dask_engine.read_attempt_files(dask_engine.attempt_files(pattern))
-    expected = concatenated(files, keep_ids=False)
-    expected.insert(0, "id", [str(i) for i in range(len(expected))])
-    pd.testing.assert_frame_equal(frame, expected, check_dtype=False)
-    assert frame.dtypes.equals(concatenated(files, keep_ids=True).dtypes)
 
 
 def test_progress_bar_goes_to_stderr(tmp_path, cluster, capfd):
@@ -314,25 +237,6 @@ def test_a_bad_scheduler_on_the_command_line_is_one_line(tmp_path, capsys):
         "number in address 'garbage'); give one such as tcp://host:8786"]
 
 
-def test_a_file_repeating_a_column_name_is_one_line(tmp_path):
-    pattern, files = write_dataset(tmp_path, items_column=False)
-    table = pa.Table.from_arrays([pa.array(["x"]), pa.array(["a"]), pa.array(["b"])],
-                                 names=["attempt", "system", "system"])
-    pq.write_table(table, files[1])
-    with pytest.raises(AttemptsFormatError) as caught:
-        dask_engine.attempt_files(pattern)
-    assert str(caught.value) == f"{files[1]}: system: column named twice in the file"
-
-
-def test_a_device_among_the_files_is_refused(tmp_path):
-    pattern, files = write_dataset(tmp_path, items_column=False)
-    os.symlink("/dev/zero", files[0].parent / "part-z.parquet")
-    with pytest.raises(AttemptsFormatError) as caught:
-        dask_engine.attempt_files(pattern)
-    assert str(caught.value) == (f"{files[0].parent / 'part-z.parquet'}: not a regular file "
-                                 "(a character device); give a file")
-
-
 def test_a_server_that_is_not_dask_is_one_line_and_a_prompt_exit(tmp_path):
     """Something else answers at the address (here: bytes that are not Dask's messages)."""
     import socket
@@ -376,7 +280,7 @@ def test_one_file_of_many_row_groups_is_read_as_row_group_partitions(tmp_path, c
     single.mkdir()
     pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), single / "all.parquet",
                    row_group_size=700)
-    found = dask_engine.attempt_files(str(single))
+    found = attempt_files(str(single))
     parts = found.partitions(4, max_rows=1_000_000)
     assert len(parts) == 4 and sum(piece[4] for part in parts for piece in part) == len(frame)
     assert all(len(part) == 1 and part[0][0] == str(single / "all.parquet") for part in parts)

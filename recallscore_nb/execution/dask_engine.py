@@ -1,15 +1,13 @@
 """The Dask engine: score a partitioned attempts dataset (many Parquet files) on a cluster.
 
-Orchestration over the pure core. The files are taken in sorted order and checked on the client
-from their footers alone (one schema, a string ``attempt`` column, row counts); consecutive files
-are grouped into about one partition per worker thread (scoring deduplicates (item, attempt)
-pairs within a partition, so fewer partitions do less work), at most 1,000,000 rows each unless
-one file holds more. On the workers each file is read with the checks of
-:func:`recallscore_nb.io.attempts.read_attempts` and each partition scored with the same
-vectorized function as the pandas engine (:func:`~recallscore_nb.core.scoring.score_items` or
+Consecutive files (or row groups) of the dataset (:mod:`recallscore_nb.io.datasets`) are grouped
+into about one partition per worker thread (scoring deduplicates (item, attempt) pairs within
+a partition, so fewer partitions do less work), at most 1,000,000 rows each unless one file
+holds more. On the workers each partition is read with the checks of
+:func:`recallscore_nb.io.attempts.read_attempts` and scored with the same vectorized function as
+the pandas engine (:func:`~recallscore_nb.core.scoring.score_items` or
 :func:`~recallscore_nb.core.scoring.score_benchmark`), so the result equals the pandas engine's
-row for row, dtypes included. Without an ``id`` column the ids are the global row numbers across the
-files. :func:`read_attempt_files` reads the same dataset in one process, for the pandas engine.
+row for row, dtypes included.
 
 Dask is an optional extra (``pip install -e .[dask]``), imported only when the engine runs, so
 the package works without it. Workers must be able to import ``recallscore_nb`` and read the
@@ -22,234 +20,28 @@ A script that starts the default local cluster must guard its entry point with
 from __future__ import annotations
 
 import contextlib
-import glob
 import logging
-import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from ..core.engine import STRING
-from ..core.errors import AttemptsFormatError, InputFileError, UsageError
-from .attempts import _FAULT_ORDER, _check_rows, _checked, _read_parquet, _refuse_repeats
-from .files import require_regular_file
+from ..core.errors import InputFileError, UsageError
+from ..io.datasets import attempt_files, check_unique_ids, empty_part, read_part
 
-__all__ = ["score_with_dask", "local_cluster", "attempt_files", "read_attempt_files",
-           "AttemptFiles", "CONNECT_TIMEOUT"]
+__all__ = ["score_with_dask", "local_cluster", "CONNECT_TIMEOUT"]
 
 _EXTRA = "the Dask engine needs the 'dask' extra: pip install -e .[dask]"
-_TO_PANDAS = {pa.string(): STRING, pa.large_string(): STRING}.get
 _PARTITIONS_PER_THREAD = 1
 """Partitions per worker thread: scoring deduplicates (item, attempt) pairs within a partition
-only, so fewer, larger partitions do less work (measured: 8 partitions of 1M rows cost 1.6x
-the CPU time of one)."""
+only, so fewer, larger partitions do less work (figures in benchmarks/README.md)."""
 _MAX_PARTITION_ROWS = 1_000_000
 """Rows per partition at most (unless one file holds more), to bound a worker's memory."""
 CONNECT_TIMEOUT = 5
 """Seconds to wait for a scheduler given by address to answer before giving up."""
 
 
-# --- the files: found, checked and measured on the client (footers only) -----------------
-@dataclass(frozen=True)
-class AttemptFiles:
-    """Parquet attempts files in sorted order, with each file's row count and first global row.
-
-    >>> AttemptFiles(("a.parquet", "b.parquet"), (3, 2)).offsets
-    (0, 3)
-    """
-
-    files: tuple[str, ...]
-    lengths: tuple[int, ...]
-    columns: tuple[str, ...] = ()
-    groups: tuple[tuple[int, ...], ...] = ()
-    """Each file's row groups' row counts (empty: a file read whole, one piece)."""
-
-    @property
-    def offsets(self) -> tuple[int, ...]:
-        """Each file's first global row number (the default id of its first row)."""
-        return tuple(int(x) for x in np.concatenate([[0], np.cumsum(self.lengths)[:-1]]))
-
-    def locate(self, row: int) -> tuple[str, int]:
-        """The file and the row within it of a global row number.
-
-        >>> AttemptFiles(("a.parquet", "b.parquet"), (3, 2)).locate(4)
-        ('b.parquet', 1)
-        """
-        k = int(np.searchsorted(np.cumsum(self.lengths), row, side="right"))
-        return self.files[k], row - self.offsets[k]
-
-    def pieces(self) -> list[tuple[str, tuple[int, ...], int, int, int]]:
-        """The pieces a partition is made of, in order: (file, its row groups, the piece's
-        first row in the file, its first global row, its rows); a file without row groups
-        listed is one piece."""
-        out = []
-        for k, (path, offset) in enumerate(zip(self.files, self.offsets)):
-            sizes = self.groups[k] if k < len(self.groups) and self.groups[k] else None
-            if sizes is None:
-                out.append((path, (), 0, offset, self.lengths[k]))
-                continue
-            local = 0
-            for g, size in enumerate(sizes):
-                out.append((path, (g,), local, offset + local, size))
-                local += size
-        return out
-
-    def partitions(self, count: int, *, max_rows: int) -> list[tuple[tuple, ...]]:
-        """Consecutive pieces (a file's row groups: :meth:`pieces`) grouped into about
-        ``count`` partitions of similar row counts, none above ``max_rows`` unless a single
-        row group is; each partition as a tuple of pieces. A piece goes to the partition its
-        middle row falls in; consecutive row groups of one file are joined into one piece.
-
-        >>> [[p[0] for p in part] for part in AttemptFiles(("a", "b", "c", "d"),
-        ...                                                (5, 5, 5, 5)).partitions(2, max_rows=100)]
-        [['a', 'b'], ['c', 'd']]
-        >>> files = AttemptFiles(("a",), (9,), groups=((3, 3, 3),))
-        >>> files.partitions(3, max_rows=100)
-        [(('a', (0,), 0, 0, 3),), (('a', (1,), 3, 3, 3),), (('a', (2,), 6, 6, 3),)]
-        >>> files.partitions(1, max_rows=6)
-        [(('a', (0, 1), 0, 0, 6),), (('a', (2,), 6, 6, 3),)]
-        """
-        total = sum(self.lengths)
-        target = max(1, min(-(-total // max(count, 1)), max_rows))
-        groups: dict[int, list] = {}
-        for piece in self.pieces():
-            first, rows = piece[3], piece[4]
-            groups.setdefault((first + rows // 2) // target, []).append(piece)
-        return [tuple(_joined(part)) for part in groups.values()]
-
-
-def _joined(pieces: list) -> list:
-    """Consecutive row groups of one file, in one partition, read as one piece."""
-    out: list = []
-    for piece in pieces:
-        if out and out[-1][0] == piece[0] and out[-1][1] and piece[1] \
-                and out[-1][1][-1] + 1 == piece[1][0]:
-            path, groups, local, first, rows = out[-1]
-            out[-1] = (path, groups + piece[1], local, first, rows + piece[4])
-        else:
-            out.append(piece)
-    return out
-
-
-def attempt_files(pattern: str | os.PathLike[str]) -> AttemptFiles:
-    """The Parquet files a glob pattern (or a directory: its ``*.parquet``) names, sorted by
-    name, checked to share one schema with a string ``attempt`` column, with their row counts.
-
-    Sorting is by character, so number parts zero-padded (``part-0002``) keep numeric order.
-    """
-    pattern = os.fspath(pattern)
-    if os.path.isdir(pattern):
-        pattern = os.path.join(pattern, "*.parquet")
-    files = sorted(glob.glob(pattern))
-    if not files:
-        raise UsageError(f"--attempts {pattern!r} matches no file")
-    others = [f for f in files if not f.lower().endswith(".parquet")]
-    if others:
-        raise UsageError(f"{others[0]}: a partitioned attempts dataset must be Parquet files "
-                         f"(got {len(others)} other path(s) from {pattern!r})")
-    lengths, first, groups = [], None, []
-    for path in files:
-        require_regular_file(path, AttemptsFormatError)
-        try:
-            meta = pq.ParquetFile(path).metadata
-            schema = meta.schema.to_arrow_schema()
-        except (pa.ArrowInvalid, OSError) as exc:
-            reason = " ".join(str(exc).split())
-            raise AttemptsFormatError(path, message=f"not a readable Parquet file ({reason})") \
-                from None
-        _refuse_repeats(schema.names, path, "", "column named twice in the file",
-                        AttemptsFormatError)
-        columns = _column_types(schema)
-        if first is None:
-            first = (path, columns)
-            _check_attempt_column(path, columns)
-        elif columns != first[1]:
-            raise AttemptsFormatError(path, "", _first_difference(columns, first[1]),
-                                      message=f"columns differ from those of {first[0]} "
-                                              f"({_describe(columns)} vs {_describe(first[1])})")
-        lengths.append(meta.num_rows)
-        groups.append(tuple(meta.row_group(g).num_rows for g in range(meta.num_row_groups)))
-    return AttemptFiles(tuple(files), tuple(lengths), tuple(first[1]), tuple(groups))
-
-
-def _column_types(schema: pa.Schema) -> dict[str, pa.DataType]:
-    """Column name to type; large strings count as strings (both are read as one dtype)."""
-    return {f.name: pa.string() if pa.types.is_large_string(f.type) else f.type for f in schema}
-
-
-def _check_attempt_column(path: str, columns: dict[str, pa.DataType]) -> None:
-    if "attempt" not in columns:
-        found = ", ".join(columns) or "none"
-        raise AttemptsFormatError(path, "", "attempt",
-                                  message=f"missing column 'attempt' (columns: {found})")
-    kind = columns["attempt"]
-    kind = kind.value_type if pa.types.is_dictionary(kind) else kind
-    if not pa.types.is_string(kind):
-        raise AttemptsFormatError(path, "", "attempt", expected="a string column", got=str(kind))
-
-
-def _first_difference(columns: dict, reference: dict) -> str:
-    names = list(dict.fromkeys([*reference, *columns]))
-    return next((n for n in names if columns.get(n) != reference.get(n)), "")
-
-
-def _describe(columns: dict) -> str:
-    return ", ".join(f"{name}: {kind}" for name, kind in columns.items())
-
-
-# --- one partition: read a file, score it (these run on the workers) ---------------------
-def _read_file(path: str, offset: int, groups: tuple[int, ...] = (),
-               local: int = 0) -> pd.DataFrame:
-    """One file, or some of its row groups (the first at row ``local`` of the file), as
-    ``read_attempts`` gives it, but with global default ids; a fault names its row in the
-    file."""
-    if groups:
-        frame = _read_row_groups(path, groups)
-    else:
-        frame = _read_parquet(path)
-    if "id" not in frame.columns:
-        frame.insert(0, "id", np.arange(offset, offset + len(frame)).astype(str))
-    checked, faults = _check_rows(frame, path, local)
-    for kind in _FAULT_ORDER:
-        if kind in faults:
-            raise faults[kind]
-    checked.attrs.clear()
-    return checked
-
-
-def _read_row_groups(path: str, groups: tuple[int, ...]) -> pd.DataFrame:
-    """Row groups of a Parquet file as :func:`~recallscore_nb.io.attempts._read_parquet`
-    reads the whole file."""
-    require_regular_file(path, AttemptsFormatError)
-    try:
-        table = pq.ParquetFile(path).read_row_groups(list(groups), use_pandas_metadata=True)
-    except (pa.ArrowInvalid, OSError) as exc:
-        reason = " ".join(str(exc).split())
-        raise AttemptsFormatError(path, message=f"not a readable Parquet file ({reason})") \
-            from None
-    return table.to_pandas(types_mapper=_TO_PANDAS)
-
-
-def _read_part(pieces) -> pd.DataFrame:
-    """One partition: consecutive pieces (file, row groups, first row in the file, first
-    global row, rows: :meth:`AttemptFiles.pieces`), each read and checked on its own."""
-    frames = [_read_file(path, first, groups, local) for path, groups, local, first, _ in pieces]
-    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-
-
-def _empty_part(files: AttemptFiles) -> pd.DataFrame:
-    """A partition with no rows and the dtypes of a read one (Dask's ``meta``), footers only."""
-    path = files.files[0]
-    frame = pq.read_schema(path).empty_table().to_pandas(types_mapper=_TO_PANDAS)
-    if "id" not in frame.columns:
-        frame.insert(0, "id", np.array([], dtype=str))
-    return _checked(frame, path)
-
-
+# --- one partition scored (on the workers) ---------------------------------------------------
 def _score_part(frame: pd.DataFrame, scorer_input, *, squad_mode: str) -> pd.DataFrame:
     """Score one partition as the pandas engine scores the whole: items mode when the scorer
     input is an :class:`~recallscore_nb.core.items.Items`, single-reference mode otherwise."""
@@ -280,30 +72,6 @@ def _check_input(scorer_input) -> None:
                          f"(got {scorer_input!r:.60} that is a {type(scorer_input)!r})")
 
 
-def _check_unique_ids(ids: pd.Series, files: AttemptFiles) -> None:
-    """Ids are unique across the files; a repeat is named by its file and row there."""
-    repeated = ids.duplicated(keep="first").to_numpy()
-    if repeated.any():
-        row = int(np.flatnonzero(repeated)[0])
-        dup = ids.iloc[row]
-        first = int(np.flatnonzero((ids == dup).to_numpy())[0])
-        path, local = files.locate(row)
-        first_path, first_local = files.locate(first)
-        raise AttemptsFormatError(
-            path, f"row {local}", "id", row_id=dup,
-            message=f"duplicate id (first used at {first_path} row {first_local})")
-
-
-def read_attempt_files(files: AttemptFiles) -> pd.DataFrame:
-    """Every file read in one process, concatenated: what the pandas engine scores, with the
-    same ids, dtypes and checks as the Dask engine."""
-    frame = _read_part([(path, (), 0, offset, rows) for path, offset, rows
-                        in zip(files.files, files.offsets, files.lengths)])
-    if "id" in files.columns:
-        _check_unique_ids(frame["id"], files)
-    return frame
-
-
 # --- the engine ---------------------------------------------------------------------------
 def _import_dask():
     try:
@@ -318,8 +86,8 @@ def _import_dask():
 def local_cluster(n_workers: int = 2):
     """The engine's local cluster: ``n_workers`` processes of one thread each, no dashboard.
 
-    Two worker settings differ from Dask's defaults, as they cost CPU time in scoring (30 %
-    together, measured on 1M attempts): glibc is not told to trim freed memory at every 64 KiB
+    Two worker settings differ from Dask's defaults, as they cost CPU time in scoring (figures
+    in benchmarks/README.md): glibc is not told to trim freed memory at every 64 KiB
     (``MALLOC_TRIM_THRESHOLD_``), and the statistical profiler does not sample the workers.
     Logs below CRITICAL are silenced: a failed task reaches the caller as its exception.
     """
@@ -518,19 +286,19 @@ def score_with_dask(scorer_input, attempts_glob: str, *, scheduler: str | None =
     if not isinstance(n_workers, int) or isinstance(n_workers, bool) or n_workers < 1:
         raise UsageError(f"'n_workers' must be a positive int (got {n_workers!r})")
     files = attempt_files(attempts_glob)
-    meta_in = _empty_part(files)
+    meta_in = empty_part(files)
     meta = _score_part(meta_in, _sample(scorer_input), squad_mode=squad_mode)  # usage errors, early
     with dask.config.set({"dataframe.convert-string": False}), \
             _client(distributed, scheduler, n_workers) as client:
         parts = files.partitions(_PARTITIONS_PER_THREAD * sum(client.nthreads().values()),
                                  max_rows=_MAX_PARTITION_ROWS)
         shared = client.scatter(scorer_input, broadcast=True, hash=False)
-        attempts = dd.from_map(_read_part, parts, meta=meta_in, label="read-attempts",
+        attempts = dd.from_map(read_part, parts, meta=meta_in, label="read-attempts",
                                enforce_metadata=False)
         scored = attempts.map_partitions(_score_part, shared, squad_mode=squad_mode, meta=meta,
                                          enforce_metadata=False, transform_divisions=False)
         frames = _gather(distributed, client, scored.to_delayed(), progress)
     out = pd.concat(frames, ignore_index=True)
     if "id" in files.columns:  # default ids are unique by construction
-        _check_unique_ids(out["id"], files)
+        check_unique_ids(out["id"], files)
     return out

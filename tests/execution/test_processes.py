@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from recallscore_nb.core.errors import InputFileError
-from recallscore_nb.core.processes import ForkedWorker, map_chunks
+from recallscore_nb.execution.processes import ForkedWorker, map_chunks
 
 
 def half(x):

@@ -1,0 +1,262 @@
+"""What attempts are scored against, loaded once for a command: a benchmark (one reference
+and checklist for every attempt) or an items file (each attempt against its own item), with
+an optional scoring schema. A scorer says which columns it adds, refuses an attempts table
+that cannot be scored (one home for each check), scores a whole table or one chunk of a
+file, and signs what it writes.
+
+>>> scorer = load_scorer(None)
+>>> scorer.role, scorer.signatures[0].split("|")[0], len(scorer.score_whole(None))
+('benchmark', 'literal', 12)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from .._version import __version__
+from ..core import rules
+from ..core.errors import AttemptsFormatError
+from ..core.scoring import (PreparedItems, join_scores, score_attempts_frame, score_benchmark,
+                            score_items, unknown_items, unknown_items_text)
+from ..core.status import item_status_columns, status_columns
+from ..io.benchmarks import load_benchmark
+from ..io.scored import item_status_frame, status_frame
+from ..io.scoring_schemas import load_scoring_schema
+from .api import load_items, prepare_items
+from .memo import ScoreMemo
+from .memory import paused_collector
+
+__all__ = ["is_items_file", "scorer_role", "load_scorer", "BenchmarkScorer", "ItemsScorer",
+           "ITEM_CHUNK_ROWS"]
+
+ITEM_CHUNK_ROWS = 65_536
+"""Rows per chunk of a file scored against items (half the default: a chunk against 100,000
+items takes more memory; figures in benchmarks/README.md)."""
+
+
+def is_items_file(path) -> bool:
+    """Whether a scorer file is an items file (JSONL) rather than a benchmark (JSON).
+
+    >>> is_items_file("items.jsonl"), is_items_file("bench.json"), is_items_file(None)
+    (True, False, False)
+    """
+    return path is not None and str(path).endswith(".jsonl")
+
+
+def scorer_role(path) -> str:
+    """The input's role in messages and reports: ``items`` or ``benchmark``."""
+    return "items" if is_items_file(path) else "benchmark"
+
+
+def load_scorer(path, *, squad_mode: str = "v1.1", schema_path=None):
+    """The scorer a file gives: an items file (``.jsonl``) or a benchmark (None: the shipped
+    one), with the scoring schema at ``schema_path`` when given."""
+    if is_items_file(path):
+        items = load_items(path)
+        schema = None if schema_path is None else load_scoring_schema(schema_path, items)
+        return ItemsScorer(squad_mode, schema, items)
+    bench = load_benchmark(path)
+    schema = None if schema_path is None else load_scoring_schema(schema_path, bench)
+    return BenchmarkScorer(squad_mode, schema, bench)
+
+
+def _collision(path, carried, outputs):
+    """The fault of carried columns that an output column would overwrite (None if none)."""
+    clash = sorted(set(carried) & set(outputs))
+    if not clash:
+        return None
+    return AttemptsFormatError(path, "", clash[0], message=(
+        f"column {clash[0]!r} collides with an output column; rename it"))
+
+
+@dataclass
+class _Scorer:
+    squad_mode: str
+    schema: object | None
+
+    @property
+    def signatures(self) -> list[str]:
+        """Every rule's signature, then the scoring schema's: what to cite beside the scores."""
+        signed = [rule.signature() for rule in rules.rules_for(self.squad_mode)]
+        return signed + ([self.schema.signature()] if self.schema is not None else [])
+
+    @property
+    def metadata(self) -> dict:
+        """What a Parquet output records of the scorer: version, signatures, input hashes."""
+        out = {"version": __version__, "signatures": self.signatures,
+               f"{self.role}_sha256": self.source.sha256}
+        if self.schema is not None:
+            out["schema_sha256"] = self.schema.sha256
+        return out
+
+    def score_whole(self, frame: pd.DataFrame | None, path=None, *, progress=None):
+        """The scored table of a whole attempts table read from ``path`` (checked first)."""
+        if frame is not None:
+            fault = self.checker(path)(frame, True)
+            if fault is not None:
+                raise fault()
+        with paused_collector():
+            return self._score_whole(frame, path, progress)
+
+
+
+@dataclass
+class BenchmarkScorer(_Scorer):
+    """Every attempt against one benchmark's reference and checklist."""
+
+    benchmark: object
+    role = "benchmark"
+    chunk_rows = None  # the attempts reader's default
+
+    @property
+    def source(self):
+        return self.benchmark
+
+    @property
+    def outputs(self) -> list[str]:
+        """Every column scoring adds, statuses included."""
+        out = rules.output_columns(self.benchmark.facts)
+        return out + (status_columns(self.benchmark) if self.schema is not None else [])
+
+    def checker(self, path):
+        """``check(frame, first)``: the fault to report once the whole file is read, or None;
+        carried columns are checked on the first chunk (every chunk has the same)."""
+        outputs = self.outputs
+
+        def check(frame, first):
+            fault = _collision(path, frame.columns[2:], outputs) if first else None
+            return None if fault is None else (lambda: fault)
+        return check
+
+    def chunk_function(self):
+        """Score a checked chunk; distinct attempts already scored (a memo per process, empty
+        in a worker when it is forked) are looked up."""
+        memo = ScoreMemo()
+
+        def score(frame):
+            table = score_attempts_frame(self.benchmark, frame, squad_mode=self.squad_mode,
+                                         memo=memo)
+            return self._with_statuses(table)
+        return score
+
+    def lean(self, score):
+        """(send, added, join) for workers running ``score``: a worker is sent the chunk's
+        ``id, attempt``, computes the columns scoring adds, and the parent joins them to the
+        chunk (less to pickle than the whole chunk there and back)."""
+        return ((lambda frame: frame[["id", "attempt"]]),
+                (lambda sent: score(sent).iloc[:, 2:]), join_scores)
+
+    def release(self) -> None:
+        """Nothing to let go once workers score: the parent only reads and writes."""
+
+    def restore(self) -> None:
+        """Nothing was let go."""
+
+    def _score_whole(self, frame, path, progress):
+        table = score_benchmark(self.benchmark, frame, squad_mode=self.squad_mode,
+                                progress=progress)
+        return self._with_statuses(table)
+
+    def _with_statuses(self, table):
+        if self.schema is None:
+            return table
+        with paused_collector():
+            statuses = status_frame(table["attempt"], self.benchmark, self.schema)
+        return pd.concat([table, statuses], axis=1)
+
+
+@dataclass
+class ItemsScorer(_Scorer):
+    """Each attempt against its own item's references and checklist."""
+
+    items: object
+    prepared: PreparedItems | None = field(default=None, repr=False)
+    role = "items"
+    chunk_rows = ITEM_CHUNK_ROWS
+
+    @property
+    def source(self):
+        return self.items
+
+    @property
+    def outputs(self) -> list[str]:
+        out = rules.output_columns(None)
+        return out + (item_status_columns(self.items) if self.schema is not None else [])
+
+    def _prepared(self) -> PreparedItems:
+        if self.prepared is None:
+            self.prepared = prepare_items(self.items)
+        return self.prepared
+
+    def checker(self, path):
+        """``check(frame, first)``: the fault to report once the whole file is read: no
+        ``item`` column, then the unknown item ids of every chunk, then a carried column an
+        output would overwrite."""
+        outputs, missing, unknown, clash = self.outputs, [], {}, []
+
+        def check(frame, first):
+            if first and "item" not in frame.columns:
+                missing.append(AttemptsFormatError(
+                    path, "", "item", message="missing column 'item' (scoring against an items "
+                                              "file)"))
+            if "item" in frame.columns:
+                unknown.update(dict.fromkeys(unknown_items(self._prepared(), frame["item"])))
+            carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
+            fault = _collision(path, carried, outputs) if first else None
+            clash.extend([fault] if fault is not None else [])
+            if not (missing or unknown or clash):
+                return None
+            if missing or clash and not unknown:
+                return lambda: (missing or clash)[0]
+            return lambda: AttemptsFormatError(path, "", "item",
+                                               message=unknown_items_text(list(unknown)))
+        return check
+
+    def chunk_function(self):
+        """Score a checked chunk against the prepared items (the items themselves are let go
+        when no schema needs them: scoring reads the prepared tables only)."""
+        prepared = self._prepared()
+        if self.schema is None:
+            self.items = dataclasses.replace(self.items, items=())
+
+        def score(frame):
+            table = score_items(self.items, frame, squad_mode=self.squad_mode,
+                                prepared=prepared)
+            return self._with_statuses(table)
+        return score
+
+    def lean(self, score):
+        """None: a worker is sent the whole chunk and gives back the whole table."""
+        return None
+
+    def release(self) -> None:
+        """Once workers score, the parent checks item ids only: let the rest go."""
+        self.prepared = dataclasses.replace(self._prepared(), references=None, checklists=None)
+
+    def restore(self) -> None:
+        """What :meth:`chunk_function` and :meth:`release` let go, read again (a file that
+        could not be streamed is scored whole)."""
+        if self.prepared is not None and self.prepared.references is None or not self.items.items:
+            self.items = load_items(self.items.path)
+            self.prepared = None
+
+    def _score_whole(self, frame, path, progress):
+        if frame is None:
+            from ..core.errors import UsageError
+
+            raise UsageError("scoring an items file needs --attempts (with 'item' and "
+                             "'attempt' columns)")
+        table = score_items(self.items, frame, squad_mode=self.squad_mode, progress=progress,
+                            prepared=self._prepared())
+        return self._with_statuses(table)
+
+    def _with_statuses(self, table):
+        if self.schema is None:
+            return table
+        with paused_collector():
+            statuses = item_status_frame(table["attempt"], table["item"], self.items,
+                                         self.schema)
+        return pd.concat([table, statuses.set_axis(table.index)], axis=1)
