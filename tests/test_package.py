@@ -55,7 +55,7 @@ def test_drawing_a_figure_applies_the_style_only_while_it_draws():
 PUBLIC = {"__version__", "load_benchmark", "score_benchmark", "load_items", "score_items",
           "load_scoring_schema", "fact_status", "read_attempts", "literal_match",
           "normalized_match", "squad_exact_match", "token_f1", "checklist", "Benchmark",
-          "RecallScoreError", "BenchmarkFormatError"}
+          "RecallScoreError", "BenchmarkFormatError", "rules", "normalizers"}
 
 
 def test_all_lists_the_public_api_and_every_name_imports():

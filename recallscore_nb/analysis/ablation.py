@@ -2,13 +2,15 @@
 
 Each step of the published ``seed`` pipeline is switched off in turn, and each optional step
 switched on, giving a named :class:`~recallscore_nb.core.normalize.Normalizer` per variant
-(:data:`ABLATIONS`). Under each pipeline every benchmark row gets two verdicts:
+built from the registered steps (:data:`ABLATIONS`). Under each pipeline every benchmark row
+gets three verdicts, computed by the engine the rules use:
 
 - normalized match: the attempt and the reference are equal after that pipeline;
 - checklist full match: every term of every fact, normalized by that pipeline, occurs in the
-  normalized attempt as whole consecutive tokens (`` term `` inside `` text ``; with
-  whitespace collapse off, whitespace is compared as written). A term the pipeline erases
-  entirely cannot be found: its fact counts as absent (policy ``empty-term:absent``).
+  normalized attempt as whole consecutive tokens (split on spaces; with whitespace collapse
+  off, whitespace is compared as written). A term the pipeline erases entirely cannot be
+  found: its fact counts as absent (policy ``empty-term:absent``);
+- the schema-aware checklist's full match, the fact statuses matched under that pipeline.
 
 A *flip* is a row whose verdict under a variant differs from its verdict under the baseline
 (``seed``). Pure: no file is opened, nothing is drawn (:func:`heatmap_panel` prepares what
@@ -29,15 +31,13 @@ import re
 
 import numpy as np
 import pandas as pd
-import pyarrow.compute as pc
 
 from .._version import __version__
 from ..core import engine
 from ..core.errors import UsageError
-from ..core.normalize import SEED, Normalizer, normalize_array
+from ..core.normalize import SEED, Normalizer
 from ..core.rules import Checklist, NormalizedMatch
 from ..core.status import fact_status
-from ..core.tokens import pad, terms_occur
 
 __all__ = [
     "ABLATIONS",
@@ -47,9 +47,7 @@ __all__ = [
     "NORMALIZED",
     "CHECKLIST",
     "SCHEMA",
-    "PASS_COLOR",
-    "FAIL_COLOR",
-    "FLIP_COLOR",
+    "SIGNED_STEPS",
     "pipeline_signature",
     "ablation_signature",
     "normalized_verdicts",
@@ -99,16 +97,19 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def pipeline_signature(normalizer: Normalizer) -> str:
-    """A pipeline's signature: ``normalizer|name:<name>|<step>:yes/no|…|version:X``.
+SIGNED_STEPS = ("lowercase", "punctuation", "whitespace", "articles", "unicode_punctuation",
+                "nfkc")
+"""The steps the ablation switches, in the order its pipeline signatures name them."""
 
-    Built from the Normalizer's declared fields, in declaration order.
+
+def pipeline_signature(normalizer: Normalizer) -> str:
+    """A pipeline's signature: ``normalizer|name:<name>|<step>:yes/no|…|version:X``, one field
+    per step of :data:`SIGNED_STEPS` (the steps apply in the registry's order).
 
     >>> pipeline_signature(ABLATIONS["seed-nocase"])  # doctest: +ELLIPSIS
     'normalizer|name:seed-nocase|lowercase:no|punctuation:yes|whitespace:yes|articles:no|unicode_punctuation:no|nfkc:no|version:...'
     """
-    steps = [f"{f.name}:{_yes(getattr(normalizer, f.name))}"
-             for f in dataclasses.fields(normalizer) if f.name != "name"]
+    steps = [f"{step}:{_yes(step in normalizer.steps)}" for step in SIGNED_STEPS]
     return "|".join(["normalizer", f"name:{normalizer.name}", *steps, f"version:{__version__}"])
 
 
@@ -129,8 +130,9 @@ def normalized_verdicts(attempts, reference: str, normalizer: Normalizer) -> np.
     >>> normalized_verdicts(["The END", "The  end"], "The end.", ABLATIONS["seed-nocase"]).tolist()
     [False, True]
     """
-    normalized = normalize_array(engine.as_string_array(attempts), normalizer)
-    return pc.equal(normalized, normalizer(reference)).to_numpy(zero_copy_only=False).astype(bool)
+    prepared = engine.Attempts(attempts)
+    refs = engine.References.build(reference, len(prepared))
+    return engine.equal_any(prepared.normalized(normalizer), refs.normalized(normalizer), refs)
 
 
 def facts_matrix(attempts, facts, normalizer: Normalizer) -> np.ndarray:
@@ -141,13 +143,7 @@ def facts_matrix(attempts, facts, normalizer: Normalizer) -> np.ndarray:
     >>> facts_matrix(["The token, west drawer."], facts, ABLATIONS["seed-nocase"]).tolist()
     [[True, False]]
     """
-    padded = pad(normalize_array(engine.as_string_array(attempts), normalizer))
-    matrix = np.ones((len(padded), len(facts)), dtype=bool)
-    for j, fact in enumerate(facts):
-        for term in fact.terms:
-            normalized = normalizer(term)
-            matrix[:, j] &= terms_occur(padded, normalized) if normalized else False
-    return matrix
+    return engine.checklist_matrix(engine.Attempts(attempts), facts, normalizer)
 
 
 def schema_verdicts(attempts, benchmark, schema, normalizer: Normalizer) -> np.ndarray:

@@ -43,7 +43,7 @@ import pyarrow.compute as pc
 from scipy import stats as scipy_stats
 
 from .._version import __version__
-from ..core import engine
+from ..core import engine, item_tables
 from ..core import rules as registry
 from ..core.errors import UsageError
 from ..core.items import Items
@@ -128,7 +128,7 @@ def _judged_references(items: Items, attempts: pd.DataFrame, rows: pd.DataFrame,
     has_gold = np.array([bool(g) for g in gold_of] + [False])[row_item]  # -1: not judged
     scored = np.flatnonzero((row_item >= 0) & has_gold)
     if len(scored):
-        refs = engine.item_references(gold_of, row_item[scored])
+        refs = item_tables.item_references(gold_of, row_item[scored])
         values = text.iloc[scored].tolist()
         out.iloc[scored] = engine.squad_exact_match(engine.Attempts(values), refs, "v1.1")
     # nothing left of the gold answers: an attempt the judge rejected (ignoring case, as

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..analysis.reproduce import Reproduction, reproduce
 from ..core.csvtext import csv_text
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
-from ..core.rules import rules_for
+from ..core.registry import signatures
 from ..execution.api import load_items
 from ..execution.memory import paused_collector
 from ..execution.scorers import load_scorer, scorer_role
@@ -42,8 +42,9 @@ def validate_command(benchmark_path) -> list[str]:
 
 
 def signature_command(squad_mode: str = "v1.1") -> list[str]:
-    """The rules' signatures, one a line, to cite in a paper."""
-    return [rule.signature() for rule in rules_for(squad_mode)]
+    """The rules' signatures, then those of the normalizers they name, one a line, to cite in
+    a paper."""
+    return signatures(squad_mode)
 
 
 def score_command(scorer_path, attempts_path, out, *, squad_mode: str = "v1.1",

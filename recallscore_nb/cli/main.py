@@ -117,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "the report's own folder; an input outside it is refused)")
     p.set_defaults(run=_check_report)
 
-    p = commands.add_parser("signature", help="print the rule signatures to cite in a paper")
+    p = commands.add_parser("signature", help="print the signatures of the rules and of the "
+                                              "normalizers they use, to cite in a paper")
     _squad_mode_arg(p)
     p.set_defaults(run=_signature)
 

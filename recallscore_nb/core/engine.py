@@ -1,11 +1,13 @@
-"""The vectorized core the rules share: attempts normalized and tokenized once.
+"""The vectorized core the rules share: attempts and references normalized and tokenized once
+per normalizer.
 
-Pure computation on Arrow arrays and numpy; no file I/O. Each attempt is normalized once
-(seed pipeline), split into tokens once, and its tokens mapped to integer ids in the small
-vocabulary of the references and terms; every rule is then a numpy operation on those ids.
-Rows of non-ASCII text get their SQuAD tokens from the exact Python steps. The public entry
-points are :mod:`recallscore_nb.core.scoring` and the rule objects of
-:mod:`recallscore_nb.core.rules`.
+Pure computation on Arrow arrays and numpy; no file I/O. :class:`Attempts` normalizes its
+attempts once per normalizer a rule names (:mod:`recallscore_nb.core.normalize`), splits them
+into tokens once, and maps the tokens to integer ids in the small vocabulary of the references
+and terms; :class:`References` does the same for the references, once per distinct string.
+Every rule is then a numpy operation on those ids, whole-token matching through the one
+matcher of :mod:`recallscore_nb.core.tokens`. The public entry points are
+:mod:`recallscore_nb.core.scoring` and the rule objects of :mod:`recallscore_nb.core.rules`.
 """
 
 from __future__ import annotations
@@ -13,29 +15,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain, compress, repeat
-from operator import is_not
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import UsageError
-from .normalize import (
-    SEED,
-    SQUAD,
-    collapse_whitespace,
-    exact_rows,
-    normalize_array,
-    remove_articles,
-)
+from .normalize import KERNELS, SEED, SQUAD, Normalizer, normalize_array
+from .tokens import (Tokens, phrase_rows, phrases_at, split_tokens, token_ids, token_layout)
 
 SQUAD_MODES = ("v1.1", "v2.0")
 STRING = pd.ArrowDtype(pa.string())
 """The dtype of every text column this package builds (Arrow-backed strings)."""
-
-_ARTICLES = ("a", "an", "the")
 
 
 def as_string_array(attempts, *, what: str = "attempts") -> pa.Array:
@@ -71,119 +62,103 @@ def row_ids(start: int, n: int) -> pa.Array:
     return pc.cast(pa.array(np.arange(start, start + n, dtype=np.int64)), pa.string())
 
 
-@dataclass(frozen=True)
-class Tokens:
-    """Tokens of many rows, flat: each token's id in a vocabulary (-1: not in it), its row,
-    and its position in the row; plus each row's token count."""
-
-    ids: np.ndarray
-    rows: np.ndarray
-    positions: np.ndarray
-    counts: np.ndarray
-
-
-def _split(normalized: pa.Array) -> tuple[pa.Array, np.ndarray]:
-    """Split single-space-separated normalized strings: (flat tokens, list offsets)."""
-    lists = pc.split_pattern(pc.if_else(pc.equal(normalized, ""), None, normalized), " ")
-    offsets = lists.offsets.to_numpy().astype(np.int64)
-    offsets = offsets - offsets[0]
-    return pc.list_flatten(lists), offsets
-
-
-def _token_ids(flat: pa.Array, vocab: pa.Array) -> np.ndarray:
-    if not len(vocab) or not len(flat):
-        return np.full(len(flat), -1, dtype=np.int64)
-    ids = pc.fill_null(pc.index_in(flat, value_set=vocab), -1)
-    return ids.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
-
-
-def _layout(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Row and in-row position of each token, and the count per row, from list offsets."""
-    counts = np.diff(offsets)
-    rows = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    positions = np.arange(offsets[-1], dtype=np.int64) - offsets[:-1][rows]
-    return rows, positions, counts
+def _steps_normalizer(steps: tuple[str, ...]) -> Normalizer:
+    """A normalizer of these steps (the name plays no part in what it computes)."""
+    return Normalizer("+".join(steps), steps)
 
 
 class Attempts:
-    """Attempts with their normalizations and token ids computed once, on demand.
+    """Attempts with, per normalizer asked for, their normalized text and tokens computed once
+    (normalizers with the same steps share them).
 
-    ``normalizer`` is the checklist's normalization (``seed``, the published protocol, unless
-    an ablation asks for a variant); SQuAD tokens always follow the official scripts.
+    >>> attempts = Attempts(["The West drawer.", "a drawer"])
+    >>> attempts.normalized(SEED).to_pylist()
+    ['the west drawer', 'a drawer']
+    >>> attempts.tokens(SQUAD, pa.array(["drawer"])).ids.tolist()
+    [-1, 0, 0]
     """
 
-    def __init__(self, attempts, normalizer=SEED) -> None:
+    def __init__(self, attempts) -> None:
         self.raw = as_string_array(attempts)
-        self.normalizer = normalizer
-        self._squad_tokens: dict[int, tuple[pa.Array, Tokens]] = {}
+        self._normalized: dict[tuple[str, ...], pa.Array] = {}
+        self._split: dict[tuple[str, ...], tuple] = {}
+        self._codes: dict[tuple[str, ...], tuple[pa.Array, np.ndarray]] = {}
+        self._derived: dict[tuple, tuple[pa.Array, Tokens]] = {}
+        self._inexact: dict[tuple[str, ...], np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self.raw)
 
-    @cached_property
-    def exact_rows(self) -> np.ndarray:
-        """Rows whose SQuAD tokens need the exact Python steps (see ``normalize.exact_rows``)."""
-        return exact_rows(self.raw, articles=True)
+    def normalized(self, normalizer: Normalizer) -> pa.Array:
+        """Every attempt under ``normalizer``."""
+        steps = normalizer.steps
+        if steps not in self._normalized:
+            kernel = KERNELS.get(steps)
+            base = None
+            if kernel is not None and kernel.base is not None:
+                base = self.normalized(_steps_normalizer(kernel.base))
+            self._normalized[steps] = normalize_array(self.raw, normalizer, base=base)
+        return self._normalized[steps]
 
-    @cached_property
-    def seed(self) -> pa.Array:
-        """The checklist normalization of every attempt (``seed`` by default)."""
-        return normalize_array(self.raw, self.normalizer)
+    def _layout(self, steps: tuple[str, ...]):
+        """(flat tokens, (rows, positions, counts)) under ``steps``."""
+        if steps not in self._split:
+            flat, offsets = split_tokens(self.normalized(_steps_normalizer(steps)))
+            self._split[steps] = flat, token_layout(offsets)
+        return self._split[steps]
 
-    @cached_property
-    def _seed_split(self) -> tuple[pa.Array, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        flat, offsets = _split(self.seed)
-        return flat, _layout(offsets)
+    def _distinct(self, steps: tuple[str, ...]) -> tuple[pa.Array, np.ndarray]:
+        """The distinct tokens under ``steps`` and each flat token's index among them: a
+        vocabulary lookup then hashes the distinct tokens only, for every vocabulary asked."""
+        if steps not in self._codes:
+            flat, _ = self._layout(steps)
+            if not len(flat):
+                self._codes[steps] = pa.array([], type=pa.string()), np.zeros(0, dtype=np.int64)
+            else:
+                encoded = pc.dictionary_encode(flat)
+                self._codes[steps] = encoded.dictionary, encoded.indices.to_numpy(
+                    zero_copy_only=False).astype(np.int64, copy=False)
+        return self._codes[steps]
 
-    @cached_property
-    def _seed_codes(self) -> tuple[pa.Array, np.ndarray]:
-        """The distinct seed tokens and each flat token's index among them: a vocabulary
-        lookup then hashes the distinct tokens only, for every vocabulary asked."""
-        flat, _ = self._seed_split
-        if not len(flat):
-            return pa.array([], type=pa.string()), np.zeros(0, dtype=np.int64)
-        encoded = pc.dictionary_encode(flat)
-        return encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False).astype(
-            np.int64, copy=False)
+    def _ids(self, steps: tuple[str, ...], vocab: pa.Array) -> np.ndarray:
+        distinct, codes = self._distinct(steps)
+        return token_ids(distinct, vocab)[codes] if len(codes) else codes
 
-    def _seed_ids(self, vocab: pa.Array) -> np.ndarray:
-        """Each flat seed token's id in ``vocab`` (-1: not in it)."""
-        distinct, codes = self._seed_codes
-        return _token_ids(distinct, vocab)[codes] if len(codes) else codes
-
-    def seed_tokens(self, vocab: pa.Array) -> Tokens:
-        """Seed-normalized tokens with their ids in ``vocab``."""
-        _, layout = self._seed_split
-        return Tokens(self._seed_ids(vocab), *layout)
-
-    def squad_tokens(self, vocab: pa.Array) -> Tokens:
-        """SQuAD-normalized tokens with their ids in ``vocab`` (which holds no article).
-
-        On ASCII rows these are the seed tokens less a/an/the; other rows are normalized
-        with the exact steps (articles regex on the seed text, whitespace collapsed).
+    def tokens(self, normalizer: Normalizer, vocab: pa.Array) -> Tokens:
+        """The attempts' tokens under ``normalizer``, with their ids in ``vocab``. A
+        normalizer whose kernel drops tokens of its base's (squad: the articles of seed's)
+        takes them from the base's tokens, the rows the kernel cannot do from the exact steps.
         """
-        if self.normalizer != SEED:
-            raise ValueError("SQuAD tokens are derived from the seed normalization")
-        cached = self._squad_tokens.get(id(vocab))
+        kernel = KERNELS.get(normalizer.steps)
+        if kernel is not None and kernel.drops:
+            return self._derived_tokens(normalizer.steps, kernel, vocab)
+        _, layout = self._layout(normalizer.steps)
+        return Tokens(self._ids(normalizer.steps, vocab), *layout)
+
+    def _derived_tokens(self, steps, kernel, vocab: pa.Array) -> Tokens:
+        cached = self._derived.get((steps, id(vocab)))
         if cached is not None and cached[0] is vocab:
             return cached[1]
-        flat, (rows, _, _) = self._seed_split
-        distinct, codes = self._seed_codes
-        article = pc.is_in(distinct, value_set=pa.array(_ARTICLES)).to_numpy(
+        flat, (rows, _, _) = self._layout(kernel.base)
+        distinct, codes = self._distinct(kernel.base)
+        dropped = pc.is_in(distinct, value_set=pa.array(kernel.drops)).to_numpy(
             zero_copy_only=False)
-        keep = ~article[codes] if len(codes) else np.ones(0, dtype=bool)
-        exact = self.exact_rows
+        keep = ~dropped[codes] if len(codes) else np.ones(0, dtype=bool)
+        if steps not in self._inexact:
+            self._inexact[steps] = kernel.inexact(self.raw)
+        exact = self._inexact[steps]
         if len(exact):
             exact_row = np.zeros(len(self), dtype=bool)
             exact_row[exact] = True
             keep &= ~exact_row[rows]
-        ids, rows = self._seed_ids(vocab)[keep], rows[keep]
+        ids, rows = self._ids(kernel.base, vocab)[keep], rows[keep]
         if len(exact):
-            seeds = self.seed.take(pa.array(exact)).to_pylist()
-            squad = pa.array([collapse_whitespace(remove_articles(s)) for s in seeds])
-            x_flat, x_offsets = _split(squad)
+            texts = self.normalized(_steps_normalizer(kernel.base)).take(pa.array(exact))
+            rest = _steps_normalizer(kernel.rest)
+            x_flat, x_offsets = split_tokens(pa.array([rest(t) for t in texts.to_pylist()],
+                                                      type=pa.string()))
             x_rows = exact[np.repeat(np.arange(len(exact)), np.diff(x_offsets))]
-            ids = np.concatenate([ids, _token_ids(x_flat, vocab)])
+            ids = np.concatenate([ids, token_ids(x_flat, vocab)])
             rows = np.concatenate([rows, x_rows])
             order = np.argsort(rows, kind="stable")
             ids, rows = ids[order], rows[order]
@@ -192,7 +167,7 @@ class Attempts:
         np.cumsum(counts, out=offsets[1:])
         positions = np.arange(len(ids), dtype=np.int64) - offsets[:-1][rows]
         tokens = Tokens(ids, rows, positions, counts)
-        self._squad_tokens[id(vocab)] = (vocab, tokens)
+        self._derived[(steps, id(vocab))] = (vocab, tokens)
         return tokens
 
 
@@ -247,7 +222,7 @@ class References:
         encoded = pc.dictionary_encode(pc.list_flatten(arr))
         ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         offsets = arr.offsets.to_numpy().astype(np.int64)
-        rows, positions, counts = _layout(offsets - offsets[0])
+        rows, positions, counts = token_layout(offsets - offsets[0])
         slots = [np.full(len(arr), -1, dtype=np.int64)]  # at least one slot, even if all empty
         for j in range(int(counts.max()) if len(counts) else 0):
             slot = slots[j] if j < len(slots) else np.full(len(arr), -1, dtype=np.int64)
@@ -277,26 +252,39 @@ class References:
         slots = [matrix[:, j].copy() for j in range(matrix.shape[1]) if (matrix[:, j] >= 0).any()]
         return References(self.values + ("",), tuple(slots), {}, self._memo.setdefault("v2.0", {}))
 
-    def _memoized(self, key: str, make):
+    def _memoized(self, key, make):
         if key not in self._memo:
             self._memo[key] = make()
         return self._memo[key]
 
-    def _seed_array(self) -> pa.Array:
-        return self._memoized("seed_array", lambda: normalize_array(
-            pa.array(self.values, type=pa.string()), SEED))
+    def _array(self, steps: tuple[str, ...]) -> pa.Array:
+        """The reference strings under ``steps``, as an Arrow array."""
+        def make():
+            kernel = KERNELS.get(steps)
+            base = self._array(kernel.base) if kernel is not None and kernel.base else None
+            return normalize_array(pa.array(self.values, type=pa.string()),
+                                   _steps_normalizer(steps), base=base)
+        return self._memoized(("array", steps), make)
+
+    def normalized(self, normalizer: Normalizer) -> tuple[str, ...]:
+        """Each reference string under ``normalizer``."""
+        return self._memoized(("text", normalizer.steps),
+                              lambda: tuple(self._array(normalizer.steps).to_pylist()))
+
+    def bags(self, normalizer: Normalizer) -> ReferenceBags:
+        """The tokens of each reference string under ``normalizer`` (:class:`ReferenceBags`)."""
+        return self._memoized(("bags", normalizer.steps),
+                              lambda: ReferenceBags.build(self._array(normalizer.steps)))
 
     @property
     def seed(self) -> tuple[str, ...]:
         """The seed normalization of each reference string."""
-        return self._memoized("seed", lambda: tuple(self._seed_array().to_pylist()))
+        return self.normalized(SEED)
 
     @property
     def squad_bags(self) -> ReferenceBags:
-        """The SQuAD tokens of each reference string (:class:`ReferenceBags`); the SQuAD
-        normalization starts from the seed's (:func:`normalize_array`'s ``seed``)."""
-        return self._memoized("squad_bags", lambda: ReferenceBags.build(normalize_array(
-            pa.array(self.values, type=pa.string()), SQUAD, seed=self._seed_array())))
+        """The SQuAD tokens of each reference string (what the SQuAD modes choose by)."""
+        return self.bags(SQUAD)
 
     @property
     def squad_lengths(self) -> np.ndarray:
@@ -358,8 +346,8 @@ class ReferenceBags:
         """
         refs = normalized_refs if isinstance(normalized_refs, pa.Array) else pa.array(
             list(normalized_refs), type=pa.string())
-        flat, offsets = _split(refs)
-        rows, positions, lengths = _layout(offsets)
+        flat, offsets = split_tokens(refs)
+        rows, positions, lengths = token_layout(offsets)
         encoded = pc.dictionary_encode(flat) if len(flat) else None
         vocab = encoded.dictionary if encoded is not None else pa.array([], type=pa.string())
         ids = (encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -417,7 +405,7 @@ class ReferenceBags:
         return same_length & (matches == tokens.counts) & (slot >= 0)
 
 
-# --- rules on prepared inputs -----------------------------------------------------------
+# --- the rules' computations on prepared inputs ------------------------------------------
 def equal_any(values: pa.Array, ref_values: Sequence[str], refs: References) -> np.ndarray:
     """Per row: does ``values`` equal any of the row's references (given as ``ref_values``)?"""
     if not ref_values:
@@ -436,22 +424,28 @@ def equal_any(values: pa.Array, ref_values: Sequence[str], refs: References) -> 
     return out
 
 
-def squad_exact_match(attempts: Attempts, refs: References, mode: str) -> np.ndarray:
-    """Exact match of the SQuAD scripts of ``mode``, any of each row's references."""
-    refs = refs.for_squad(mode)
-    bags = refs.squad_bags
-    tokens = attempts.squad_tokens(bags.vocab)
+def sequence_match(attempts: Attempts, refs: References, normalizer: Normalizer) -> np.ndarray:
+    """Per row: are its tokens under ``normalizer`` exactly those of one of its references?"""
+    bags = refs.bags(normalizer)
+    tokens = attempts.tokens(normalizer, bags.vocab)
     out = np.zeros(len(attempts), dtype=bool)
     for slot in refs.slots:
         out |= bags.sequence_equal(slot, tokens)
     return out
 
 
-def token_f1(attempts: Attempts, refs: References, mode: str) -> np.ndarray:
-    """Token F1 of the SQuAD scripts of ``mode``, max over each row's references."""
+def squad_exact_match(attempts: Attempts, refs: References, mode: str) -> np.ndarray:
+    """Exact match of the SQuAD scripts of ``mode``, any of each row's references."""
+    return sequence_match(attempts, refs.for_squad(mode), SQUAD)
+
+
+def token_f1(attempts: Attempts, refs: References, mode: str,
+             normalizer: Normalizer = SQUAD) -> np.ndarray:
+    """Token F1 of the SQuAD scripts of ``mode``, max over each row's references (the ones
+    the script of ``mode`` keeps), tokens counted under ``normalizer``."""
     refs = refs.for_squad(mode)
-    bags = refs.squad_bags
-    tokens = attempts.squad_tokens(bags.vocab)
+    bags = refs.bags(normalizer)
+    tokens = attempts.tokens(normalizer, bags.vocab)
     best = np.zeros(len(attempts), dtype=np.float64)
     for slot in refs.slots:
         common = bags.common_counts(slot, tokens)
@@ -474,257 +468,35 @@ def _f1_from_counts(common, pred_len, gold_len, mode: str) -> np.ndarray:
     return f1
 
 
-def checklist_matrix(attempts: Attempts, facts) -> np.ndarray:
-    """A (rows × facts) boolean matrix: is each fact present (all its terms as whole tokens)?"""
-    terms = sorted({t for f in facts for t in f.normalized_terms})
-    term_tokens = [t.split() for t in terms]
-    vocab_index = {tok: i for i, tok in enumerate(dict.fromkeys(x for t in term_tokens for x in t))}
-    tokens = attempts.seed_tokens(pa.array(list(vocab_index), type=pa.string()))
-    found = {t: _phrase_rows(tokens, [vocab_index[x] for x in toks], len(attempts))
-             for t, toks in zip(terms, term_tokens)}
+def contains_any(attempts: Attempts, refs: References, normalizer: Normalizer) -> np.ndarray:
+    """Per row: does one of its references occur in it as whole consecutive tokens, both under
+    ``normalizer``? A reference of no token never does."""
+    bags = refs.bags(normalizer)
+    tokens = attempts.tokens(normalizer, bags.vocab)
+    out = np.zeros(len(attempts), dtype=bool)
+    if not len(tokens.ids) or not bags.sequences.shape[1]:
+        return out
+    for slot in refs.slots:
+        ref = slot[tokens.rows]
+        # candidate starts: the row's reference's first token
+        at = np.flatnonzero((ref >= 0) & (tokens.ids == bags.sequences[np.maximum(ref, 0), 0]))
+        found = phrases_at(tokens, at, ref[at], bags.sequences, bags.lengths)
+        out[tokens.rows[at[found]]] = True
+    return out
+
+
+def checklist_matrix(attempts: Attempts, facts, normalizer: Normalizer = SEED) -> np.ndarray:
+    """A (rows × facts) boolean matrix: is each fact present (all its terms, normalized by
+    ``normalizer``, as whole tokens)? A term the normalizer erases is never present."""
+    terms = sorted({normalizer(t) for f in facts for t in f.terms})
+    term_tokens = {t: t.split(" ") if t else [] for t in terms}
+    vocab_index = {tok: i for i, tok in enumerate(dict.fromkeys(
+        x for t in terms for x in term_tokens[t]))}
+    tokens = attempts.tokens(normalizer, pa.array(list(vocab_index), type=pa.string()))
+    found = {t: phrase_rows(tokens, [vocab_index[x] for x in term_tokens[t]], len(attempts))
+             for t in terms}
     matrix = np.ones((len(attempts), len(facts)), dtype=bool)
     for j, fact in enumerate(facts):
-        for term in fact.normalized_terms:
-            matrix[:, j] &= found[term]
+        for term in fact.terms:
+            matrix[:, j] &= found[normalizer(term)]
     return matrix
-
-
-def phrase_starts(tokens: Tokens, phrase: list[int]) -> np.ndarray:
-    """Flat indices where the token ids ``phrase`` start, consecutively within one row."""
-    k, m = len(phrase), len(tokens.ids)
-    if k == 0 or k > m:
-        return np.zeros(0, dtype=np.int64)
-    start = tokens.ids[: m - k + 1] == phrase[0]
-    for i in range(1, k):
-        start &= tokens.ids[i : m - k + 1 + i] == phrase[i]
-    at = np.flatnonzero(start)
-    return at[tokens.rows[at] == tokens.rows[at + k - 1]]
-
-
-def _phrase_rows(tokens: Tokens, phrase: list[int], n: int) -> np.ndarray:
-    """Rows in which the token ids ``phrase`` occur consecutively."""
-    present = np.zeros(n, dtype=bool)
-    present[tokens.rows[phrase_starts(tokens, phrase)]] = True
-    return present
-
-
-# --- many items, each with its own references and checklist ---------------------------------
-def item_references(item_alternatives, row_item: np.ndarray) -> References:
-    """References per row from per-item alternatives: row ``r`` takes item ``row_item[r]``'s."""
-    return ItemReferences.build(item_alternatives).for_rows(row_item)
-
-
-@dataclass(frozen=True, eq=False)
-class ItemReferences:
-    """Each item's alternative references, as indices into one table of distinct strings
-    (``table``: items × most alternatives, -1 past an item's last), built once for all
-    the chunks a file is scored in."""
-
-    references: References
-    table: np.ndarray
-
-    @classmethod
-    def build(cls, item_alternatives) -> ItemReferences:
-        """
-        >>> refs = ItemReferences.build([("Paris", "Lutetia"), ("Rome",), ("Paris",)])
-        >>> refs.references.values, refs.table.tolist()
-        (('Paris', 'Lutetia', 'Rome'), [[0, 1], [2, -1], [0, -1]])
-        """
-        # tuples and lists alike, with no Python object made per item
-        lists = pa.array(list(item_alternatives), type=pa.list_(pa.string()))
-        flat = pc.list_flatten(lists)
-        offsets = lists.offsets.to_numpy().astype(np.int64)
-        rows, positions, counts = _layout(offsets - offsets[0])
-        encoded = pc.dictionary_encode(flat)
-        table = np.full((len(lists), max(int(counts.max(initial=0)), 1)), -1, dtype=np.int64)
-        table[rows, positions] = encoded.indices.to_numpy(zero_copy_only=False)
-        values = tuple(encoded.dictionary.to_pylist())
-        return cls(References(values, (table[:, 0],)), table)
-
-    def for_rows(self, row_item: np.ndarray) -> References:
-        """The references of rows whose items are ``row_item``."""
-        return self.references.with_slots(self.table[row_item, j]
-                                          for j in range(self.table.shape[1]))
-
-
-@dataclass(frozen=True)
-class ItemChecklists:
-    """The checklists of many items, flat: each fact's item, each distinct term's fact and
-    normalized text (``terms``, an Arrow string array). Items without a checklist have no
-    facts.
-
-    >>> from recallscore_nb.core.facts import Fact
-    >>> lists = ItemChecklists.build([(Fact("a", ("West", "west!", "drawer")),), None])
-    >>> lists.terms.to_pylist(), lists.fact_terms.tolist(), lists.item_has_checklist.tolist()
-    (['west', 'drawer'], [2], [True, False])
-    """
-
-    fact_item: np.ndarray
-    fact_names: tuple[str, ...]
-    fact_terms: np.ndarray
-    item_fact_start: np.ndarray
-    item_fact_count: np.ndarray
-    item_has_checklist: np.ndarray
-    term_fact: np.ndarray
-    terms: pa.Array
-
-    @cached_property
-    def name_array(self) -> pa.Array:
-        """:attr:`fact_names` as an Arrow array, made once (100,000 items' 300,000 names:
-        8.5 ms, which every chunk would otherwise spend again)."""
-        return pa.array(self.fact_names, type=pa.string())
-
-    @cached_property
-    def term_table(self):
-        """What :func:`item_checklist` looks terms up in, built once (see :func:`_term_table`)."""
-        return _term_table(self)
-
-    @cached_property
-    def term_starts(self) -> tuple[KeyLookup, np.ndarray, np.ndarray]:
-        """The distinct (item, first token) keys of the sorted terms (a :class:`KeyLookup`),
-        where each one's run of terms starts, and how long it is."""
-        sorted_key = self.term_table[4]
-        if not len(sorted_key):
-            empty = np.zeros(0, dtype=np.int64)
-            return KeyLookup(empty), empty, empty
-        starts = np.flatnonzero(np.concatenate(([True], sorted_key[1:] != sorted_key[:-1])))
-        runs = np.diff(np.append(starts, len(sorted_key)))
-        return KeyLookup(sorted_key[starts]), starts, runs
-
-    @classmethod
-    def build(cls, item_facts) -> ItemChecklists:
-        """The items' facts (each a sequence of :class:`~recallscore_nb.core.facts.Fact`, or
-        None: no checklist), flattened once; the terms normalized as one Arrow array, and a
-        term repeated within a fact kept once."""
-        # flattened by C-level maps and plain comprehensions (the quickest way to read an
-        # attribute of many objects), without a Python statement per item or per fact
-        item_facts = list(item_facts)
-        has = np.fromiter(map(is_not, item_facts, repeat(None)), bool, len(item_facts))
-        counts = np.zeros(len(item_facts), dtype=np.int64)
-        counts[has] = np.fromiter(map(len, compress(item_facts, has)), np.int64, int(has.sum()))
-        facts = list(chain.from_iterable(compress(item_facts, has)))
-        given_terms = pa.array([fact.terms for fact in facts], type=pa.list_(pa.string()))
-        raw_fact = np.repeat(np.arange(len(facts), dtype=np.int64),
-                             np.diff(given_terms.offsets.to_numpy()))
-        # each distinct term normalized once; codes number the distinct normalized terms
-        raw = pc.dictionary_encode(pc.list_flatten(given_terms))
-        distinct = pc.dictionary_encode(normalize_array(raw.dictionary, SEED))
-        codes = distinct.indices.to_numpy(zero_copy_only=False).astype(np.int64)[
-            raw.indices.to_numpy(zero_copy_only=False)]
-        # each (fact, term) once, in the order first given
-        keep = np.flatnonzero(~pd.Series(raw_fact * (len(distinct.dictionary) + 1) + codes)
-                              .duplicated().to_numpy())
-        term_fact = raw_fact[keep]
-        return cls(
-            np.repeat(np.arange(len(item_facts), dtype=np.int64), counts),
-            tuple([fact.name for fact in facts]),
-            np.bincount(term_fact, minlength=len(facts)).astype(np.int64),
-            np.cumsum(counts) - counts, counts, has,
-            term_fact, distinct.dictionary.take(pa.array(codes[keep], type=pa.int64())),
-        )
-
-
-def _term_table(lists: ItemChecklists):
-    """The terms' tokens as ids in one vocabulary, and the terms sorted by (item, first
-    token id): (vocab, term ids matrix, term lengths, sort order, sorted keys)."""
-    flat, offsets = _split(lists.terms)
-    rows, positions, lengths = _layout(offsets)
-    encoded = pc.dictionary_encode(flat)
-    vocab = encoded.dictionary.cast(pa.string())
-    term_ids = np.full((len(lists.terms), max(int(lengths.max(initial=0)), 1)), -1,
-                       dtype=np.int64)
-    term_ids[rows, positions] = encoded.indices.to_numpy(zero_copy_only=False)
-    term_key = lists.fact_item[lists.term_fact] * len(vocab) + term_ids[:, 0]
-    order = np.argsort(term_key, kind="stable")
-    return vocab, term_ids, lengths.astype(np.int64), order, term_key[order]
-
-
-def item_checklist(attempts: Attempts, row_item: np.ndarray, lists: ItemChecklists):
-    """Which facts of its own item each row holds, vectorized across items.
-
-    Returns ``(rows, facts)``: the (row, fact index) pairs whose fact is present. Each token
-    is joined to the terms of its row's item that start with it (one sorted key table for all
-    items), then the following tokens of multi-token terms are checked in place.
-    """
-    empty = np.zeros(0, dtype=np.int64)
-    if not len(lists.term_fact):
-        return empty, empty
-    vocab, term_ids, term_len, order, sorted_key = lists.term_table
-    size, longest = len(vocab), term_ids.shape[1]
-    tokens = attempts.seed_tokens(vocab)
-    at = np.flatnonzero(tokens.ids >= 0)
-    key = row_item[tokens.rows[at]] * size + tokens.ids[at]
-    lookup, starts, runs = lists.term_starts
-    found = lookup.locate(key)
-    lo = np.where(found >= 0, starts[found], 0)
-    n_match = np.where(found >= 0, runs[found], 0)
-    start = np.repeat(at, n_match)
-    first = np.repeat(lo - np.cumsum(n_match) + n_match, n_match) + np.arange(n_match.sum())
-    term = order[first]
-    ok = np.ones(len(term), dtype=bool)
-    for i in range(1, longest):
-        longer = term_len[term] > i
-        follow = start + i
-        inside = longer & (follow < len(tokens.ids))
-        follow_c = np.where(inside, follow, 0)
-        same = inside & (tokens.rows[follow_c] == tokens.rows[start]) & (
-            tokens.ids[follow_c] == term_ids[term, i])
-        ok &= ~longer | same
-    pairs = _distinct(tokens.rows[start[ok]] * len(term_ids) + term[ok])  # each (row, term) once
-    row_fact = _distinct_counts((pairs // len(term_ids)) * len(lists.fact_names)
-                                + lists.term_fact[pairs % len(term_ids)])
-    row_fact, count = row_fact
-    fact = row_fact % len(lists.fact_names)
-    present = count == lists.fact_terms[fact]
-    return (row_fact // len(lists.fact_names))[present], fact[present]
-
-
-def _distinct(keys: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (a sort and a neighbour test: quicker than hashing here)."""
-    keys = np.sort(keys)
-    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
-
-
-def _distinct_counts(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    keys = np.sort(keys)
-    if not len(keys):
-        return keys, keys
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    return keys[starts], np.diff(np.append(starts, len(keys)))
-
-
-def missing_fact_names(rows: np.ndarray, facts: np.ndarray, row_item: np.ndarray,
-                       lists: ItemChecklists, n: int) -> pd.api.extensions.ExtensionArray:
-    """Per row, the names of its item's absent facts joined by ";", from the (row, fact) pairs
-    :func:`item_checklist` found present: each distinct (item, present facts) pattern's text
-    built once, all of them with Arrow (no Python step per pattern or per row).
-
-    >>> from recallscore_nb.core.facts import Fact
-    >>> lists = ItemChecklists.build([(Fact("a", ("x",)), Fact("b", ("y",)))])
-    >>> missing_fact_names(np.array([0]), np.array([1]), np.array([0, 0]), lists, 2).tolist()
-    ['a', 'a;b']
-    """
-    if n == 0:
-        return pd.array([], dtype=STRING)
-    local = facts - lists.item_fact_start[lists.fact_item[facts]]
-    if lists.item_fact_count.max(initial=0) > 63:
-        raise UsageError("an item has more than 63 facts; the checklist supports at most 63")
-    mask = np.zeros(n, dtype=np.uint64)
-    if len(rows):  # (row, fact) pairs come sorted by row, each once
-        starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
-        bits = np.left_shift(np.uint64(1), local.astype(np.uint64))
-        mask[rows[starts]] = np.bitwise_or.reduceat(bits, starts)
-    mask_codes, masks = pd.factorize(mask)
-    codes, uniques = pd.factorize(row_item.astype(np.int64) * len(masks) + mask_codes)
-    item = uniques // len(masks)
-    bits = np.asarray(masks, dtype=np.uint64)[uniques % len(masks)]
-    count = lists.item_fact_count[item]
-    pattern = np.repeat(np.arange(len(uniques)), count)
-    k = np.arange(len(pattern)) - np.repeat(np.cumsum(count) - count, count)
-    absent = (np.right_shift(bits[pattern], k.astype(np.uint64)) & np.uint64(1)) == 0
-    fact = (lists.item_fact_start[item][pattern] + k)[absent]
-    per = np.bincount(pattern[absent], minlength=len(uniques))
-    offsets = np.concatenate(([0], np.cumsum(per))).astype(np.int32)
-    names = lists.name_array.take(pa.array(fact, type=pa.int64()))
-    texts = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), names), ";")
-    return pd.array(texts.take(pa.array(codes, type=pa.int64())), dtype=STRING)

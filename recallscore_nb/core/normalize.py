@@ -1,16 +1,21 @@
-"""Normalization: named steps, the pipelines built from them, and a vectorized runner.
+"""Normalization: named steps, the normalizers built from them, and a vectorized runner.
 
-"Normalization is the scorer": every step that changes a score is named here and recorded
-in the rules' signatures. The published protocol of the shipped benchmark is the ``seed``
-pipeline: lowercase (``str.lower``), delete the characters of ``string.punctuation`` (ASCII
-only, deleted, never replaced by a space), trim, and collapse whitespace as ``str.split()``
-sees it. The ``squad`` pipeline adds the removal of the articles a/an/the as the official
-SQuAD scripts do it. Further steps (Unicode punctuation, NFKC) exist only as named options.
+"Normalization is the scorer": every step that changes a score is a named function in
+:data:`STEPS`, every normalizer a named sequence of steps in :data:`NORMALIZERS`, and each
+rule names the normalizer it uses in its signature (``norm:seed``). The published protocol of
+the shipped benchmark is ``seed``: lowercase (``str.lower``), delete the characters of
+``string.punctuation`` (ASCII only, deleted, never replaced by a space), trim, and collapse
+whitespace as ``str.split()`` sees it. ``squad`` removes the articles a/an/the before the
+whitespace, as the official SQuAD scripts do. Other steps (Unicode punctuation, NFKC) exist as
+named options; a new step is a function registered with :func:`register_step`, a new
+normalizer a :class:`Normalizer` registered with :func:`register_normalizer`.
 
 >>> SEED("  The West-Drawer,\\tOPENS. ")
 'the westdrawer opens'
 >>> SQUAD("The answer is: a token!")
 'answer is token'
+>>> SQUAD.signature()  # doctest: +ELLIPSIS
+'normalizer|name:squad|steps:lowercase,punctuation,articles,whitespace|version:...'
 """
 
 from __future__ import annotations
@@ -18,15 +23,24 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._version import __version__
+from .errors import UsageError
+
 __all__ = [
+    "Step",
+    "STEPS",
+    "register_step",
     "Normalizer",
     "NORMALIZERS",
+    "register_normalizer",
+    "normalizer_named",
     "SEED",
     "SQUAD",
     "lowercase",
@@ -42,52 +56,42 @@ _ASCII_PUNCT_TABLE = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 
 
+# --- the registry of steps -----------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    """A named normalization step: a function from one string to one string, and what it
+    does in a few words (shown beside the normalizers' signatures)."""
+
+    name: str
+    apply: Callable[[str], str]
+    description: str
+
+
+STEPS: dict[str, Step] = {}
+"""Every step by name, in the order a normalizer switched on by name applies them
+(:meth:`Normalizer.with_steps`)."""
+
+
+def register_step(name: str, description: str):
+    """Register the decorated function as the step ``name`` (a name used once only).
+
+    >>> @register_step("demo_upper", "uppercase, for this example")
+    ... def demo_upper(text):
+    ...     return text.upper()
+    >>> Normalizer("demo", ("demo_upper",))("a b")
+    'A B'
+    >>> del STEPS["demo_upper"]
+    """
+    def register(function: Callable[[str], str]) -> Callable[[str], str]:
+        if name in STEPS:
+            raise UsageError(f"a normalization step named {name!r} is already registered")
+        STEPS[name] = Step(name, function, description)
+        return function
+    return register
+
+
 # --- the steps, each on one string -------------------------------------------------------
-def lowercase(text: str) -> str:
-    """Lowercase with ``str.lower`` (full Unicode case mapping).
-
-    >>> lowercase("ÉCU Token")
-    'écu token'
-    """
-    return text.lower()
-
-
-def delete_ascii_punctuation(text: str) -> str:
-    """Delete every character of ``string.punctuation``; other characters stay.
-
-    >>> delete_ascii_punctuation("west-drawer’s “end”.")
-    'westdrawer’s “end”'
-    """
-    return text.translate(_ASCII_PUNCT_TABLE)
-
-
-def delete_unicode_punctuation(text: str) -> str:
-    """Delete every character whose Unicode category is punctuation (P*) — an option.
-
-    >>> delete_unicode_punctuation("west–drawer’s “end”")
-    'westdrawers end'
-    """
-    return "".join(ch for ch in text if not unicodedata.category(ch).startswith("P"))
-
-
-def remove_articles(text: str) -> str:
-    """Replace the words a/an/the by a space, with the SQuAD scripts' regex ``\\b(a|an|the)\\b``.
-
-    >>> remove_articles("the token and a drawer")
-    '  token and   drawer'
-    """
-    return _ARTICLES.sub(" ", text)
-
-
-def collapse_whitespace(text: str) -> str:
-    """Trim and collapse whitespace runs (as ``str.split()`` sees them) to one space.
-
-    >>> collapse_whitespace("  a\\t\\u00a0 b\\n")
-    'a b'
-    """
-    return " ".join(text.split())
-
-
+@register_step("nfkc", "Unicode NFKC compatibility normalization")
 def nfkc(text: str) -> str:
     """Unicode NFKC compatibility normalization — an option.
 
@@ -97,62 +101,133 @@ def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+@register_step("lowercase", "lowercase (str.lower, full Unicode case mapping)")
+def lowercase(text: str) -> str:
+    """Lowercase with ``str.lower`` (full Unicode case mapping).
+
+    >>> lowercase("ÉCU Token")
+    'écu token'
+    """
+    return text.lower()
+
+
+@register_step("punctuation", "delete the 32 characters of string.punctuation (ASCII)")
+def delete_ascii_punctuation(text: str) -> str:
+    """Delete every character of ``string.punctuation``; other characters stay.
+
+    >>> delete_ascii_punctuation("west-drawer’s “end”.")
+    'westdrawer’s “end”'
+    """
+    return text.translate(_ASCII_PUNCT_TABLE)
+
+
+@register_step("unicode_punctuation", "delete every character of a Unicode P* category")
+def delete_unicode_punctuation(text: str) -> str:
+    """Delete every character whose Unicode category is punctuation (P*) — an option.
+
+    >>> delete_unicode_punctuation("west–drawer’s “end”")
+    'westdrawers end'
+    """
+    return "".join(ch for ch in text if not unicodedata.category(ch).startswith("P"))
+
+
+@register_step("articles", "replace the words a, an, the by a space (SQuAD's regex)")
+def remove_articles(text: str) -> str:
+    """Replace the words a/an/the by a space, with the SQuAD scripts' regex ``\\b(a|an|the)\\b``.
+
+    >>> remove_articles("the token and a drawer")
+    '  token and   drawer'
+    """
+    return _ARTICLES.sub(" ", text)
+
+
+@register_step("whitespace", "trim, and collapse whitespace runs (str.split) to one space")
+def collapse_whitespace(text: str) -> str:
+    """Trim and collapse whitespace runs (as ``str.split()`` sees them) to one space.
+
+    >>> collapse_whitespace("  a\\t\\u00a0 b\\n")
+    'a b'
+    """
+    return " ".join(text.split())
+
+
+# --- normalizers: named sequences of steps ------------------------------------------------
 @dataclass(frozen=True)
 class Normalizer:
-    """A named pipeline of normalization steps, applied in a fixed order.
+    """A named sequence of registered steps (:data:`STEPS`), applied in order. ``name`` is
+    what rules' signatures record; a variant gets a name of its own.
 
-    The order is NFKC, lowercase, ASCII punctuation, Unicode punctuation, articles,
-    whitespace. ``name`` is what signatures record; variants get new names.
-
-    >>> Normalizer("custom", punctuation=False)("Hi, There")
+    >>> Normalizer("custom", ("lowercase", "whitespace"))("Hi,  There")
     'hi, there'
     """
 
     name: str
-    lowercase: bool = True
-    punctuation: bool = True
-    whitespace: bool = True
-    articles: bool = False
-    unicode_punctuation: bool = False
-    nfkc: bool = False
+    steps: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "steps", tuple(self.steps))
+        unknown = [s for s in self.steps if s not in STEPS]
+        if unknown:
+            raise UsageError(f"normalizer {self.name!r}: unknown step {unknown[0]!r} "
+                             f"(steps: {', '.join(STEPS)})")
 
     def __call__(self, text: str) -> str:
-        if self.nfkc:
-            text = nfkc(text)
-        if self.lowercase:
-            text = lowercase(text)
-        if self.punctuation:
-            text = delete_ascii_punctuation(text)
-        if self.unicode_punctuation:
-            text = delete_unicode_punctuation(text)
-        if self.articles:
-            text = remove_articles(text)
-        if self.whitespace:
-            text = collapse_whitespace(text)
+        for step in self.steps:
+            text = STEPS[step].apply(text)
         return text
 
-    def with_steps(self, name: str, **steps: bool) -> Normalizer:
-        """A variant of this pipeline under a new name, with some steps switched.
+    def signature(self) -> str:
+        """``normalizer|name:<name>|steps:<step>,<step>…|version:X``: cite it beside the
+        rules that use it."""
+        return (f"normalizer|name:{self.name}|steps:{','.join(self.steps) or 'none'}"
+                f"|version:{__version__}")
+
+    def with_steps(self, name: str, **switches: bool) -> Normalizer:
+        """A variant under a new name, with steps switched on or off by name; the steps keep
+        the order of :data:`STEPS`.
 
         >>> SEED.with_steps("seed-nocase", lowercase=False)("A  B")
         'A B'
+        >>> SEED.with_steps("seed+nfkc", nfkc=True).steps
+        ('nfkc', 'lowercase', 'punctuation', 'whitespace')
         """
-        return replace(self, name=name, **steps)
-
-    @property
-    def _fast_path(self) -> bool:
-        return (
-            self.lowercase
-            and self.punctuation
-            and self.whitespace
-            and not self.unicode_punctuation
-            and not self.nfkc
-        )
+        unknown = [s for s in switches if s not in STEPS]
+        if unknown:
+            raise UsageError(f"unknown step {unknown[0]!r} (steps: {', '.join(STEPS)})")
+        on = {s for s in self.steps if switches.get(s, True)}
+        on |= {s for s, wanted in switches.items() if wanted}
+        return Normalizer(name, tuple(s for s in STEPS if s in on))
 
 
-SEED = Normalizer("seed")
-SQUAD = Normalizer("squad", articles=True)
-NORMALIZERS: dict[str, Normalizer] = {n.name: n for n in (SEED, SQUAD)}
+NORMALIZERS: dict[str, Normalizer] = {}
+"""Every registered normalizer by name: the ones rules may name."""
+
+
+def register_normalizer(normalizer: Normalizer) -> Normalizer:
+    """Register ``normalizer`` under its name (used once only); return it."""
+    if normalizer.name in NORMALIZERS:
+        raise UsageError(f"a normalizer named {normalizer.name!r} is already registered")
+    NORMALIZERS[normalizer.name] = normalizer
+    return normalizer
+
+
+def normalizer_named(name: str | Normalizer) -> Normalizer:
+    """The registered normalizer ``name`` (a :class:`Normalizer` is returned as it is); an
+    unknown name lists the registered ones.
+
+    >>> normalizer_named("squad") is SQUAD
+    True
+    """
+    if isinstance(name, Normalizer):
+        return name
+    if name not in NORMALIZERS:
+        raise UsageError(f"unknown normalizer {name!r} (normalizers: {', '.join(NORMALIZERS)})")
+    return NORMALIZERS[name]
+
+
+SEED = register_normalizer(Normalizer("seed", ("lowercase", "punctuation", "whitespace")))
+SQUAD = register_normalizer(Normalizer("squad", ("lowercase", "punctuation", "articles",
+                                                 "whitespace")))
 
 
 # --- the vectorized runner ---------------------------------------------------------------
@@ -249,14 +324,46 @@ def _drop_article_tokens(seed: pa.Array) -> pa.Array:
 _ARTICLE_TOKENS = pa.array(["a", "an", "the"])
 
 
-def normalize_array(
-    values: pa.Array | pa.ChunkedArray, normalizer: Normalizer = SEED, *, seed: pa.Array | None = None
-) -> pa.Array:
+@dataclass(frozen=True)
+class Kernel:
+    """A vectorized implementation of one sequence of steps: ``run(values)`` is exact on every
+    row but those ``inexact(values)`` returns, which take the Python steps. ``base``: the steps
+    whose output ``from_base`` can start from instead; ``drops``: on that output (split on
+    spaces), the kernel amounts to dropping these tokens, and ``rest`` are the steps that make
+    its output from the base's on any row (so the engine derives tokens without a new pass).
+    """
+
+    run: Callable[[pa.Array], pa.Array]
+    inexact: Callable[[pa.Array], np.ndarray]
+    base: tuple[str, ...] | None = None
+    from_base: Callable[[pa.Array], pa.Array] | None = None
+    drops: tuple[str, ...] = ()
+    rest: tuple[str, ...] = ()
+
+
+def _seed_kernel(values: pa.Array) -> pa.Array:
+    return _seed_ascii(*_string_buffers(values))
+
+
+KERNELS: dict[tuple[str, ...], Kernel] = {
+    SEED.steps: Kernel(_seed_kernel, lambda values: exact_rows(values, articles=False)),
+    SQUAD.steps: Kernel(lambda values: _drop_article_tokens(_seed_kernel(values)),
+                        lambda values: exact_rows(values, articles=True), base=SEED.steps,
+                        from_base=_drop_article_tokens, drops=("a", "an", "the"),
+                        rest=("articles", "whitespace")),
+}
+"""The vectorized implementations by step sequence; any other sequence takes the Python
+steps once per distinct value (a new step needs no kernel to be exact)."""
+
+
+def normalize_array(values: pa.Array | pa.ChunkedArray, normalizer: Normalizer = SEED, *,
+                    base: pa.Array | None = None) -> pa.Array:
     """Apply ``normalizer`` to every string of ``values``; equal, row by row, to ``normalizer(s)``.
 
-    Rows of ASCII text take a vectorized path over the Arrow value bytes; other rows are
-    normalized once per distinct value with the exact Python steps. ``seed``, the seed
-    normalization of ``values`` when already computed, saves work for the squad pipeline.
+    A step sequence with a kernel (:data:`KERNELS`) takes a vectorized path over the Arrow
+    value bytes, the rows it cannot do exactly the Python steps; any other is normalized once
+    per distinct value with the Python steps. ``base``, the values already normalized by the
+    kernel's ``base`` steps (the seed normalization, for squad), saves a pass.
 
     >>> normalize_array(pa.array(["A  b!", "Ça, VA"])).to_pylist()
     ['a b', 'ça va']
@@ -269,12 +376,14 @@ def normalize_array(
         values = values.cast(pa.string())
     if len(values) == 0:
         return pa.array([], type=pa.string())
-    if not normalizer._fast_path:
+    kernel = KERNELS.get(normalizer.steps)
+    if kernel is None:
         return _normalize_exact(values, normalizer)
-    out = _seed_ascii(*_string_buffers(values)) if seed is None else seed
-    if normalizer.articles:
-        out = _drop_article_tokens(out)
-    rows = exact_rows(values, articles=normalizer.articles)
+    if base is not None and kernel.from_base is not None:
+        out = kernel.from_base(base)
+    else:
+        out = kernel.run(values)
+    rows = kernel.inexact(values)
     if len(rows):
         exact = _normalize_exact(values.take(pa.array(rows)), normalizer)
         out = _replace_rows(out, rows, exact)
@@ -284,7 +393,7 @@ def normalize_array(
 def _normalize_exact(values: pa.Array, normalizer: Normalizer) -> pa.Array:
     """Python normalization, once per distinct value."""
     encoded = pc.dictionary_encode(values)
-    step = _seed_text if normalizer == SEED.with_steps(normalizer.name) else normalizer
+    step = _seed_text if normalizer.steps == SEED.steps else normalizer
     distinct = [step(s) for s in encoded.dictionary.to_pylist()]
     return pa.array(distinct, type=pa.string()).take(encoded.indices)
 

@@ -2,6 +2,8 @@
 are named.
 
 A rule is a small frozen object. It declares its ``name`` (its signature's first field), the
+normalizer it compares under (``normalizer``, a name of
+:data:`~recallscore_nb.core.normalize.NORMALIZERS`; None: the text as written), the
 :class:`Column` values it adds to a scored table (in output order, each binary, graded or a
 count), the :class:`Measure` values a summary, a table or a figure shows of it (each binary or
 graded, with its labels; a derived measure, such as the checklist's partial credit, says which
@@ -10,8 +12,9 @@ through one interface, ``compute(attempts, target)``: the prepared attempts of
 :mod:`recallscore_nb.core.engine` against a :class:`Target`, of which each rule reads its part
 (the references, or the checklist's facts), returning its columns by name.
 
-:data:`RULES` lists the rule classes in output order; everything else asks the functions
-below, at call time, so that a new rule is one class added to :data:`RULES` (and its tests):
+:data:`RULES` lists the rule classes in output order (:func:`register_rule` adds one);
+everything else asks the functions below, at call time, so that a new rule is one class
+registered (and its tests):
 :func:`rules_for` (the rules of a SQuAD mode), :func:`output_columns` (every output column for
 a set of facts), :func:`stored_columns` and :func:`column_of` (what a scored file's columns
 hold), :func:`measures`, :func:`binary_measures` and :func:`measure` (lookup by column, naming
@@ -36,13 +39,12 @@ from typing import ClassVar
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from .._version import __version__
-from . import engine
+from . import engine, item_tables
 from .errors import UsageError
 from .facts import Fact, partial_credit
-from .normalize import SEED
+from .normalize import Normalizer, normalizer_named
 
 __all__ = [
     "BINARY",
@@ -59,6 +61,7 @@ __all__ = [
     "Contains",
     "Checklist",
     "RULES",
+    "register_rule",
     "SQUAD_MODES",
     "rules_for",
     "output_columns",
@@ -142,7 +145,7 @@ class Target:
 
     references: engine.References | None = None
     facts: tuple[Fact, ...] | None = None
-    checklists: engine.ItemChecklists | None = None
+    checklists: item_tables.ItemChecklists | None = None
     row_item: np.ndarray | None = None
 
 
@@ -154,6 +157,7 @@ class Rule:
     """
 
     name: ClassVar[str]
+    normalizer: ClassVar[str | None] = None
     columns: ClassVar[tuple[Column, ...]]
     measures: ClassVar[tuple[Measure, ...]]
     column: ClassVar[str]
@@ -168,8 +172,18 @@ class Rule:
                                 if m.derive is None)
 
     def fields(self) -> list[tuple[str, str]]:
-        """The (key, value) pairs of the signature, version excluded."""
+        """The (key, value) pairs of the signature, version excluded: the normalizer first,
+        then what :meth:`options` adds."""
+        return [("norm", self.normalizer or "none"), *self.options()]
+
+    def options(self) -> list[tuple[str, str]]:
+        """The rule's own choices that change a score, as (key, value) pairs."""
         return []
+
+    @property
+    def normalization(self) -> Normalizer:
+        """The registered normalizer the rule names."""
+        return normalizer_named(self.normalizer)
 
     def signature(self) -> str:
         parts = [self.name] + [f"{k}:{v}" for k, v in self.fields()]
@@ -197,9 +211,6 @@ class LiteralMatch(Rule):
     measures: ClassVar[tuple[Measure, ...]] = (
         Measure("literal_match", BINARY, "literal", "literal", "Literal"),)
 
-    def fields(self):
-        return [("norm", "none")]
-
     def compute(self, attempts, target):
         refs = target.references
         return {self.column: engine.equal_any(attempts.raw, refs.values, refs)}
@@ -214,15 +225,14 @@ class NormalizedMatch(Rule):
     """
 
     name: ClassVar[str] = "normalized"
+    normalizer: ClassVar[str] = "seed"
     measures: ClassVar[tuple[Measure, ...]] = (
         Measure("normalized_match", BINARY, "normalized", "normalized", "Normalized"),)
 
-    def fields(self):
-        return [("norm", SEED.name)]
-
     def compute(self, attempts, target):
-        refs = target.references
-        return {self.column: engine.equal_any(attempts.seed, refs.seed, refs)}
+        refs, norm = target.references, self.normalization
+        return {self.column: engine.equal_any(attempts.normalized(norm), refs.normalized(norm),
+                                              refs)}
 
 
 @dataclass(frozen=True)
@@ -234,6 +244,7 @@ class SquadExactMatch(Rule):
     """
 
     name: ClassVar[str] = "squad_exact_match"
+    normalizer: ClassVar[str] = "squad"
     measures: ClassVar[tuple[Measure, ...]] = (
         Measure("squad_exact_match", BINARY, "SQuAD exact match", "SQuAD EM", "Squad"),)
     mode: str = "v1.1"
@@ -242,10 +253,11 @@ class SquadExactMatch(Rule):
         _check_mode(self.mode)
 
     def fields(self):
-        return [("mode", self.mode), ("norm", "squad")]
+        return [("mode", self.mode), ("norm", self.normalizer)]
 
     def compute(self, attempts, target):
-        return {self.column: engine.squad_exact_match(attempts, target.references, self.mode)}
+        refs = target.references.for_squad(self.mode)
+        return {self.column: engine.sequence_match(attempts, refs, self.normalization)}
 
 
 @dataclass(frozen=True)
@@ -276,41 +288,23 @@ class TokenF1(Rule):
             raise ValueError(f"'norm' must be one of {', '.join(TOKEN_F1_NORMS)} "
                              f"(got {self.norm!r})")
 
+    @property
+    def normalizer(self) -> str:
+        return self.norm
+
     def fields(self):
         empty = "zero" if self.mode == "v1.1" else "both-one"
         return [("mode", self.mode), ("norm", self.norm), ("tok", "ws"), ("bag", "multiset"),
                 ("empty", empty)]
 
     def compute(self, attempts, target):
-        if self.norm == "seed":
-            return {self.column: _seed_token_f1(attempts, target.references, self.mode)}
-        return {self.column: engine.token_f1(attempts, target.references, self.mode)}
+        return {self.column: engine.token_f1(attempts, target.references, self.mode,
+                                             self.normalization)}
 
 
 TOKEN_F1_NORMS = ("squad", "seed")
 """The normalizations token F1 can count tokens under: the official scripts' (default), or
 the seed normalization (articles kept)."""
-
-
-def _seed_token_f1(attempts: engine.Attempts, refs: engine.References, mode: str) -> np.ndarray:
-    """Token F1 over seed tokens (articles kept), max over each row's references, the
-    references and empty-side cases of the SQuAD script of ``mode``."""
-    from .normalize import normalize_array
-
-    if attempts.normalizer != SEED:
-        attempts = engine.Attempts(attempts.raw)
-    refs = refs.for_squad(mode)
-    bags = engine.ReferenceBags.build(
-        normalize_array(pa.array(refs.values, type=pa.string()), SEED))
-    tokens = attempts.seed_tokens(bags.vocab)
-    best = np.zeros(len(attempts), dtype=np.float64)
-    for slot in refs.slots:
-        common = bags.common_counts(slot, tokens)
-        f1 = engine._f1_from_counts(common, tokens.counts, bags.lengths[np.maximum(slot, 0)],
-                                    mode)
-        f1[slot < 0] = 0.0
-        np.maximum(best, f1, out=best)
-    return best
 
 
 @dataclass(frozen=True)
@@ -328,48 +322,16 @@ class Contains(Rule):
     """
 
     name: ClassVar[str] = "contains"
+    normalizer: ClassVar[str] = "squad"
     measures: ClassVar[tuple[Measure, ...]] = (
         Measure("contains", BINARY, "contains a reference", "contains", "Contains"),)
 
-    def fields(self):
-        return [("norm", "squad"), ("tok", "ws"), ("match", "whole-token")]
+    def options(self):
+        return [("tok", "ws"), ("match", "whole-token")]
 
     def compute(self, attempts, target):
-        return {self.column: _contains_any(attempts, target.references)}
-
-
-def _contains_any(attempts: engine.Attempts, refs: engine.References) -> np.ndarray:
-    """Per row: does any of its references' SQuAD tokens occur consecutively in its own?
-
-    Each flat token is a candidate start; the ``k``-th following token is compared with the
-    ``k``-th token of the row's reference, one numpy pass per reference position.
-    """
-    bags = refs.squad_bags
-    tokens = attempts.squad_tokens(bags.vocab)
-    out = np.zeros(len(attempts), dtype=bool)
-    m = len(tokens.ids)
-    if not m:
-        return out
-    row_count = tokens.counts[tokens.rows]
-    width = bags.sequences.shape[1]
-    for slot in refs.slots:
-        ref = slot[tokens.rows]
-        ref0 = np.maximum(ref, 0)
-        length = bags.lengths[ref0]
-        first = bags.sequences[ref0, 0] if width else np.full(m, -2, dtype=np.int64)
-        # candidate starts: the reference's first token, room for the rest in the row; the
-        # following tokens are compared on the candidates only
-        at = np.flatnonzero((ref >= 0) & (length > 0) & (tokens.ids == first)
-                            & (tokens.positions + length <= row_count))
-        cand_ref, cand_len = ref0[at], length[at]
-        ok = np.ones(len(at), dtype=bool)
-        for k in range(1, width):
-            need = ok & (cand_len > k)
-            if not need.any():
-                break
-            ok &= ~need | (tokens.ids[np.minimum(at + k, m - 1)] == bags.sequences[cand_ref, k])
-        out[tokens.rows[at[ok]]] = True
-    return out
+        return {self.column: engine.contains_any(attempts, target.references,
+                                                 self.normalization)}
 
 
 @dataclass(frozen=True)
@@ -389,6 +351,7 @@ class Checklist(Rule):
     """
 
     name: ClassVar[str] = "checklist"
+    normalizer: ClassVar[str] = "seed"
     present: ClassVar[str] = "facts_present"
     total: ClassVar[str] = "facts_total"
     missing: ClassVar[str] = "facts_missing"
@@ -406,9 +369,8 @@ class Checklist(Rule):
         Column(measures[0].column, BINARY, optional=True),
     )
 
-    def fields(self):
-        return [("norm", SEED.name), ("tok", "ws"), ("match", "whole-token"),
-                ("full", "all-facts")]
+    def options(self):
+        return [("tok", "ws"), ("match", "whole-token"), ("full", "all-facts")]
 
     @classmethod
     def fact_column(cls, name: str) -> str:
@@ -433,7 +395,7 @@ class Checklist(Rule):
         return self._against_items(attempts, target.checklists, target.row_item)
 
     def _against_facts(self, attempts, facts) -> dict[str, np.ndarray]:
-        matrix = engine.checklist_matrix(attempts, facts)
+        matrix = engine.checklist_matrix(attempts, facts, self.normalization)
         present = matrix.sum(axis=1, dtype=np.int64)
         out = {self.present: present,
                self.total: np.full(len(present), len(facts), dtype=np.int64),
@@ -442,14 +404,14 @@ class Checklist(Rule):
         return out
 
     def _against_items(self, attempts, lists, row_item) -> dict[str, np.ndarray]:
-        rows, facts = engine.item_checklist(attempts, row_item, lists)
+        rows, facts = item_tables.item_checklist(attempts, row_item, lists)
         present = np.bincount(rows, minlength=len(attempts))
         total = lists.item_fact_count[row_item]
         out = {self.present: pd.array(present, dtype="Int64"),
                self.total: pd.array(total, dtype="Int64"),
                self.column: pd.array(present == total, dtype="boolean"),
-               self.missing: engine.missing_fact_names(rows, facts, row_item, lists,
-                                                        len(attempts))}
+               self.missing: item_tables.missing_fact_names(rows, facts, row_item, lists,
+                                                             len(attempts))}
         without = ~lists.item_has_checklist[row_item]
         for values in out.values():
             values[without] = pd.NA
@@ -461,6 +423,22 @@ RULES: dict[str, type[Rule]] = {
                         Checklist)
 }
 """The rule classes by name, in output order: the registry every list of rules derives from."""
+
+
+def register_rule(cls: type[Rule]) -> type[Rule]:
+    """Add a rule class to :data:`RULES` (after the others; its name and columns new, its
+    normalizer registered); usable as a class decorator."""
+    if cls.name in RULES:
+        raise UsageError(f"a rule named {cls.name!r} is already registered")
+    taken = {c.name for rule in RULES.values() for c in rule.columns}
+    taken |= {m.column for rule in RULES.values() for m in rule.measures}
+    clash = [m.column for m in cls.measures if m.column in taken]
+    if clash:
+        raise UsageError(f"rule {cls.name!r}: column {clash[0]!r} is another rule's")
+    if isinstance(cls.normalizer, str):
+        normalizer_named(cls.normalizer)
+    RULES[cls.name] = cls
+    return cls
 
 
 # --- the registry's questions ---------------------------------------------------------------

@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import engine, rules
+from . import engine, item_tables, rules
 from .errors import UsageError
 from .facts import as_facts
 from .items import Items
@@ -331,22 +331,22 @@ class PreparedItems:
         """Each id's item number (-1: not an item), ``item_ids`` as text (Series or array)."""
         found = pc.index_in(engine.as_string_array(item_ids, what="item"), value_set=self.ids)
         return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.int64)
-    references: engine.ItemReferences
-    checklists: engine.ItemChecklists
+    references: item_tables.ItemReferences
+    checklists: item_tables.ItemChecklists
 
 
-def item_references(items: Items) -> engine.ItemReferences:
+def item_references(items: Items) -> item_tables.ItemReferences:
     """The items' references, with what every chunk reads of them made now (a process
     forked to score chunks then has it too)."""
-    built = engine.ItemReferences.build([item.references for item in items.items])
+    built = item_tables.ItemReferences.build([item.references for item in items.items])
     built.references.seed
     built.references.squad_bags.key_lookup
     return built
 
 
-def item_checklists(items: Items) -> engine.ItemChecklists:
+def item_checklists(items: Items) -> item_tables.ItemChecklists:
     """The items' checklists, with what every chunk reads of them made now."""
-    built = engine.ItemChecklists.build([item.facts for item in items.items])
+    built = item_tables.ItemChecklists.build([item.facts for item in items.items])
     built.term_starts, built.name_array
     return built
 

@@ -75,6 +75,7 @@ from . import engine
 from .errors import UsageError
 from .facts import facts_of
 from .normalize import SEED
+from .tokens import Tokens, phrase_starts
 from .numeric import (
     FoundNumber,
     NumberTerm,
@@ -343,7 +344,7 @@ class _Plan:
 
 
 # --- occurrences, vectorized over the distinct attempts ----------------------------------
-def _first_positions(tokens: engine.Tokens, starts: np.ndarray, n: int) -> np.ndarray:
+def _first_positions(tokens: Tokens, starts: np.ndarray, n: int) -> np.ndarray:
     """Per row, the token position of the first start (-1 where none)."""
     first = np.full(n, -1, dtype=np.int64)
     rows, where = np.unique(tokens.rows[starts], return_index=True)
@@ -357,12 +358,12 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
     texts = values.to_pylist()
     if n == 0:
         return np.zeros((0, n_facts), dtype=np.int64), np.zeros(0), []
-    prepared = engine.Attempts(values, normalizer)
+    prepared = engine.Attempts(values)
     vocab = list(dict.fromkeys(
         [t for term in plan.terms for t in term.tokens] + [t for _, c in plan.cues for t in c]
         + [CONTRAST]))
     vocab_id = {t: i for i, t in enumerate(vocab)}
-    tokens = prepared.seed_tokens(pa.array(vocab, type=pa.string()))
+    tokens = prepared.tokens(normalizer, pa.array(vocab, type=pa.string()))
     row_start = np.zeros(n, dtype=np.int64)
     np.cumsum(tokens.counts[:-1], out=row_start[1:])
 
@@ -370,7 +371,7 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
     clause = _clauses(values, tokens, vocab_id[CONTRAST])
     cue_rows, cue_starts, cue_ends, cue_ids, cue_flat = [], [], [], [], []
     for c, (_, cue_tokens) in enumerate(plan.cues):
-        at = engine.phrase_starts(tokens, [vocab_id[t] for t in cue_tokens])
+        at = phrase_starts(tokens, [vocab_id[t] for t in cue_tokens])
         cue_rows.append(tokens.rows[at])
         cue_starts.append(tokens.positions[at])
         cue_ends.append(tokens.positions[at] + len(cue_tokens) - 1)
@@ -387,7 +388,7 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
     free = np.full((len(plan.terms), n), -1, dtype=np.int64)
     for k, term in enumerate(plan.terms):
         if term.number is None:
-            starts = engine.phrase_starts(tokens, [vocab_id[t] for t in term.tokens])
+            starts = phrase_starts(tokens, [vocab_id[t] for t in term.tokens])
             first[k] = _first_positions(tokens, starts, n)
             free[k] = _first_positions(tokens, starts[~negated_token[starts]], n)
     spans_of = _TokenSpans(texts)
@@ -460,7 +461,7 @@ _RE2_TOKEN = (f"[^{_re2_class(_WHITESPACE + string.punctuation)}]"
 _RE2_KEEP = f"[^T{_re2_class(CLAUSE_ENDS)}]+"
 
 
-def _clauses(values: pa.Array, tokens: engine.Tokens, contrast: int) -> np.ndarray:
+def _clauses(values: pa.Array, tokens: Tokens, contrast: int) -> np.ndarray:
     """A clause number for each token (flat, as ``tokens``): equal within a clause of a row.
 
     Rows whose tokens the normalizer splits otherwise than the seed pipeline does (an
@@ -484,7 +485,7 @@ def _clauses(values: pa.Array, tokens: engine.Tokens, contrast: int) -> np.ndarr
     return np.cumsum(starts | (tokens.ids == contrast))
 
 
-def _scopes(cue_ends: np.ndarray, tokens: engine.Tokens, clause: np.ndarray,
+def _scopes(cue_ends: np.ndarray, tokens: Tokens, clause: np.ndarray,
             window: int) -> np.ndarray:
     """Whether each token (flat) lies in a cue's scope: after the cue's last token (flat
     indices ``cue_ends``), in its clause, at most ``window`` tokens on."""

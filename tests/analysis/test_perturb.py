@@ -374,7 +374,7 @@ def test_labels_come_from_the_transformation_so_reproduce_catches_a_scorer_bug(
 
     right, _ = perturb_benchmark(SHIPPED, seed=0)
 
-    def substring_checklist(attempts, facts):
+    def substring_checklist(attempts, facts, normalizer=None):
         texts = [t.lower() for t in attempts.raw.to_pylist()]
         return np.array([[all(term.lower() in t for term in f.terms) for f in facts]
                          for t in texts], dtype=bool).reshape(len(texts), len(facts))

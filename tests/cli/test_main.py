@@ -47,6 +47,10 @@ SIGNATURES = {
         f"checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:{V}",
     ],
 }
+NORMALIZER_SIGNATURES = [
+    f"normalizer|name:seed|steps:lowercase,punctuation,whitespace|version:{V}",
+    f"normalizer|name:squad|steps:lowercase,punctuation,articles,whitespace|version:{V}",
+]
 RULE_COLUMNS = ["literal_match", "normalized_match", "squad_exact_match", "token_f1",
                 "contains", "facts_present", "facts_total", "checklist_full_match"]
 OWN_COLUMNS = ["id", "attempt", "condition", *RULE_COLUMNS, "fact_bird", "fact_place", "fact_time"]
@@ -122,11 +126,12 @@ def test_help_lists_the_commands_and_exit_codes(capsys):
 # --- signature ---------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["v1.1", "v2.0"])
 def test_signature(capsys, mode):
-    assert run(capsys, "signature", "--squad-mode", mode) == (0, "\n".join(SIGNATURES[mode]) + "\n", "")
+    expected = "\n".join(SIGNATURES[mode] + NORMALIZER_SIGNATURES) + "\n"
+    assert run(capsys, "signature", "--squad-mode", mode) == (0, expected, "")
 
 
 def test_signature_defaults_to_v1_1(capsys):
-    assert run(capsys, "signature")[1].splitlines() == SIGNATURES["v1.1"]
+    assert run(capsys, "signature")[1].splitlines() == SIGNATURES["v1.1"] + NORMALIZER_SIGNATURES
 
 
 # --- validate ----------------------------------------------------------------------------

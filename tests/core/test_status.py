@@ -394,10 +394,11 @@ def test_clauses_follow_the_seed_tokens(text, clauses):
     import pyarrow as pa
 
     from recallscore_nb.core import engine
+    from recallscore_nb.core.normalize import SEED
     from recallscore_nb.core.status import _clauses
 
     values = pa.array(["x", text])
-    tokens = engine.Attempts(values).seed_tokens(pa.array(["but"]))
+    tokens = engine.Attempts(values).tokens(SEED, pa.array(["but"]))
     got = _clauses(values, tokens, 0)[tokens.rows == 1]
     assert (got - got.min()).tolist() == clauses if clauses else got.tolist() == []
 

@@ -6,14 +6,18 @@ trimmed), as the checklist hands them over.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from recallscore_nb.core.normalize import SEED
-from recallscore_nb.core.tokens import pad, term_occurs, terms_occur
+from recallscore_nb.core.normalize import SEED, Normalizer
+from recallscore_nb.core.engine import Attempts
+from recallscore_nb.core.tokens import Tokens, pad, phrase_rows, phrase_starts, term_occurs
 
 HYPOTHESIS = settings(max_examples=200, deadline=None)
+_AS_IS = Normalizer("as-is", ())
+"""No step: the texts are already normalized."""
 
 CASES = [
     # (normalized text, normalized term, occurs?)
@@ -48,8 +52,14 @@ def test_term_occurs(text, term, expected):
 def test_an_empty_term_raises():
     with pytest.raises(ValueError, match="normalizes to nothing"):
         term_occurs("west", "")
-    with pytest.raises(ValueError, match="normalizes to nothing"):
-        terms_occur(pad(pa.array(["west"])), "")
+
+
+def terms_occur(texts, term: str) -> np.ndarray:
+    """The vectorized matcher's answer for one normalized term in normalized texts (split on
+    spaces, as the rules split them)."""
+    vocab = list(dict.fromkeys(term.split(" ")))
+    tokens = Attempts(texts).tokens(_AS_IS, pa.array(vocab))
+    return phrase_rows(tokens, [vocab.index(t) for t in term.split(" ")], len(texts))
 
 
 @pytest.mark.parametrize(
@@ -65,16 +75,24 @@ def test_pad(values, expected):
 
 
 @pytest.mark.parametrize("term", sorted({term for _, term, _ in CASES}))
-def test_terms_occur_agrees_with_term_occurs(term):
+def test_the_vectorized_matcher_agrees_with_term_occurs(term):
     texts = [text for text, _, _ in CASES]
-    got = terms_occur(pad(pa.array(texts)), term)
+    got = terms_occur(texts, term)
     assert got.dtype == bool
     assert got.tolist() == [term_occurs(text, term) for text in texts]
 
 
-def test_terms_occur_on_a_sliced_array():
+def test_the_vectorized_matcher_on_a_sliced_array():
     texts = pa.array(["west", "northwest", "a west b", "x"]).slice(1, 2)
-    assert terms_occur(pad(texts), "west").tolist() == [False, True]
+    assert terms_occur(texts, "west").tolist() == [False, True]
+
+
+def test_phrase_starts_stay_within_a_row():
+    tokens = Tokens(ids=np.array([0, 1, 0, 1]), rows=np.array([0, 0, 1, 2]),
+                    positions=np.array([0, 1, 0, 0]), counts=np.array([2, 1, 1]))
+    assert phrase_starts(tokens, [0, 1]).tolist() == [0]  # row 1 ends before row 2's 1
+
+
 
 
 WORDS = st.sampled_from(["west", "drawer", "northwest", "a", "the", "é", "west–drawer", "x"])
@@ -89,7 +107,7 @@ def test_term_occurs_is_consecutive_token_match(text_tokens, term_tokens):
         text_tokens[i : i + k] == term_tokens for i in range(len(text_tokens) - k + 1)
     )
     assert term_occurs(text, term) is expected
-    assert terms_occur(pad(pa.array([text])), term).tolist() == [expected]
+    assert terms_occur([text], term).tolist() == [expected]
 
 
 @HYPOTHESIS

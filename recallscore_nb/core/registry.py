@@ -1,0 +1,71 @@
+"""What the package can score with, listed: every registered rule and normalizer, each with
+its name, its signature (what to cite beside a number) and a line on what it does.
+
+>>> len(rules()), [(entry.name, entry.normalizer) for entry in rules()][:2]
+(6, [('literal', 'none'), ('normalized', 'seed')])
+>>> [(entry.name, entry.normalizer) for entry in rules()][:2]
+[('literal', 'none'), ('normalized', 'seed')]
+>>> [(entry.name, entry.steps) for entry in normalizers()]
+[('seed', ('lowercase', 'punctuation', 'whitespace')), ('squad', ('lowercase', 'punctuation', 'articles', 'whitespace'))]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import rules as rule_registry
+from .normalize import NORMALIZERS, STEPS
+
+__all__ = ["RuleEntry", "NormalizerEntry", "rules", "normalizers", "signatures"]
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """One registered rule: its name, its signature, the normalizer it names (``none``: the
+    text as written) and the first paragraph of its docstring."""
+
+    name: str
+    signature: str
+    normalizer: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class NormalizerEntry:
+    """One registered normalizer: its name, its signature, its steps in order, and what each
+    step does."""
+
+    name: str
+    signature: str
+    steps: tuple[str, ...]
+    summary: str
+
+
+def _summary(cls) -> str:
+    return " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
+
+
+def rules(squad_mode: str = "v1.1") -> list[RuleEntry]:
+    """Every registered rule, in output order, those with a SQuAD mode in ``squad_mode``."""
+    return [RuleEntry(rule.name, rule.signature(), rule.normalizer or "none",
+                      _summary(type(rule)))
+            for rule in rule_registry.rules_for(squad_mode)]
+
+
+def normalizers() -> list[NormalizerEntry]:
+    """Every registered normalizer, in the order registered."""
+    return [NormalizerEntry(n.name, n.signature(), n.steps,
+                            "; ".join(STEPS[s].description for s in n.steps)
+                            or "the text as written")
+            for n in NORMALIZERS.values()]
+
+
+def signatures(squad_mode: str = "v1.1") -> list[str]:
+    """The rules' signatures, then those of the normalizers they name: the lines to cite.
+
+    >>> signatures()[-1]  # doctest: +ELLIPSIS
+    'normalizer|name:squad|steps:lowercase,punctuation,articles,whitespace|version:...'
+    """
+    named = dict.fromkeys(entry.normalizer for entry in rules(squad_mode))
+    return ([entry.signature for entry in rules(squad_mode)]
+            + [entry.signature for entry in normalizers() if entry.name in named])
