@@ -195,22 +195,88 @@ def _shows(statement: ast.stmt, name: str) -> bool:
             and (value.func.attr == "quote" or isinstance(value.args[0], ast.Constant)))
 
 
-def _is_helper_call(node: ast.expr) -> bool:
-    """``chapter.step(…)``, its arguments names or constants only (``nb`` and earlier results)."""
+def _is_plain(node: ast.expr, declared) -> bool:
+    """An argument a reader can follow: a constant or a tuple of them, an earlier result or a
+    field of it, a parameter (``params.<declared name>``), what the session holds or reads
+    (``nb.benchmark``, ``nb.read_input(…)``), another call of the package, or ``a or b`` and
+    ``a if c else b`` of those."""
+    if isinstance(node, ast.Constant | ast.Name):
+        return True
+    if isinstance(node, ast.Tuple):
+        return all(_is_plain(e, declared) for e in node.elts)
+    if isinstance(node, ast.Starred):
+        return _is_call(node.value, declared)
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        return all(_is_plain(v, declared) for v in node.values)
+    if isinstance(node, ast.IfExp):
+        return all(_is_plain(n, declared) for n in (node.test, node.body, node.orelse))
+    if isinstance(node, ast.Attribute):
+        if isinstance(node.value, ast.Name) and node.value.id == "params":
+            return node.attr in declared
+        return isinstance(node.value, ast.Name | ast.Attribute) and _is_plain(node.value, declared)
+    return _is_call(node, declared) or _is_session_call(node, declared)
+
+
+def _arguments_plain(node: ast.Call, declared) -> bool:
+    return (all(_is_plain(a, declared) for a in node.args)
+            and all(k.arg is not None and _is_plain(k.value, declared) for k in node.keywords))
+
+
+def _is_call(node: ast.expr, declared) -> bool:
+    """``rs.name(…)``: a public function of the package, its arguments plain."""
+    import recallscore_nb
+
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == "chapter"
-            and all(isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
-            and not node.keywords)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "rs"
+            and node.func.attr in recallscore_nb.__all__ and _arguments_plain(node, declared))
+
+
+def _is_session_call(node: ast.expr, declared) -> bool:
+    """A call of what the session holds: ``nb.read_input(…)``, ``nb.schema.signature()``."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    root = node.func.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return isinstance(root, ast.Name) and root.id == "nb" and _arguments_plain(node, declared)
+
+
+def _is_step(node: ast.expr, declared) -> bool:
+    """What a cell binds: a call of the package (or a field of its result, as
+    ``rs.reproduce(…).rows``), or a field of an earlier result (``evaluation.systems``)."""
+    if isinstance(node, ast.Attribute):
+        value = node.value
+        return _is_call(value, declared) or (isinstance(value, ast.Name)
+                                             and value.id not in ("nb", "params", "rs"))
+    return _is_call(node, declared)
+
+
+def _session_cell_ok(source: str, stem: str, declared) -> bool:
+    """``import recallscore_nb as rs``, ``nb = rs.start_notebook("<stem>", globals())``,
+    ``params = nb.params``, the signatures (``nb.sign_rules(…)``, ``nb.sign(…)``), ``nb``."""
+    lines = source.splitlines()
+    if lines[:3] != ["import recallscore_nb as rs",
+                     f'nb = rs.start_notebook("{stem}", globals())', "params = nb.params"]:
+        return False
+    body = ast.parse(source).body
+    signing = body[3:-1]
+    return (ast.unparse(body[-1]) == "nb" and all(
+        isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+        and ast.unparse(s.value.func) in ("nb.sign", "nb.sign_rules")
+        and _arguments_plain(s.value, declared) for s in signing))
+
+
+SESSION_READS = {"output_dir", "benchmark_path", "schema_path", "catalogue_path"}
+"""The parameters the session itself uses (``nb.benchmark``, ``nb.schema``, ``nb.catalogue``)."""
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_every_cell_binds_one_step_to_a_name_and_shows_it(path):
+def test_every_cell_binds_one_call_to_a_name_and_shows_it(path):
     nb = nbformat.read(path, as_version=4)
+    declared = set(declared_parameters(path))
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     assert all("nb.parameters[" not in source for source in code)
-    module = path.stem.split("_", 1)[1]
-    assert code[1] == (f"from recallscore_nb.workbook.chapters import {module} as chapter\n"
-                       "nb = chapter.start(globals())\nnb")
+    assert _session_cell_ok(code[1], path.stem, declared), code[1]
     assert code[-1] == "nb.finish()"
     names = []
     for source in code[2:-1]:
@@ -218,26 +284,41 @@ def test_every_cell_binds_one_step_to_a_name_and_shows_it(path):
         assert len(body) == 2, source
         bind, show = body
         assert (isinstance(bind, ast.Assign) and len(bind.targets) == 1
-                and isinstance(bind.targets[0], ast.Name) and _is_helper_call(bind.value)), source
+                and isinstance(bind.targets[0], ast.Name)
+                and _is_step(bind.value, declared)), source
         name = bind.targets[0].id
         assert _shows(show, name), source
+        assert name not in declared, f"{source}: rebinds the parameter {name!r}"
         names.append(name)
     assert len(names) == len(set(names)), "each value has a name of its own"
     assert names[-1] == "numbers" and code[-2].endswith("nb.quote(numbers)")
+    used = set(re.findall(r"\bparams\.(\w+)", "\n".join(code[1:])))
+    assert declared - SESSION_READS <= used, "every option appears where it is used"
 
 
 def test_the_cell_check_refuses_what_a_reader_could_not_follow():
+    declared = {"seed", "squad_mode"}
+
     def ok(source):
         bind, show = ast.parse(source).body
-        return _is_helper_call(bind.value) and _shows(show, bind.targets[0].id)
+        return _is_step(bind.value, declared) and _shows(show, bind.targets[0].id)
 
-    assert ok('scores = chapter.scores(nb)\nnb.save("scores", scores)')
-    assert ok("numbers = chapter.numbers(labels, summary)\nnb.quote(numbers)")
-    assert ok("scored = chapter.scored(nb)\nscored")
-    assert not ok('scores = chapter.scores(nb)\nnb.save("scores", other)')
-    assert not ok('scores = chapter.scores(nb)\nnb.save(what, scores)')
-    assert not ok("scores = chapter.scores(int(nb.params.seed))\nscores")
+    assert ok('scores = rs.score_benchmark(nb.benchmark, squad_mode=params.squad_mode)\n'
+              'nb.save("scores", scores)')
+    assert ok("numbers = rs.reproduction_numbers(labels, summary)\nnb.quote(numbers)")
+    assert ok("scored = rs.with_schema_measures(rs.score_benchmark(nb.benchmark), nb.benchmark, "
+              "nb.schema)\nscored")
+    assert ok('labels = rs.reproduce(nb.benchmark, squad_mode="v1.1").rows\nlabels')
+    assert ok('systems = evaluation.systems\nnb.save("systems", systems)')
+    assert not ok('scores = rs.score_benchmark(nb.benchmark)\nnb.save("scores", other)')
+    assert not ok('scores = rs.score_benchmark(nb.benchmark)\nnb.save(what, scores)')
+    assert not ok("scores = rs.score_benchmark(int(params.seed))\nscores")
+    assert not ok("scores = rs.score_benchmark(nb.benchmark, squad_mode=params.mode)\nscores")
+    assert not ok("scores = rs._scores(nb)\nscores")
+    assert not ok("scores = chapter.scores(nb)\nscores")
     assert not ok("scores = helpers.scores(nb)\nscores")
+    assert not ok("scores = nb.benchmark\nscores")
+    assert not ok("scores = rs.score_benchmark(*options)\nscores")
 
 
 # --- executed notebooks, committed and checked --------------------------------------------------

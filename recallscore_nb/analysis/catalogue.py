@@ -16,7 +16,7 @@ from .._version import __version__
 from ..core.catalogue import EVIDENCE_FIELDS, FLAGS, Catalogue, Flag
 
 __all__ = ["suites_frame", "flags_frame", "fixes_frame", "exclude_before_fix",
-           "catalogue_signature"]
+           "catalogue_signature", "catalogue_source", "grader_fixes"]
 
 
 def catalogue_signature() -> str:
@@ -113,3 +113,37 @@ def exclude_before_fix(results: pd.DataFrame, catalogue: Catalogue
     before = (fixed.notna() & (results["date"] < fixed.fillna(""))).to_numpy(dtype=bool)
     excluded = results[before].assign(fixed=fixed[before])
     return results[~before], excluded
+
+
+def catalogue_source(catalogue: Catalogue, *, path: str) -> pd.DataFrame:
+    """Where the catalogue comes from: the file (``path``, as the caller shows it), the date
+    its authors generated it, and its totals (suites, flagged suites, cases, runs).
+
+    >>> from recallscore_nb.io.catalogue import load_catalogue
+    >>> catalogue_source(load_catalogue(), path="suites.json").iloc[0].astype(str).tolist()
+    ['suites.json', '2026-09-09', '15', '15', '1317', '184']
+    """
+    table = suites_frame(catalogue)
+    return pd.DataFrame({
+        "catalogue": [path],
+        "generated": [catalogue.generated],
+        "suites": [len(table)],
+        "flagged": [int((table["flags"] != "").sum())],
+        "cases": [int(table["cases"].sum())],
+        "runs": [int(table["runs"].sum())],
+    })
+
+
+def grader_fixes(catalogue: Catalogue, results: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every grader bug with the date it was fixed (:func:`fixes_frame`) and, given results
+    (``suite`` and ``date`` columns), how many of that suite's results they hold and how many
+    are excluded for being dated before the fix (both empty without results)."""
+    table = fixes_frame(catalogue)
+    if results is None:
+        return table.assign(results="", excluded="")
+    _, excluded = exclude_before_fix(results, catalogue)
+    counts = results["suite"].value_counts()
+    dropped = excluded["suite"].value_counts()
+    return table.assign(
+        results=[int(counts.get(suite, 0)) for suite in table["suite"]],
+        excluded=[int(dropped.get(suite, 0)) for suite in table["suite"]])

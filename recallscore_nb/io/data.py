@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = ["DATA_DIR", "BENCHMARKS_DIR", "SCHEMAS_DIR", "DEFAULT_BENCHMARK", "DEFAULT_SCHEMA_PATH",
-           "DEFAULT_CATALOGUE", "DEFAULT_ATTEMPTS"]
+           "DEFAULT_CATALOGUE", "DEFAULT_ATTEMPTS", "JUDGED_EXAMPLE", "DEFAULT_JUDGED_ITEMS",
+           "DEFAULT_JUDGED_ATTEMPTS", "DEFAULT_JUDGMENTS"]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 BENCHMARKS_DIR = DATA_DIR / "benchmarks"
@@ -28,3 +29,12 @@ DEFAULT_CATALOGUE = DATA_DIR / "catalogue" / "suites.json"
 """The shipped suite catalogue (notebook 06)."""
 DEFAULT_ATTEMPTS = DATA_DIR / "attempts" / "four_fact_systems.csv"
 """The shipped example of several systems' attempts (notebook 05)."""
+JUDGED_EXAMPLE = DATA_DIR / "human_agreement"
+"""The shipped example of judged attempts (notebook 08, ``recallscore agree``): authored, not
+collected; its three files follow."""
+DEFAULT_JUDGED_ITEMS = JUDGED_EXAMPLE / "items.jsonl"
+"""Eight questions with alternative references."""
+DEFAULT_JUDGED_ATTEMPTS = JUDGED_EXAMPLE / "attempts.csv"
+"""Three systems' attempts at them."""
+DEFAULT_JUDGMENTS = JUDGED_EXAMPLE / "judgments.csv"
+"""Three annotators' verdicts on those attempts, and ``human``, their majority."""

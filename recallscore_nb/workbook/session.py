@@ -1,36 +1,37 @@
 """A notebook's session: its validated parameters, its inputs, and the outputs it writes.
 
-The cell after the parameters cell is ``nb = chapter.start(globals())`` then ``nb``, which
-calls :func:`start` and shows the session: its parameters, inputs and signatures. ``start``
-checks the parameters against those the repository's copy of the notebook declares
-(``name: type = default``; see :mod:`~recallscore_nb.workbook.parameters`): only declared names
-are parameters, so leftovers of an earlier run in the same kernel (``nb``, tables) are not,
-and a name the parameters cell (as the kernel ran it) or papermill's injected cell sets that
-is not declared is an error naming the closest declared one; a value of the wrong type is an
-error too (papermill itself only warns). ``nb.params`` holds the values as one frozen, typed
-object (``nb.params.seed`` is an ``int``).
+The cell after the parameters cell opens it, ``nb = rs.start_notebook("<stem>", globals())``
+(:func:`start_notebook`), records the signatures the outputs carry (``nb.sign_rules(…)``,
+``nb.sign(…)``) and shows the session: its parameters, inputs and signatures.
+``start_notebook`` checks the parameters against those the repository's copy of the notebook
+declares (``name: type = default``; see :mod:`~recallscore_nb.workbook.parameters`): only
+declared names are parameters, so leftovers of an earlier run in the same kernel (``nb``,
+tables) are not, and a name the parameters cell (as the kernel ran it) or papermill's injected
+cell sets that is not declared is an error naming the closest declared one; a value of the
+wrong type is an error too (papermill itself only warns). ``nb.params`` holds the values as
+one frozen, typed object (``nb.params.seed`` is an ``int``).
 
 Relative paths (``output_dir``, ``*_path``) are read against the folder the user started
 from (:func:`~recallscore_nb.workbook.paths.user_folder`). An ``output_dir`` inside ``reports/`` is
 refused when the parameters differ from the paper's defaults recorded in
 ``reports/manifest.json``. The inputs the parameters name are read once, each recorded with
-its SHA-256 (:attr:`Session.benchmark`, :attr:`Session.schema`, :attr:`Session.catalogue`).
-Each later cell binds what a chapter step computes to a name and shows it, writing it in
-the same visible call: ``nb.save("what", value)`` writes a table
-(``tables/<stem>__what.{csv,md,tex}``) or a figure (``figures/<stem>__what.{png,pdf,svg}``),
-each carrying the scorer signatures and input hashes, and returns it for display;
-``nb.quote(numbers)`` records the numbers the paper quotes and shows them as their macros.
-:meth:`Session.finish` ends the notebook: under ``recallscore run`` it writes the notebook's
-manifest fragment into the run's work folder; run alone (papermill, JupyterLab) the notebook
-wrote into a work folder of its own and publishes itself, merging its part into the output
-folder's manifest and ``paper/numbers.tex`` under the folder's lock. A cell that raises
-discards what the unfinished session wrote (its work folder, and the output folder it
-created when empty).
+its SHA-256 (:attr:`Session.benchmark`, :attr:`Session.schema`, :attr:`Session.catalogue`,
+:meth:`Session.read_input`). Each later cell binds what a public function of the package
+computes to a name and shows it, writing it in the same visible call: ``nb.save("what",
+value)`` writes a table (``tables/<stem>__what.{csv,md,tex}``) or a figure
+(``figures/<stem>__what.{png,pdf,svg}``), each carrying the signatures and input hashes, and
+returns it for display; ``nb.quote(numbers)`` records the numbers the paper quotes and shows
+them as their macros. :meth:`Session.finish` ends the notebook: under ``recallscore run`` it
+writes the notebook's manifest fragment into the run's work folder; run alone (papermill,
+JupyterLab) the notebook wrote into a work folder of its own and publishes itself, merging
+its part into the output folder's manifest and ``paper/numbers.tex`` under the folder's lock.
+A cell that raises discards what the unfinished session wrote (its work folder, and the output
+folder it created when empty): the session watches the kernel's cells through a callback of
+its own, and no state is kept in this module.
 """
 
 from __future__ import annotations
 
-import atexit
 import dataclasses
 import functools
 import json
@@ -57,7 +58,7 @@ from .paths import (
     user_folder,
 )
 
-__all__ = ["Session", "SavedFigure", "start", "check_input_parameter", "one_line",
+__all__ = ["Session", "SavedFigure", "start_notebook", "check_input_parameter", "one_line",
            "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo"]
 
 FRAGMENTS = "fragments"
@@ -163,6 +164,7 @@ class Session:
     _created: Path | None = field(default=None, repr=False)
     _failed: bool = field(default=False, repr=False)
     _published: list[str] | None = field(default=None, repr=False)
+    _shell: object = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         """The notebook, its parameters, its inputs and the signatures its outputs carry."""
@@ -200,7 +202,8 @@ class Session:
 
     def discard(self) -> None:
         """Remove what this unfinished session wrote: its work folder, and the output folders
-        it created when they hold nothing else."""
+        it created when they hold nothing else; stop watching the kernel's cells."""
+        self._unwatch()
         self._drop_work()
         created, self._created = self._created, None
         remove_empty_folders(self.output_dir, created)
@@ -209,7 +212,24 @@ class Session:
         """A cell failed: discard what this session wrote, and refuse to write more."""
         self.discard()
         self._failed = True
-        _forget(self)
+
+    def watch(self, shell) -> None:
+        """Fail when a cell of ``shell`` (IPython's, None outside it) raises before
+        :meth:`finish`: the session registers its own ``post_run_cell`` callback, and the
+        kernel holds it until the session finishes or is discarded."""
+        if shell is not None and self._shell is None:
+            shell.events.register("post_run_cell", self._after_cell)
+            self._shell = shell
+
+    def _unwatch(self) -> None:
+        shell, self._shell = self._shell, None
+        if shell is not None and self._after_cell in shell.events.callbacks["post_run_cell"]:
+            shell.events.unregister("post_run_cell", self._after_cell)
+
+    def _after_cell(self, result) -> None:
+        """IPython's ``post_run_cell`` callback: when the cell raised, this session fails."""
+        if getattr(result, "error_in_exec", None) is not None:
+            self.fail()
 
     # --- inputs -------------------------------------------------------------------------
     def read_input(self, path: str | Path) -> Path:
@@ -364,7 +384,7 @@ class Session:
             publish(self.output_dir, work, {self.stem: fragment}, defaults={self.stem: recorded})
         self._drop_work()
         self._created = None
-        _forget(self)
+        self._unwatch()
 
 
 def _declared_or_given(stem: str, given: dict) -> dict:
@@ -376,28 +396,6 @@ def _declared_or_given(stem: str, given: dict) -> dict:
 
         return declared_defaults(notebook)
     return {k: v for k, v in given.items() if k != "output_dir"}
-
-
-_OPEN: list[Session] = []
-"""The publishing session of this kernel that has not finished (at most one)."""
-
-
-def _forget(session: Session) -> None:
-    if session in _OPEN:
-        _OPEN.remove(session)
-
-
-@atexit.register
-def _discard_open() -> None:
-    while _OPEN:
-        _OPEN.pop().discard()
-
-
-def _after_cell(result) -> None:
-    """IPython's ``post_run_cell`` hook: when a cell raised, the unfinished session fails."""
-    if getattr(result, "error_in_exec", None) is not None:
-        while _OPEN:
-            _OPEN[-1].fail()
 
 
 def one_line(error: RecallScoreError) -> list[str]:
@@ -419,20 +417,26 @@ def _one_line_traceback(shell, etype, value, tb, tb_offset=None) -> list[str]:
     return stb
 
 
-def _watch_cells() -> None:
-    """Make a cell that raises fail this kernel's unfinished session, and show the package's
-    errors on one line (once per kernel)."""
+def _shell():
+    """The IPython shell running this notebook, or None outside IPython."""
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with ipykernel
-        return
-    shell = get_ipython()
+        return None
+    return get_ipython()
+
+
+def _watch_cells(shell) -> None:
+    """Show the package's errors on one line in this kernel (once per kernel), and discard
+    what an unfinished earlier session of this kernel wrote (the notebook runs again)."""
     if shell is None:
         return
-    if _after_cell not in shell.events.callbacks["post_run_cell"]:
-        shell.events.register("post_run_cell", _after_cell)
     if RecallScoreError not in shell.custom_exceptions:
         shell.set_custom_exc((RecallScoreError,), _one_line_traceback)
+    for callback in list(shell.events.callbacks["post_run_cell"]):
+        earlier = getattr(callback, "__self__", None)
+        if isinstance(earlier, Session):
+            earlier.discard()
 
 
 def _canonical(stem: str) -> tuple[dict | None, str]:
@@ -444,7 +448,18 @@ def _canonical(stem: str) -> tuple[dict | None, str]:
     return declared_parameters(notebook), relative_to_repo(notebook)
 
 
-def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Session:
+def _read_named_inputs(session: Session) -> Session:
+    """Read the benchmark and the catalogue when the notebook declares their parameters, so
+    that the session lists them before any output."""
+    declared = {f.name for f in dataclasses.fields(session.params)}
+    if "benchmark_path" in declared:
+        session.benchmark
+    if "catalogue_path" in declared:
+        session.catalogue
+    return session
+
+
+def start_notebook(stem: str, namespace: dict, *, history: list[str] | None = None) -> Session:
     """Validate a notebook's parameters and open its session.
 
     The parameters are those the repository's ``notebooks/<stem>.ipynb`` declares (the
@@ -452,10 +467,13 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
     holds them, typed. ``output_dir`` empty means the repository's ``reports/``; relative
     paths are read against :func:`~recallscore_nb.workbook.paths.user_folder`. Under
     ``recallscore run`` (:data:`RUN_WORK_VARIABLE` set, ``output_dir`` left empty), the
-    session writes into the run's work folder. Running a notebook again in the same kernel
-    discards what the unfinished earlier run wrote; so does a cell that raises.
+    session writes into the run's work folder. The benchmark and the catalogue the
+    parameters name are read now. Running a notebook again in the same kernel discards what
+    the unfinished earlier run wrote; so does a cell that raises (the session watches the
+    kernel's cells).
     """
-    _watch_cells()
+    shell = _shell()
+    _watch_cells(shell)
     declared, shown = _canonical(stem)
     given = check_parameters(namespace, history, declared=declared, notebook=shown)
     types = ({name: p.type for name, p in declared.items()} if declared is not None else
@@ -469,10 +487,10 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
             values[name] = str(path)
     params = parameters_object(values, types)
     text = str(given.get("output_dir") or "")
-    _discard_open()
     run_work = os.environ.get(RUN_WORK_VARIABLE)
     if run_work and not text:  # under recallscore run: a fragment in the run's work folder
-        return Session(stem=stem, params=params, output_dir=Path(run_work), given=given)
+        return _read_named_inputs(Session(stem=stem, params=params, output_dir=Path(run_work),
+                                          given=given))
     if not text and REPORTS_DIR is None:
         raise UsageError(f"output_dir: empty means the workbook's reports/, and no workbook was "
                          f"found; give an output_dir, or set {ROOT_VARIABLE} to the folder that "
@@ -484,5 +502,5 @@ def start(stem: str, namespace: dict, *, history: list[str] | None = None) -> Se
         _refuse_changed_into_reports(stem, given)
     session = Session(stem=stem, params=params, output_dir=output_dir, given=given,
                       publishing=True)
-    _OPEN.append(session)
-    return session
+    session.watch(shell)
+    return _read_named_inputs(session)

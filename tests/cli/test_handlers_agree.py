@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from recallscore_nb.cli.main import main
-from recallscore_nb.workbook.chapters.human_agreement import EXAMPLE
+from recallscore_nb.io.data import JUDGED_EXAMPLE as EXAMPLE
 
 
 def run(capsys, *argv):

@@ -1,45 +1,78 @@
-"""Every figure of the workbook, made from the shipped data by its chapter's steps as its
-notebook makes it (the same steps, the same arguments), without a kernel."""
+"""Every figure of the workbook, made from the shipped data by the calls its notebook makes
+(the same functions, the same arguments), without a kernel."""
 
 from __future__ import annotations
 
-from recallscore_nb.workbook.chapters import (
-    fact_status as ch07,
-    human_agreement as ch08,
-    normalization_ablation as ch03,
-    reanalysis as ch05,
-    rule_figures as ch02,
-    suite_catalogue as ch06,
-)
-from tests.workbook.chapters.sessions import session
+import recallscore_nb as rs
+from tests.analysis.notebook_steps import evaluate, intervals_figure, steps as steps_05
+from tests.workbook.sessions import session
+
+
+def _scores(nb):
+    return rs.score_benchmark(nb.benchmark, squad_mode=nb.params.squad_mode)
+
+
+def _by_label(nb):
+    return rs.label_figure(rs.label_counts(_scores(nb), rs.facts_complete_labels(nb.benchmark)))
+
+
+def _heatmap(nb):
+    verdicts = rs.ablation_table(nb.benchmark, schema=nb.schema)
+    return rs.ablation_figure(rs.heatmap_panels(verdicts, baseline="seed"), baseline="seed")
 
 
 def _intervals(nb):
-    intervals = ch05.intervals(nb, ch05.scores(nb, ch05.attempts(nb)))
-    return ch05.intervals_figure(nb, intervals, ch05.saturation(intervals))
+    tables = steps_05(nb)
+    return intervals_figure(nb, tables["intervals"], tables["saturation"])
 
 
 def _status(nb):
-    return ch07.status_figure(nb, ch07.status_table(nb, ch07.scored(nb)))
+    scored = rs.score_fact_statuses(nb.benchmark, nb.schema, squad_mode="v1.1")
+    return rs.fact_status_figure(rs.status_matrix(scored, nb.benchmark.facts), nb.benchmark.facts)
+
+
+def _accuracy(nb):
+    evaluation = evaluate(nb)
+    return rs.accuracy_figure(evaluation.systems, rs.measures_present(evaluation),
+                              rs.judges_of(evaluation))
+
+
+def _ranking(nb):
+    evaluation = evaluate(nb)
+    return rs.ranking_figure(evaluation.systems, rs.ranking_labels(evaluation))
+
+
+def _kappa(nb):
+    evaluation = evaluate(nb)
+    return rs.kappa_figure(evaluation.agreement, evaluation.annotators,
+                           rs.measures_present(evaluation), nb.params.reference_judge)
+
+
+def _categories(nb):
+    evaluation = evaluate(nb)
+    return rs.categories_figure(evaluation.disagreements, rs.measures_present(evaluation),
+                                rs.DISAGREEMENT_CATEGORIES)
 
 
 FIGURES = {
-    "02 matrix": (ch02, lambda nb: ch02.matrix_figure(ch02.rule_matrix(ch02.scores(nb)))),
-    "02 by_label": (ch02, lambda nb: ch02.by_label_figure(nb, ch02.scores(nb))),
-    "02 facts": (ch02, lambda nb: ch02.facts_figure(ch02.facts(nb, ch02.scores(nb)))),
-    "03 heatmap": (ch03, lambda nb: ch03.heatmap(ch03.verdicts(nb))),
-    "05 intervals": (ch05, _intervals),
-    "06 suites": (ch06, lambda nb: ch06.suites_figure(nb, ch06.suites(nb))),
-    "07 matrix": (ch07, _status),
-    "08 accuracy": (ch08, lambda nb: ch08.accuracy_figure(ch08.evaluation(nb))),
-    "08 ranking": (ch08, lambda nb: ch08.ranking_figure(ch08.evaluation(nb))),
-    "08 kappa": (ch08, lambda nb: ch08.kappa_figure(nb, ch08.evaluation(nb))),
-    "08 categories": (ch08, lambda nb: ch08.categories_figure(ch08.evaluation(nb))),
+    "02 matrix": ("02_rule_figures", lambda nb: rs.rule_matrix_figure(rs.rule_matrix(_scores(nb)))),
+    "02 by_label": ("02_rule_figures", _by_label),
+    "02 facts": ("02_rule_figures",
+                 lambda nb: rs.facts_present_figure(rs.facts_present(_scores(nb), nb.benchmark.facts))),
+    "03 heatmap": ("03_normalization_ablation", _heatmap),
+    "05 intervals": ("05_reanalysis", _intervals),
+    "06 suites": ("06_suite_catalogue",
+                  lambda nb: rs.suites_figure(rs.suites_frame(nb.catalogue), nb.catalogue.generated)),
+    "07 matrix": ("07_fact_status", _status),
+    "08 accuracy": ("08_human_agreement", _accuracy),
+    "08 ranking": ("08_human_agreement", _ranking),
+    "08 kappa": ("08_human_agreement", _kappa),
+    "08 categories": ("08_human_agreement", _categories),
 }
-"""Each figure's name (notebook and what) -> its chapter and how its notebook makes it."""
+"""Each figure's name (notebook and what) -> its notebook and how its notebook makes it."""
 
 
 def draw(name: str, tmp_path):
     """The figure ``name``, made from the shipped data with the notebook's default parameters."""
-    chapter, make = FIGURES[name]
-    return make(session(chapter, tmp_path))
+    stem, make = FIGURES[name]
+    return make(session(stem, tmp_path))

@@ -1,4 +1,4 @@
-"""Every figure of the workbook, drawn from the shipped data by its chapter's steps (no
+"""Every figure of the workbook, drawn from the shipped data by its notebook's calls (no
 papermill), holds to the paper's page: at most :data:`~recallscore_nb.render.figures.TEXT_WIDTH`
 wide (or its text still large enough once scaled down to it), no text under
 :data:`~recallscore_nb.render.figures.MIN_POINTS` points there, no two texts on top of each other,
@@ -109,7 +109,7 @@ def test_05_saturated_panels_explained_in_the_figure(drawn):
 
 
 def test_05_one_panel_per_measure(drawn):
-    from recallscore_nb.workbook.chapters.reanalysis import measures
+    from recallscore_nb.analysis.schema_measures import measures_with_schema as measures
 
     fig, _ = drawn["05 intervals"]
     titles = [ax.get_title().split("\n")[0] for ax in fig.axes if ax.get_visible()]

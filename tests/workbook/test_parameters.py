@@ -13,7 +13,7 @@ from recallscore_nb.workbook.parameters import (
     parse_parameters,
     with_default,
 )
-from recallscore_nb.workbook.session import start
+from recallscore_nb.workbook.session import start_notebook
 from tests.workbook.books import notebook
 
 

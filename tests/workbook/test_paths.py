@@ -95,8 +95,8 @@ def test_a_notebook_without_a_workbook_needs_an_output_dir(monkeypatch, tmp_path
     namespace = {"__annotations__": {"output_dir": str}, "output_dir": ""}
     with pytest.raises(UsageError, match=r"output_dir: empty means the workbook's reports/, and "
                                          r"no workbook was found; give an output_dir"):
-        session.start("01_x", namespace, history=[])
-    nb = session.start("01_x", {**namespace, "output_dir": str(tmp_path / "out")}, history=[])
+        session.start_notebook("01_x", namespace, history=[])
+    nb = session.start_notebook("01_x", {**namespace, "output_dir": str(tmp_path / "out")}, history=[])
     assert nb.output_dir == tmp_path / "out" and nb.publishing
     nb.discard()
 

@@ -20,8 +20,8 @@ PARAMETERS = 'output_dir: str = ""  # empty: reports/\nlabel: str = "a&b"  # a c
 WRITES = """\
 import pandas as pd
 from recallscore_nb.render.figures import figure
-from recallscore_nb.workbook.session import start
-nb = start("{stem}", globals())
+from recallscore_nb.workbook.session import start_notebook
+nb = start_notebook("{stem}", globals())
 nb.table("values", pd.DataFrame({{"label": [label, "x_y"], "value": [1.5, 2.0]}}))
 fig, ax = figure()
 ax.bar(["a", "b"], [1, 2])

@@ -139,7 +139,8 @@ def test_a_notebook_that_fails_before_its_first_cell_reads_well():
 
 
 # --- workers die with their parent (9.16) -------------------------------------------------------
-SLEEPER = 'from recallscore_nb.workbook.session import start\nnb = start("01_sleeper", globals())'
+SLEEPER = ('from recallscore_nb.workbook.session import start_notebook\n'
+           'nb = start_notebook("01_sleeper", globals())')
 
 
 def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_up(tmp_path, monkeypatch):

@@ -3,7 +3,7 @@ the same kernel, parameters checked against what the parameters cell declares an
 papermill injected, and exploration that cannot change the paper.
 
 The kernel cases run a small notebook of their own in a fake repository under ``tmp_path``: its
-check cell points the session at that repository before calling ``start``.
+check cell points the session at that repository before calling ``start_notebook``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from nbclient import NotebookClient
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.workbook import runner as workbook, session as session_module
 from recallscore_nb.workbook.parameters import declared_parameters
-from recallscore_nb.workbook.session import start
+from recallscore_nb.workbook.session import start_notebook
 from tests.workbook.books import leftovers, notebook
 
 
@@ -43,7 +43,7 @@ CHECK = """\
 from pathlib import Path
 import recallscore_nb.workbook.session as s
 s.REPO_ROOT = Path({repo!r}); s.REPORTS_DIR = s.REPO_ROOT / "reports"; s.NOTEBOOKS_DIR = s.REPO_ROOT / "notebooks"
-nb = s.start("05_fake", globals())"""
+nb = s.start_notebook("05_fake", globals())"""
 
 
 WRITE = """\
@@ -159,8 +159,9 @@ def test_start_refuses_changed_parameters_into_reports(repo, monkeypatch):
                  "output_dir": "", "resamples": 500, "label": "a&b"}
     with pytest.raises(UsageError, match=r"05_fake: .* \(resamples: 2000 → 500\); set output_dir "
                                          r"to another folder, or run 'recallscore explore 05'"):
-        start("05_fake", namespace, history=[])
-    assert start("05_fake", namespace | {"resamples": 2000}, history=[]).output_dir == repo / "reports"
+        start_notebook("05_fake", namespace, history=[])
+    nb = start_notebook("05_fake", namespace | {"resamples": 2000}, history=[])
+    assert nb.output_dir == repo / "reports"
 
 
 def test_start_refuses_the_notebooks_folder_and_the_filesystem_root(repo, monkeypatch):
@@ -168,7 +169,7 @@ def test_start_refuses_the_notebooks_folder_and_the_filesystem_root(repo, monkey
     base = {"__annotations__": {"output_dir": str, "resamples": int, "label": str}} | DEFAULTS
     for folder in (str(repo / "notebooks"), str(repo), "/"):
         with pytest.raises(UsageError, match="output_dir"):
-            start("05_fake", base | {"output_dir": folder}, history=[])
+            start_notebook("05_fake", base | {"output_dir": folder}, history=[])
 
 
 def test_the_real_notebook_refuses_changed_resamples_into_the_committed_reports():
@@ -176,7 +177,7 @@ def test_the_real_notebook_refuses_changed_resamples_into_the_committed_reports(
     namespace = {"__annotations__": {name: p.type for name, p in declared.items()}}
     namespace |= {name: p.default for name, p in declared.items()} | {"resamples": 500}
     with pytest.raises(UsageError, match=r"05_reanalysis: .*resamples: 2000 → 500"):
-        start("05_reanalysis", namespace, history=[])
+        start_notebook("05_reanalysis", namespace, history=[])
 
 
 def test_a_session_outside_run_publishes_completely_and_merges(tmp_path):
@@ -184,7 +185,7 @@ def test_a_session_outside_run_publishes_completely_and_merges(tmp_path):
 
     out = tmp_path / "out"
     for stem, value in (("01_one", 1), ("02_two", 2)):
-        nb = start(stem, {"__annotations__": {"output_dir": str}, "output_dir": str(out)},
+        nb = start_notebook(stem, {"__annotations__": {"output_dir": str}, "output_dir": str(out)},
                    history=[])
         nb.table("values", pd.DataFrame({"n": [value]}))
         nb.number(f"Value{'One' if value == 1 else 'Two'}", value)
@@ -214,7 +215,7 @@ def test_a_typo_in_the_parameters_cell_run_in_jupyterlab_is_an_error(repo, monke
     if ":" in typo:
         namespace["__annotations__"]["resample"] = int
     with pytest.raises(UsageError) as caught:
-        start("05_fake", namespace, history=["", cell, "nb = s.start('05_fake', globals())"])
+        start_notebook("05_fake", namespace, history=["", cell, "nb = s.start('05_fake', globals())"])
     assert str(caught.value) == (
         "the parameters cell sets 'resample', which the notebook notebooks/05_fake.ipynb does not "
         "declare; it declares: label, output_dir, resamples; did you mean 'resamples'?")
@@ -228,7 +229,7 @@ def test_an_earlier_typo_left_in_the_kernel_is_forgotten_once_the_cell_is_fixed(
     namespace = {"__annotations__": {"output_dir": str, "resamples": int, "label": str,
                                      "resample": int},  # left by an earlier run of a typo
                  "output_dir": str(repo / "lab"), "resamples": 500, "label": "a&b", "resample": 10}
-    nb = start("05_fake", namespace, history=["", PARAMETERS, "nb = s.start('05_fake', globals())"])
+    nb = start_notebook("05_fake", namespace, history=["", PARAMETERS, "nb = s.start('05_fake', globals())"])
     assert nb.params.resamples == 500 and not hasattr(nb.params, "resample")
     nb.discard()
 
@@ -258,30 +259,27 @@ def test_a_run_that_fails_after_its_first_table_leaves_no_folder_it_created(repo
 # --- the inputs the parameters name, read once and recorded --------------------------------------
 def test_the_shipped_schema_for_the_shipped_benchmark_read_once_and_recorded(tmp_path):
     from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
-    from recallscore_nb.workbook.chapters import fact_status
-    from tests.workbook.chapters.sessions import session
+    from tests.workbook.sessions import session
 
-    nb = session(fact_status, tmp_path)
+    nb = session("07_fact_status", tmp_path)
     schema = nb.schema
     assert schema.path == str(DEFAULT_SCHEMA_PATH) and nb.schema is schema
     assert "recallscore_nb/data/benchmarks/four_fact_recall.scoring.json" in nb.inputs
 
 
 def test_no_schema_for_a_benchmark_of_ones_own(tmp_path):
-    from recallscore_nb.workbook.chapters import fact_status
     from tests.conftest import write_benchmark
-    from tests.workbook.chapters.sessions import session
+    from tests.workbook.sessions import session
 
-    nb = session(fact_status, tmp_path, benchmark_path=str(write_benchmark(tmp_path)))
+    nb = session("07_fact_status", tmp_path, benchmark_path=str(write_benchmark(tmp_path)))
     assert nb.schema.is_default and list(nb.schema.facts) == ["bird", "place", "time"]
 
 
 def test_a_schema_path_that_names_no_file(tmp_path):
-    from recallscore_nb.workbook.chapters import fact_status
-    from tests.workbook.chapters.sessions import session
+    from tests.workbook.sessions import session
 
     with pytest.raises(UsageError, match="schema_path: no such file: .*nope.json"):
-        session(fact_status, tmp_path, schema_path=str(tmp_path / "nope.json")).schema
+        session("07_fact_status", tmp_path, schema_path=str(tmp_path / "nope.json")).schema
 
 
 def test_ipython_shows_one_line():

@@ -1,5 +1,5 @@
-"""The step functions of notebook 07 (fact status), called as its cells call them with a
-Session writing to a temporary folder: the tables they return, the paper numbers quoted, the
+"""Notebook 07's steps (fact status), called as its cells call them with a Session writing to
+a temporary folder: the tables they return, the paper numbers quoted, the
 files saved, and the signatures and inputs they carry.
 
 Besides the shipped benchmark and schema, a heron benchmark of our own exercises what the
@@ -26,16 +26,15 @@ import json
 
 import pytest
 
-from recallscore_nb.core.errors import SchemaFormatError, UsageError
-from recallscore_nb.core.rules import rules_for
+import recallscore_nb as rs
 from recallscore_nb.core.status import STATUSES
-from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
+from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 from recallscore_nb.io.files import sha256 as file_sha256
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
-from recallscore_nb.workbook.chapters import fact_status as ch07
-from recallscore_nb.workbook.session import Session, relative_to_repo
-from tests.conftest import NOTELESS_SCHEMA
-from tests.workbook.chapters import sessions
+from recallscore_nb.workbook.session import Session
+from tests.workbook import sessions
+
+STEM = "07_fact_status"
 
 PARAMETERS = {"output_dir": str, "benchmark_path": str, "schema_path": str}
 HERON = ["The heron waits at the pond at dawn.", "The heron waits at the lake at dawn.",
@@ -44,31 +43,38 @@ HERON = ["The heron waits at the pond at dawn.", "The heron waits at the lake at
 
 
 def session(tmp_path, benchmark_path="", schema_path="") -> Session:
-    return sessions.session(ch07, tmp_path, benchmark_path=str(benchmark_path),
+    return sessions.session(STEM, tmp_path, benchmark_path=str(benchmark_path),
                             schema_path=str(schema_path))
 
 
 def started(tmp_path, benchmark_path="", schema_path="") -> Session:
-    """A session opened as the notebook opens it: ``start`` on the parameters cell's names."""
-    return ch07.start({"__annotations__": PARAMETERS, "output_dir": str(tmp_path),
-                       "benchmark_path": str(benchmark_path), "schema_path": str(schema_path)})
+    """A session opened as the notebook opens it: its session cell on the parameters cell's
+    names."""
+    return sessions.started(STEM, {
+        "__annotations__": PARAMETERS, "output_dir": str(tmp_path),
+        "benchmark_path": str(benchmark_path), "schema_path": str(schema_path)})
+
+
+def scored_of(nb):
+    return rs.score_fact_statuses(nb.benchmark, nb.schema, squad_mode="v1.1")
 
 
 def steps(nb) -> dict:
     """Every table of notebook 07, as its cells make them, each saved, its numbers quoted."""
-    scored = ch07.scored(nb)
-    t = {"schema": ch07.schema_table(nb), "settings": ch07.settings_table(nb)}
-    t["matrix"] = ch07.status_table(nb, scored)
-    t["counts"] = ch07.counts_table(nb, t["matrix"])
-    t["explanations"] = ch07.explanations_table(nb, scored)
+    facts = nb.benchmark.facts
+    scored = scored_of(nb)
+    t = {"schema": rs.schema_facts(nb.schema, facts), "settings": rs.schema_settings(nb.schema)}
+    t["matrix"] = rs.status_matrix(scored, facts)
+    t["counts"] = rs.status_counts(t["matrix"], facts)
+    t["explanations"] = rs.explanations(scored, facts)
     for what, table in t.items():
         assert nb.save(what, table) is table
-    nb.quote(ch07.numbers(nb, t["matrix"], t["counts"], t["explanations"]))
+    nb.quote(rs.fact_status_numbers(t["matrix"], t["counts"], t["explanations"], facts=facts))
     return t
 
 
 def written(folder, what, kind="tables"):
-    return sessions.written(folder, ch07.STEM, what, kind)
+    return sessions.written(folder, STEM, what, kind)
 
 
 @pytest.fixture
@@ -95,15 +101,7 @@ def heron(tmp_path):
     return bench, schema
 
 
-# --- start: signatures and inputs ----------------------------------------------------------
-def test_start_signs_with_the_rules_and_the_schema(tmp_path):
-    nb = started(tmp_path)
-    schema = load_scoring_schema(DEFAULT_SCHEMA_PATH)
-    assert nb.signatures == [r.signature() for r in rules_for()] + [schema.signature()]
-    assert nb.inputs == {relative_to_repo(DEFAULT_BENCHMARK): file_sha256(DEFAULT_BENCHMARK),
-                         relative_to_repo(DEFAULT_SCHEMA_PATH): file_sha256(DEFAULT_SCHEMA_PATH)}
-
-
+# --- the session cell: a schema of our own ------------------------------------------------
 def test_start_with_a_schema_of_our_own(tmp_path, heron):
     bench, schema = heron
     nb = started(tmp_path, bench, schema)
@@ -116,17 +114,6 @@ def _bench(path):
     from recallscore_nb.io.benchmarks import load_benchmark
 
     return load_benchmark(path)
-
-
-def test_start_with_a_missing_schema_file(tmp_path):
-    with pytest.raises(UsageError, match="schema_path: no such file: .*nope.json"):
-        started(tmp_path, schema_path=tmp_path / "nope.json")
-
-
-def test_start_with_an_invalid_schema(tmp_path):
-    with pytest.raises(SchemaFormatError) as caught:
-        started(tmp_path, schema_path=NOTELESS_SCHEMA)
-    assert caught.value.field == "disagreementNote"
 
 
 # --- the shipped benchmark -----------------------------------------------------------------
@@ -209,10 +196,10 @@ def test_schema_and_settings_tables(tmp_path):
 
 def test_status_figure_is_written_and_signed(tmp_path, svg_only):
     nb = started(tmp_path)
-    matrix = ch07.status_table(nb, ch07.scored(nb))
-    nb.save("matrix", ch07.status_figure(nb, matrix))  # into its work folder until finish()
+    matrix = rs.status_matrix(scored_of(nb), nb.benchmark.facts)
+    nb.save("matrix", rs.fact_status_figure(matrix, nb.benchmark.facts))  # into its work folder until finish()
     assert written(nb.work_dir, "matrix", "figures")
-    svg = (nb.work_dir / "figures" / f"{ch07.STEM}__matrix.svg").read_text()
+    svg = (nb.work_dir / "figures" / f"{STEM}__matrix.svg").read_text()
     assert f"signature: {nb.signatures[-1]}" in svg
 
 
@@ -248,13 +235,7 @@ def test_own_benchmark_statuses_and_scores(tmp_path, heron, svg_only):
     assert t["schema"].set_index("fact")["weight"].tolist() == ["1", "2", "1"]
     assert t["settings"]["value"].tolist()[:2] == [
         "A lake is a pond for this test.", "Another curator would disagree."]
-    nb.save("matrix", ch07.status_figure(nb, table))
+    nb.save("matrix", rs.fact_status_figure(table, nb.benchmark.facts))
     assert written(nb.work_dir, "matrix", "figures")
     fragment_numbers = nb.fragment()["numbers"]
     assert all(name.startswith("FactStatus") and name.isalpha() for name in fragment_numbers)
-
-
-@pytest.mark.parametrize("name, tag", [("material", "Material"), ("west_drawer", "WestDrawer"),
-                                       ("fact2b", "FactB"), ("_9", "")])
-def test_fact_names_as_number_tags(name, tag):
-    assert ch07._tag(name) == tag

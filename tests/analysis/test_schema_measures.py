@@ -1,4 +1,5 @@
-"""Notebook 04's chapter: agreement between the rules and against the facts-complete label."""
+"""Notebook 04's steps: the schema's measures beside the rules', their agreement with each
+other and against the facts-complete label, and the numbers."""
 
 from __future__ import annotations
 
@@ -7,24 +8,33 @@ import math
 
 import pytest
 
-from recallscore_nb.workbook.chapters import rule_agreement as ch04
-from tests.workbook.chapters.sessions import session, written
+import recallscore_nb as rs
+from tests.workbook.sessions import session, written
+
+STEM = "04_rule_agreement"
 
 
 def steps(nb):
     """Every table of notebook 04, as its cells make them, and its numbers quoted."""
-    scored = ch04.scored(nb)
-    tables = {"scores": ch04.scores(nb, scored), "agreement": ch04.agreement(scored),
-              "precision_recall": ch04.precision_recall(nb, scored),
-              "disagreements": ch04.disagreements(nb, scored)}
-    nb.quote(ch04.numbers(tables["agreement"], tables["precision_recall"],
-                          tables["disagreements"]))
+    scored = rs.with_schema_measures(
+        rs.score_benchmark(nb.benchmark, squad_mode=nb.params.squad_mode),
+        nb.benchmark, nb.schema)
+    labels = rs.facts_complete_labels(nb.benchmark)
+    tables = {
+        "scores": rs.side_by_side(scored, labels),
+        "agreement": rs.na_as_text(rs.agreement_table(scored, rs.binary_measures_with_schema())),
+        "precision_recall": rs.na_as_text(rs.precision_recall_table(
+            scored, labels, rules=rs.binary_measures_with_schema(),
+            extra_graded=("weighted_score",))),
+        "disagreements": rs.disagreements(nb.benchmark, scored)}
+    nb.quote(rs.agreement_numbers(tables["agreement"], tables["precision_recall"],
+                                  tables["disagreements"]))
     return tables
 
 
 # --- 04 ------------------------------------------------------------------------------------
 def test_04_on_the_shipped_benchmark(tmp_path):
-    nb = session(ch04, tmp_path)
+    nb = session(STEM, tmp_path)
     t = steps(nb)
     assert t["scores"]["partial_credit"].tolist() == [1] * 8 + [3 / 4] * 4
     table = t["agreement"].set_index(["rule_a", "rule_b"])
@@ -47,11 +57,11 @@ def test_04_on_the_shipped_benchmark(tmp_path):
     assert nb.numbers["AgreementDisagreeingRows"] == "7"
     for what, frame in t.items():
         nb.save(what, frame)
-        assert written(tmp_path, ch04.STEM, what)
+        assert written(tmp_path, STEM, what)
 
 
 def test_04_on_a_benchmark_of_our_own(tmp_path, own_benchmark):
-    nb = session(ch04, tmp_path, benchmark_path=str(own_benchmark))
+    nb = session(STEM, tmp_path, benchmark_path=str(own_benchmark))
     t = steps(nb)
     scores = t["scores"]
     assert scores["literal"].tolist() == [True, False, False, False]
@@ -76,7 +86,7 @@ def test_04_kappa_undefined_is_na(tmp_path):
         "protocol": {"factChecklist": [{"fact": "answer", "requiredTerms": ["yes"]}]},
         "rows": [{"id": "s1", "attempt": "Yes."}, {"id": "s2", "attempt": "Yes."}],
     }))
-    nb = session(ch04, tmp_path, benchmark_path=str(path))
+    nb = session(STEM, tmp_path, benchmark_path=str(path))
     t = steps(nb)
     assert t["agreement"]["kappa"].tolist() == ["n/a"] * 15  # 6 binary measures, 15 pairs
     assert t["agreement"]["agreement_pct"].tolist() == [100] * 15

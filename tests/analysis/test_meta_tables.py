@@ -7,19 +7,27 @@ import json
 import pandas as pd
 import pytest
 
+import recallscore_nb as rs
 from recallscore_nb.io.converters import convert_evouna
-from recallscore_nb.workbook.chapters import human_agreement as chapter
+from tests.analysis.notebook_steps import evaluate
 from tests.human_judgments import EVOUNA, needs_data
-from tests.workbook.chapters.sessions import session
+from tests.workbook.sessions import session
+
+STEM = "08_human_agreement"
+
+
+def examples_of(evaluation):
+    return rs.disagreement_examples(evaluation, rules=("contains", "squad_exact_match"),
+                                    per_category=2)
 
 
 @pytest.fixture
 def evaluation(tmp_path):
-    return chapter.evaluation(session(chapter, tmp_path, resamples=50))
+    return evaluate(session(STEM, tmp_path, resamples=50))
 
 
 def test_accuracy_by_hand(evaluation):
-    table = chapter.accuracy(evaluation).set_index("system")
+    table = rs.accuracy_table(evaluation).set_index("system")
     # verbose: eight sentences, all judged correct by the majority; no exact match; seven
     # contain a reference (not "299,792 kilometres per second" against "299,792 km/s")
     assert table.loc["verbose", "human"] == 1.0
@@ -32,10 +40,10 @@ def test_accuracy_by_hand(evaluation):
 
 
 def test_agreement_and_ceiling(evaluation):
-    agreement = chapter.agreement(evaluation).set_index(["rule", "judge"])
+    agreement = evaluation.agreement.set_index(["rule", "judge"])
     assert agreement.loc[("contains", "human"), "n"] == 24
     assert agreement.loc[("contains", "human"), "accuracy"] == 23 / 24
-    annotators = chapter.annotators(evaluation)
+    annotators = rs.annotator_agreement(evaluation)
     assert annotators["judges"].tolist() == ["annotator1,annotator2,annotator3",
                                              "annotator1,annotator2", "annotator1,annotator3",
                                              "annotator2,annotator3"]
@@ -44,17 +52,17 @@ def test_agreement_and_ceiling(evaluation):
 
 
 def test_categories_and_examples(evaluation):
-    categories = chapter.categories(evaluation).set_index("rule")
+    categories = rs.disagreement_counts(evaluation).set_index("rule")
     # exact match misses the seven verbose answers that contain a reference, and span's
     # "Graham Bell" (which contains "Bell")
     assert categories.loc["squad_exact_match", "reference-inside-longer-answer"] == 8
-    examples = chapter.examples(evaluation)
+    examples = examples_of(evaluation)
     assert set(examples["rule"]) == {"contains", "squad_exact_match"}
     assert (examples.groupby(["rule", "category"]).size() <= 2).all()
 
 
 def test_numbers(evaluation):
-    numbers = chapter.numbers(evaluation)
+    numbers = rs.human_agreement_numbers(evaluation)
     assert numbers["AgreeSystems"] == 3 and numbers["AgreeJudgedAttempts"] == 24
     assert set(numbers) >= {"AgreeKappaContains", "AgreeKappaSquad"}
 
@@ -71,15 +79,20 @@ def test_08_on_a_converted_evouna_subset(tmp_path):
     attempts[attempts["item"].isin(ids)].to_parquet(tmp_path / "attempts.parquet")
     judgments = pd.read_csv(tmp_path / "tq" / "judgments.csv", dtype=str, keep_default_na=False)
     judgments[judgments["item"].isin(ids)].to_csv(tmp_path / "judgments.csv", index=False)
-    nb = session(chapter, tmp_path / "out", resamples=50,
+    nb = session(STEM, tmp_path / "out", resamples=50,
                  items_path=str(tmp_path / "items.jsonl"),
                  attempts_path=str(tmp_path / "attempts.parquet"),
                  judgments_path=str(tmp_path / "judgments.csv"))
-    evaluation = chapter.evaluation(nb)
+    evaluation = evaluate(nb)
     assert evaluation.counts["judged"] == 1000  # five systems, every answer judged
-    assert chapter.annotators(evaluation).empty
-    accuracy = chapter.accuracy(evaluation).set_index("system")
+    assert rs.annotator_agreement(evaluation).empty
+    accuracy = rs.accuracy_table(evaluation).set_index("system")
     assert (accuracy["contains"] > accuracy["squad_exact_match"]).loc[["gpt4", "newbing"]].all()
-    for make in (chapter.accuracy_figure, chapter.ranking_figure, chapter.categories_figure):
-        nb.save("figure", make(evaluation))
-    nb.save("kappa", chapter.kappa_figure(nb, evaluation))
+    measures = rs.measures_present(evaluation)
+    for figure in (rs.accuracy_figure(evaluation.systems, measures, rs.judges_of(evaluation)),
+                   rs.ranking_figure(evaluation.systems, rs.ranking_labels(evaluation)),
+                   rs.categories_figure(evaluation.disagreements, measures,
+                                        rs.DISAGREEMENT_CATEGORIES)):
+        nb.save("figure", figure)
+    nb.save("kappa", rs.kappa_figure(evaluation.agreement, evaluation.annotators, measures,
+                                     nb.params.reference_judge))

@@ -1,0 +1,101 @@
+"""What notebook 08 shows of a meta-evaluation (:func:`~recallscore_nb.analysis.
+meta_evaluation.meta_evaluate`): the annotators compared, the rules' measures and the judges
+present with their labels, each system's accuracy as one wide table, the annotators'
+agreement (empty when none were compared), and the disagreements counted by category, with
+examples.
+
+Pure: each function takes a :class:`~recallscore_nb.analysis.meta_evaluation.MetaEvaluation`
+(or parameters) and returns a table or labels; :mod:`recallscore_nb.render.agreement_plots`
+draws the figures from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ..core import rules as registry
+from .meta_evaluation import CATEGORIES, MetaEvaluation
+
+__all__ = ["DISAGREEMENT_CATEGORIES", "compared_annotators", "measures_present", "judges_of",
+           "ranking_labels", "accuracy_table", "annotator_agreement", "disagreement_counts",
+           "disagreement_examples"]
+
+DISAGREEMENT_CATEGORIES = CATEGORIES
+"""The mechanical categories of a disagreement between a rule and the reference judge, in the
+order the tables and figures list them."""
+
+
+def compared_annotators(named: str, judges: Sequence[str], *,
+                        reference_judge: str) -> list[str]:
+    """The judges whose agreement with each other is measured: those ``named`` (comma-
+    separated), or, when it is empty, every judge but the reference judge (none when fewer
+    than two).
+
+    >>> compared_annotators("", ["human", "a1", "a2"], reference_judge="human")
+    ['a1', 'a2']
+    >>> compared_annotators("", ["human", "a1"], reference_judge="human")
+    []
+    >>> compared_annotators("a1, human", ["human", "a1"], reference_judge="human")
+    ['a1', 'human']
+    """
+    listed = [a.strip() for a in named.split(",") if a.strip()]
+    if listed:
+        return listed
+    others = [j for j in judges if j != reference_judge]
+    return others if len(others) >= 2 else []
+
+
+def measures_present(evaluation: MetaEvaluation) -> dict[str, str]:
+    """The rules' measures the evaluation compared (column -> label), in the registry's order."""
+    present = set(evaluation.agreement["rule"])
+    return {m.column: m.label for m in registry.measures() if m.column in present}
+
+
+def judges_of(evaluation: MetaEvaluation) -> list[str]:
+    """The judges the evaluation measured the systems by, in order of first appearance."""
+    measures = measures_present(evaluation)
+    return [m for m in dict.fromkeys(evaluation.systems["measure"]) if m not in measures]
+
+
+def ranking_labels(evaluation: MetaEvaluation) -> dict[str, str]:
+    """Each measure of the ranking (column -> short label), the rules' then the judges'."""
+    measures = measures_present(evaluation)
+    short = {m.column: m.short for m in registry.measures() if m.column in measures}
+    return {**short, **{j: j for j in judges_of(evaluation)}}
+
+
+def accuracy_table(evaluation: MetaEvaluation) -> pd.DataFrame:
+    """Each system's accuracy, wide: one row per system, one column per measure (the mean),
+    the rules' first, then the judges'."""
+    table = evaluation.systems.pivot(index="system", columns="measure", values="mean")
+    order = list(measures_present(evaluation)) + judges_of(evaluation)
+    return table[order].reset_index()
+
+
+def annotator_agreement(evaluation: MetaEvaluation) -> pd.DataFrame:
+    """The annotators' agreement with each other (empty when none were compared)."""
+    if evaluation.annotators is None:
+        return pd.DataFrame({"judges": [], "n": [], "alpha": [], "kappa": [],
+                             "percent_agreement": []})
+    return evaluation.annotators
+
+
+def disagreement_counts(evaluation: MetaEvaluation) -> pd.DataFrame:
+    """How many disagreements each rule has in each category (zeros included)."""
+    counts = (evaluation.disagreements.groupby(["rule", "category"]).size()
+              .unstack(fill_value=0)
+              .reindex(index=list(measures_present(evaluation)),
+                       columns=list(DISAGREEMENT_CATEGORIES), fill_value=0))
+    return counts.rename_axis(columns=None).reset_index()
+
+
+def disagreement_examples(evaluation: MetaEvaluation, *, rules: Sequence[str],
+                          per_category: int = 2) -> pd.DataFrame:
+    """Up to ``per_category`` disagreements of each category, from each of ``rules``, sorted
+    by rule and category."""
+    rows = evaluation.disagreements
+    rows = rows[rows["rule"].isin(list(rules))]
+    return (rows.groupby(["rule", "category"], sort=False).head(per_category)
+            .sort_values(["rule", "category"], kind="stable").reset_index(drop=True))

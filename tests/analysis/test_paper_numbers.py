@@ -1,0 +1,49 @@
+"""The numbers the paper quotes: notebook 01's steps (every row under every rule, and Table 1,
+published beside recomputed) and its numbers quoted; the fact names as number tags (07). The
+other notebooks' numbers are checked beside their tables, in the tests of those tables'
+modules."""
+
+from __future__ import annotations
+
+import pytest
+
+import recallscore_nb as rs
+from recallscore_nb.analysis.paper_numbers import _tag
+from tests.conftest import write_benchmark
+from tests.workbook.sessions import session, written
+
+STEM = "01_reproduce_benchmark"
+
+
+def test_the_shipped_benchmark_reproduces_and_its_numbers_are_quoted(tmp_path):
+    nb = session(STEM, tmp_path)
+    squad_mode = nb.params.squad_mode
+    assert rs.score_benchmark(nb.benchmark, squad_mode=squad_mode)["checklist_full_match"].sum() == 8
+    labels = rs.reproduce(nb.benchmark, squad_mode=squad_mode).rows
+    summary = rs.reproduce(nb.benchmark, squad_mode=squad_mode).summary
+    assert len(labels) == 12 and labels["agrees"].tolist() == [True] * 12
+    published = summary.set_index("field").loc["literalFullMatches", ["published", "recomputed"]]
+    assert published.tolist() == [1, 1]
+    shown = nb.quote(rs.reproduction_numbers(labels, summary))
+    assert {k: nb.numbers[k] for k in ("RowsAgreeing", "VariantCount", "LiteralFullMatches",
+                                       "NormalizedFullMatches", "ChecklistFullMatches")} == {
+        "RowsAgreeing": "12", "VariantCount": "12", "LiteralFullMatches": "1",
+        "NormalizedFullMatches": "4", "ChecklistFullMatches": "8"}
+    assert shown.iloc[0].tolist() == ["\\rsRowsAgreeing", "12"]
+    assert not (tmp_path / "tables").exists()  # steps compute; only nb.save writes
+    assert nb.save("labels", labels) is labels
+    assert written(tmp_path, STEM, "labels")
+
+
+def test_a_benchmark_of_ones_own(tmp_path):
+    nb = session(STEM, tmp_path, benchmark_path=str(write_benchmark(tmp_path)))
+    reproduction = rs.reproduce(nb.benchmark, squad_mode=nb.params.squad_mode)
+    labels = reproduction.rows
+    assert labels["id"].tolist() == ["K1", "K2", "K3", "K4", "K5"]
+    assert rs.reproduction_numbers(labels, reproduction.summary)["RowsAgreeing"] == 5
+
+
+@pytest.mark.parametrize("name, tag", [("material", "Material"), ("west_drawer", "WestDrawer"),
+                                       ("fact2b", "FactB"), ("_9", "")])
+def test_fact_names_as_number_tags(name, tag):
+    assert _tag(name) == tag
