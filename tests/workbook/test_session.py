@@ -299,3 +299,50 @@ def test_a_package_error_in_a_kernel_is_one_line_and_the_cell_fails(repo):
     errors = [o for o in nb.cells[2].outputs if o.output_type == "error"]
     assert [(e.ename, e.evalue, e.traceback) for e in errors] == [
         ("UsageError", "bad -p", ["UsageError: bad -p"])]
+
+
+# --- no module state: the kernel holds the unfinished session through its callback -------------
+class FakeShell:
+    """What a session uses of IPython's shell: its cell events and custom exceptions."""
+
+    def __init__(self):
+        from IPython.core.events import EventManager, available_events
+
+        self.events = EventManager(self, available_events)
+        self.custom_exceptions = ()
+
+    def set_custom_exc(self, types, handler):
+        self.custom_exceptions = types
+
+
+def test_the_kernel_holds_the_unfinished_session_and_a_failing_cell_fails_it(tmp_path,
+                                                                             monkeypatch):
+    import pandas as pd
+
+    shell = FakeShell()
+    monkeypatch.setattr(session_module, "_shell", lambda: shell)
+    assert not hasattr(session_module, "_OPEN")
+    namespace = {"__annotations__": {"output_dir": str}, "output_dir": str(tmp_path / "out")}
+    first = start_notebook("01_one", dict(namespace), history=[])
+    first.table("values", pd.DataFrame({"n": [1]}))
+    assert shell.events.callbacks["post_run_cell"] == [first._after_cell]
+    second = start_notebook("01_one", dict(namespace), history=[])  # the session cell again
+    assert not (tmp_path / "out").exists()  # what the unfinished first run wrote is gone
+    assert shell.events.callbacks["post_run_cell"] == [second._after_cell]
+    second.table("values", pd.DataFrame({"n": [2]}))
+    shell.events.trigger("post_run_cell", type("Result", (), {"error_in_exec": None})())
+    assert (tmp_path / "out").exists()  # a cell that ran cleanly changes nothing
+    shell.events.trigger("post_run_cell", type("Result", (), {"error_in_exec": ValueError()})())
+    assert not (tmp_path / "out").exists() and shell.events.callbacks["post_run_cell"] == []
+    with pytest.raises(UsageError, match="a cell failed"):
+        second.table("values", pd.DataFrame({"n": [3]}))
+    assert shell.custom_exceptions == (session_module.RecallScoreError,)
+
+
+def test_a_finished_session_stops_watching_the_cells(tmp_path, monkeypatch):
+    shell = FakeShell()
+    monkeypatch.setattr(session_module, "_shell", lambda: shell)
+    nb = start_notebook("01_one", {"__annotations__": {"output_dir": str},
+                                   "output_dir": str(tmp_path / "out")}, history=[])
+    nb.finish()
+    assert shell.events.callbacks["post_run_cell"] == []
