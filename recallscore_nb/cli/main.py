@@ -66,11 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"recallscore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in _COMMANDS:
+        add(commands)
+    return parser
 
+
+def _validate_parser(commands) -> None:
     p = commands.add_parser("validate", help="check a benchmark file")
     _benchmark_arg(p)
     p.set_defaults(run=_validate)
 
+
+def _score_parser(commands) -> None:
     p = commands.add_parser("score", help="score attempts with every rule (a .jsonl first argument "
                                           "is an items file: each attempt against its own item)")
     _benchmark_arg(p)
@@ -92,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     _squad_mode_arg(p)
     p.set_defaults(run=_score)
 
+
+def _report_parser(commands) -> None:
     p = commands.add_parser("report", help="write a scored report: every attempt's rule values "
                                            "and fact statuses, with input hashes")
     _benchmark_arg(p)
@@ -107,6 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     _squad_mode_arg(p)
     p.set_defaults(run=_report)
 
+
+def _check_report_parser(commands) -> None:
     p = commands.add_parser("check-report", help="recompute a stored report from its inputs "
                                                  "and compare")
     p.add_argument("report", metavar="REPORT.json", help="a report written by 'recallscore report'")
@@ -117,17 +128,23 @@ def build_parser() -> argparse.ArgumentParser:
                         "the report's own folder; an input outside it is refused)")
     p.set_defaults(run=_check_report)
 
+
+def _signature_parser(commands) -> None:
     p = commands.add_parser("signature", help="print the signatures of the rules and of the "
                                               "normalizers they use, to cite in a paper")
     _squad_mode_arg(p)
     p.set_defaults(run=_signature)
 
+
+def _reproduce_parser(commands) -> None:
     p = commands.add_parser("reproduce", help="recompute a benchmark's published labels and summary")
     _benchmark_arg(p)
     p.add_argument("--out-dir", metavar="DIR",
                    help="also write the per-row and summary tables as CSV into DIR")
     p.set_defaults(run=_reproduce)
 
+
+def _perturb_parser(commands) -> None:
     p = commands.add_parser("perturb", help="draft a benchmark of labelled variants of a "
                                             "benchmark's reference")
     _benchmark_arg(p)
@@ -141,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "built-in table of alternatives)")
     p.set_defaults(run=_perturb)
 
+
+def _squad_parser(commands) -> None:
     p = commands.add_parser("squad", help="score SQuAD predictions as the official evaluation "
                                           "script of --mode does, printing the same JSON")
     p.add_argument("dataset", metavar="DATASET.json",
@@ -160,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "printing it")
     p.set_defaults(run=_squad)
 
+
+def _summarize_parser(commands) -> None:
     p = commands.add_parser("summarize", help="each system's mean per rule with a bootstrap "
                                               "interval, from a scored file")
     p.add_argument("scored", metavar="SCORED",
@@ -180,6 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bootstrap resamples (default: 2000; at most 1,000,000)")
     p.set_defaults(run=_summarize)
 
+
+def _convert_parser(commands) -> None:
     p = commands.add_parser("convert", help="convert a public set of human judgments "
                                             "(openqa-eval FOLDER, evouna FILE) into items, "
                                             "attempts and judgments files")
@@ -190,6 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where to write items.jsonl, attempts.parquet and judgments.csv")
     p.set_defaults(run=_convert)
 
+
+def _agree_parser(commands) -> None:
     p = commands.add_parser("agree", help="rules against human judges: accuracy per system, "
                                           "agreement, ranking, annotators, disagreements")
     p.add_argument("items", metavar="ITEMS", help="an items file (JSONL)")
@@ -213,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="token F1 from which an attempt counts as correct (default 0.5)")
     p.set_defaults(run=_agree)
 
+
+def _run_parser(commands) -> None:
     p = commands.add_parser("run", help="run the workbook's notebooks with papermill")
     p.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="a stem (01_reproduce_benchmark), its number (01) or a path; default all")
@@ -227,19 +254,29 @@ def build_parser() -> argparse.ArgumentParser:
     _accept_defaults_arg(p)
     p.set_defaults(run=_run)
 
+
+def _check_parser(commands) -> None:
     p = commands.add_parser("check", help="rerun the workbook and compare with reports/ byte for byte")
     p.add_argument("--update", action="store_true", help="rewrite reports/ from a fresh run")
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="notebooks at once (default 2)")
     _accept_defaults_arg(p)
     p.set_defaults(run=_check)
 
+
+def _explore_parser(commands) -> None:
     p = commands.add_parser("explore", help="copy a notebook into scratch/ to explore it in "
                                             "JupyterLab, its outputs kept out of reports/")
     p.add_argument("notebook", metavar="NOTEBOOK", help="a stem (05_reanalysis) or its number (05)")
     p.add_argument("--force", action="store_true",
                    help="replace an existing copy in scratch/ with a fresh one")
     p.set_defaults(run=_explore)
-    return parser
+
+
+_COMMANDS = (_validate_parser, _score_parser, _report_parser, _check_report_parser,
+             _signature_parser, _reproduce_parser, _perturb_parser, _squad_parser,
+             _summarize_parser, _convert_parser, _agree_parser, _run_parser, _check_parser,
+             _explore_parser)
+"""Each command's arguments, in the order ``--help`` lists them."""
 
 
 def _accept_defaults_arg(parser: argparse.ArgumentParser) -> None:

@@ -62,8 +62,6 @@ loop over distinct attempts (numbers only when some term is a number).
 
 from __future__ import annotations
 
-import re
-import string
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,29 +72,17 @@ import pyarrow.compute as pc
 from . import engine
 from .errors import UsageError
 from .facts import facts_of
+from .negation import CONTRAST, Scope, clauses, scopes
 from .normalize import SEED
+from .numeric import NumberTerm, NumericPolicy, parse_number_term
+from .status_basis import (CONFLICTING, CONTRADICTED, MISSING, NEGATED, NO_SCHEMA_NOTE,
+                           PENALIZED, PRESENT, STATUSES, TokenSpans, bases_of, numbers_found)
 from .tokens import Tokens, phrase_starts
-from .numeric import (
-    FoundNumber,
-    NumberTerm,
-    NumericPolicy,
-    find_numbers,
-    numbers_equal,
-    parse_number_term,
-)
 from .schema import ItemsSchema, ScoringSchema, check_schema_facts, default_schema
 
-__all__ = ["STATUSES", "fact_status", "status_columns", "status_signature", "item_fact_names",
+__all__ = ["STATUSES", "NO_SCHEMA_NOTE", "fact_status", "status_columns", "status_signature", "item_fact_names",
            "item_status_columns", "item_fact_status"]
 
-STATUSES = ("present", "missing", "contradicted", "negated", "conflicting")
-"""The statuses a fact can have; ``status_<fact>`` columns hold these strings."""
-
-PRESENT, MISSING, CONTRADICTED, NEGATED, CONFLICTING = range(5)
-PENALIZED = (CONTRADICTED, NEGATED, CONFLICTING)
-
-NO_SCHEMA_NOTE = ("no scoring schema: every fact weighs 1, with no equivalents, "
-                  "contradictions, negation or penalty, so the status is present or missing")
 _FAR = np.iinfo(np.int64).max // 4
 
 
@@ -236,37 +222,21 @@ def item_fact_status(attempts, item_ids, items, schema: ItemsSchema | None = Non
     index = attempts.index if isinstance(attempts, (pd.Series, pd.DataFrame)) else None
     values = engine.as_string_array(attempts)
     index = pd.RangeIndex(len(values)) if index is None else index
-    ids = engine.as_string_array(item_ids)
-    if len(ids) != len(values):
-        raise UsageError(f"{len(ids)} item ids for {len(values)} attempts")
-    row_item = pd.Index(items.ids).get_indexer(pd.Index(ids.to_pylist(), dtype=object))
-    if (row_item < 0).any():
-        unknown = list(dict.fromkeys(np.asarray(ids.to_pylist(), dtype=object)[row_item < 0]))
-        raise UsageError(f"{len(unknown)} unknown item id(s), e.g. "
-                         f"{', '.join(map(repr, unknown[:5]))}")
+    row_item = _row_items(engine.as_string_array(item_ids), items, len(values))
     names = item_fact_names(items)
     column_of = {name: j for j, name in enumerate(names)}
     n = len(values)
     codes = np.full((n, len(names)), -1, dtype=np.int64)
     scores = np.full(n, np.nan, dtype=np.float64)
     bases = np.full((n, len(names)), None, dtype=object)
-    order = np.argsort(row_item, kind="stable")
-    present_items, starts = np.unique(row_item[order], return_index=True)
-    bounds = np.append(starts, n)
-    for k, i in enumerate(present_items.tolist()):
-        item = items.items[i]
-        if not item.facts:
-            continue
-        rows = order[bounds[k]:bounds[k + 1]]
+    for item, rows in _rows_by_item(row_item, items):
         item_schema = None if schema is None else schema.for_item(item.id)
-        no_schema = item_schema is None
-        if no_schema:
-            item_schema = default_schema(item.facts)
+        used = default_schema(item.facts) if item_schema is None else item_schema
         encoded = pc.dictionary_encode(values.take(pa.array(rows)))
         expand = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        plan = _Plan.build(item.facts, item_schema, normalizer)
         item_codes, item_scores, item_bases = _distinct(
-            encoded.dictionary, plan, item_schema, no_schema, normalizer, basis)
+            encoded.dictionary, _Plan.build(item.facts, used, normalizer), used,
+            item_schema is None, normalizer, basis)
         columns = [column_of[f.name] for f in item.facts]
         codes[np.ix_(rows, columns)] = item_codes[expand]
         scores[rows] = item_scores[expand]
@@ -283,6 +253,29 @@ def item_fact_status(attempts, item_ids, items, schema: ItemsSchema | None = Non
     for j, name in enumerate(names):
         out[f"basis_{name}"] = bases[:, j]
     return pd.DataFrame(out, index=index)
+
+
+def _row_items(ids: pa.Array, items, n: int) -> np.ndarray:
+    """Each row's item number; a count that differs from the attempts', or an unknown id,
+    is refused."""
+    if len(ids) != n:
+        raise UsageError(f"{len(ids)} item ids for {n} attempts")
+    row_item = pd.Index(items.ids).get_indexer(pd.Index(ids.to_pylist(), dtype=object))
+    if (row_item < 0).any():
+        unknown = list(dict.fromkeys(np.asarray(ids.to_pylist(), dtype=object)[row_item < 0]))
+        raise UsageError(f"{len(unknown)} unknown item id(s), e.g. "
+                         f"{', '.join(map(repr, unknown[:5]))}")
+    return row_item
+
+
+def _rows_by_item(row_item: np.ndarray, items):
+    """(item, its rows) for each item with a checklist that some row names, in item order."""
+    order = np.argsort(row_item, kind="stable")
+    present_items, starts = np.unique(row_item[order], return_index=True)
+    bounds = np.append(starts, len(row_item))
+    for k, i in enumerate(present_items.tolist()):
+        if items.items[i].facts:
+            yield items.items[i], order[bounds[k]:bounds[k + 1]]
 
 
 # --- the plan: every term and cue, normalized or parsed once -----------------------------
@@ -354,36 +347,54 @@ def _first_positions(tokens: Tokens, starts: np.ndarray, n: int) -> np.ndarray:
 
 def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: bool,
               normalizer=SEED, basis: bool = True):
+    """Each distinct attempt's status codes (rows × facts), weighted score and bases."""
     n, n_facts = len(values), len(plan.lists)
     texts = values.to_pylist()
     if n == 0:
         return np.zeros((0, n_facts), dtype=np.int64), np.zeros(0), []
-    prepared = engine.Attempts(values)
     vocab = list(dict.fromkeys(
         [t for term in plan.terms for t in term.tokens] + [t for _, c in plan.cues for t in c]
         + [CONTRAST]))
     vocab_id = {t: i for i, t in enumerate(vocab)}
-    tokens = prepared.tokens(normalizer, pa.array(vocab, type=pa.string()))
+    tokens = engine.Attempts(values).tokens(normalizer, pa.array(vocab, type=pa.string()))
     row_start = np.zeros(n, dtype=np.int64)
     np.cumsum(tokens.counts[:-1], out=row_start[1:])
-
     # negation: which tokens a cue's scope covers, and each cue occurrence for the basis
-    clause = _clauses(values, tokens, vocab_id[CONTRAST])
-    cue_rows, cue_starts, cue_ends, cue_ids, cue_flat = [], [], [], [], []
+    clause = clauses(values, tokens, vocab_id[CONTRAST])
+    cue = _cue_occurrences(tokens, plan, vocab_id)
+    negated_token = scopes(cue["flat"], tokens, clause, schema.negation_window)
+    first, free = _term_positions(tokens, plan, vocab_id, negated_token, n)
+    spans_of = TokenSpans(texts)
+    numbers = numbers_found(texts, plan, schema.numeric, spans_of, first, free,
+                            Scope(negated_token, row_start, tokens.counts))
+    codes, chosen, conflict, earliest_of = _decide(plan, first, free, n)
+    scores = _scores(codes, plan.weights, schema.false_positive_penalty)
+    if not basis:
+        return codes, scores, []
+    bases = bases_of(texts, plan, schema, no_schema, codes, chosen, conflict, earliest_of,
+                     first, free, numbers, spans_of, cue, clause, row_start)
+    return codes, scores, bases
+
+
+def _cue_occurrences(tokens: Tokens, plan: _Plan, vocab_id: dict) -> dict[str, np.ndarray]:
+    """Every cue occurrence, flat: its row, first and last position, cue index, and the flat
+    index of its last token (a multi-token cue counts from there)."""
+    parts: dict[str, list] = {"rows": [], "starts": [], "ends": [], "ids": [], "flat": []}
     for c, (_, cue_tokens) in enumerate(plan.cues):
         at = phrase_starts(tokens, [vocab_id[t] for t in cue_tokens])
-        cue_rows.append(tokens.rows[at])
-        cue_starts.append(tokens.positions[at])
-        cue_ends.append(tokens.positions[at] + len(cue_tokens) - 1)
-        cue_ids.append(np.full(len(at), c, dtype=np.int64))
-        cue_flat.append(at + len(cue_tokens) - 1)
-    cue = {name: np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-           for name, parts in (("rows", cue_rows), ("starts", cue_starts),
-                               ("ends", cue_ends), ("ids", cue_ids), ("flat", cue_flat))}
-    negated_token = _scopes(cue["flat"], tokens, clause, schema.negation_window)
+        parts["rows"].append(tokens.rows[at])
+        parts["starts"].append(tokens.positions[at])
+        parts["ends"].append(tokens.positions[at] + len(cue_tokens) - 1)
+        parts["ids"].append(np.full(len(at), c, dtype=np.int64))
+        parts["flat"].append(at + len(cue_tokens) - 1)
+    return {name: np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+            for name, found in parts.items()}
 
-    # first occurrence (token position) of every term, and its first one outside any scope;
-    # numbers take the Python path
+
+def _term_positions(tokens: Tokens, plan: _Plan, vocab_id: dict, negated_token: np.ndarray,
+                    n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(terms × rows) token positions of every text term's first occurrence, and of its first
+    outside any cue's scope (-1: none); numeric terms are left to the Python path."""
     first = np.full((len(plan.terms), n), -1, dtype=np.int64)
     free = np.full((len(plan.terms), n), -1, dtype=np.int64)
     for k, term in enumerate(plan.terms):
@@ -391,276 +402,51 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
             starts = phrase_starts(tokens, [vocab_id[t] for t in term.tokens])
             first[k] = _first_positions(tokens, starts, n)
             free[k] = _first_positions(tokens, starts[~negated_token[starts]], n)
-    spans_of = _TokenSpans(texts)
-    numbers = _numbers(texts, plan, schema.numeric, spans_of, first, free,
-                       _Scope(negated_token, row_start, tokens.counts))
+    return first, free
 
-    codes = np.full((n, n_facts), MISSING, dtype=np.int64)
-    chosen = np.full((n, n_facts), -1, dtype=np.int64)
-    conflict = np.full((n, n_facts), -1, dtype=np.int64)
-    earliest_of = np.full((n, n_facts), -1, dtype=np.int64)
+
+def _decide(plan: _Plan, first: np.ndarray, free: np.ndarray, n: int):
+    """(rows × facts) status codes, the list each status rests on, the contradiction beside a
+    conflicting fact, and the earliest negated occurrence of a negated fact."""
+    shape = (n, len(plan.lists))
+    codes = np.full(shape, MISSING, dtype=np.int64)
+    chosen, conflict, earliest_of = (np.full(shape, -1, dtype=np.int64) for _ in range(3))
     for j, lists in enumerate(plan.lists):
-        accepted = np.full(n, -1, dtype=np.int64)      # the first list found outside scopes
-        negated = np.full(n, -1, dtype=np.int64)       # the first found only inside one
-        contradicted = np.full(n, -1, dtype=np.int64)  # the first contradiction outside
-        negated_at = np.full(n, -1, dtype=np.int64)
-        for li, lst in enumerate(lists):
-            keys = list(lst.keys)
-            outside = (free[keys] >= 0).all(axis=0)
-            if lst.kind == "present":
-                take = outside & (accepted < 0)
-                accepted[take] = li
-                found = (first[keys] >= 0).all(axis=0)
-                later = found & ~outside & (negated < 0)
-                negated[later] = li
-                # the earliest occurrence of a term found only inside a scope: the cue's
-                inside = np.where((first[keys] >= 0) & (free[keys] < 0), first[keys], _FAR)
-                negated_at[later] = inside.min(axis=0)[later]
-            else:
-                take = outside & (contradicted < 0)
-                contradicted[take] = li
+        accepted, negated, contradicted, negated_at = _first_lists(lists, first, free, n)
         is_accepted, is_contradicted = accepted >= 0, contradicted >= 0
         is_negated = ~is_accepted & (negated >= 0)
         codes[is_accepted, j] = np.where(is_contradicted[is_accepted], CONFLICTING, PRESENT)
         codes[is_negated, j] = NEGATED
-        only_contradicted = ~is_accepted & ~is_negated & is_contradicted
-        codes[only_contradicted, j] = CONTRADICTED
+        codes[~is_accepted & ~is_negated & is_contradicted, j] = CONTRADICTED
         chosen[:, j] = np.where(is_accepted, accepted,
                                 np.where(is_negated, negated, contradicted))
         conflict[:, j] = np.where(is_accepted & is_contradicted, contradicted, -1)
         earliest_of[is_negated, j] = negated_at[is_negated]
+    return codes, chosen, conflict, earliest_of
 
-    weights = plan.weights
+
+def _first_lists(lists, first: np.ndarray, free: np.ndarray, n: int):
+    """For one fact, per row: the first accepted list found outside scopes, the first found
+    only inside one (and where its earliest such term is), the first contradiction outside."""
+    accepted, negated, contradicted, negated_at = (np.full(n, -1, dtype=np.int64)
+                                                   for _ in range(4))
+    for li, lst in enumerate(lists):
+        keys = list(lst.keys)
+        outside = (free[keys] >= 0).all(axis=0)
+        if lst.kind != "present":
+            contradicted[outside & (contradicted < 0)] = li
+            continue
+        accepted[outside & (accepted < 0)] = li
+        later = (first[keys] >= 0).all(axis=0) & ~outside & (negated < 0)
+        negated[later] = li
+        # the earliest occurrence of a term found only inside a scope: the cue's
+        inside = np.where((first[keys] >= 0) & (free[keys] < 0), first[keys], _FAR)
+        negated_at[later] = inside.min(axis=0)[later]
+    return accepted, negated, contradicted, negated_at
+
+
+def _scores(codes: np.ndarray, weights: np.ndarray, penalty: float) -> np.ndarray:
+    """The weighted score: present weight less the penalized weight, over all, floored at 0."""
     present = (codes == PRESENT) @ weights
     penalized = np.isin(codes, PENALIZED) @ weights
-    scores = np.maximum(0.0, (present - schema.false_positive_penalty * penalized) / weights.sum())
-
-    if not basis:
-        return codes, scores, []
-    bases = _bases(texts, plan, schema, no_schema, codes, chosen, conflict, earliest_of,
-                   first, free, numbers, spans_of, cue, clause, row_start)
-    return codes, scores, bases
-
-
-# --- clauses and the scope of each cue ---------------------------------------------------
-# A clause ends at , ; : . ! or ? between two tokens (punctuation inside a token, as in
-# "3.5", does not end one) and before the token "but". Tokens are found in the original text
-# as :class:`_TokenSpans` finds them, with RE2 over every row at once.
-CONTRAST = "but"
-CLAUSE_ENDS = ",;:.!?"
-_WHITESPACE = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
-               + "\u2028\u2029\u202f\u205f\u3000")  # what str.split() splits on
-
-
-def _re2_class(chars: str) -> str:
-    return "".join(f"\\x{{{ord(c):x}}}" for c in chars)
-
-
-_RE2_TOKEN = (f"[^{_re2_class(_WHITESPACE + string.punctuation)}]"
-              f"(?:[^{_re2_class(_WHITESPACE)}]*[^{_re2_class(_WHITESPACE + string.punctuation)}])?")
-_RE2_KEEP = f"[^T{_re2_class(CLAUSE_ENDS)}]+"
-
-
-def _clauses(values: pa.Array, tokens: Tokens, contrast: int) -> np.ndarray:
-    """A clause number for each token (flat, as ``tokens``): equal within a clause of a row.
-
-    Rows whose tokens the normalizer splits otherwise than the seed pipeline does (an
-    ablation's variant that keeps punctuation, say) are one clause up to each "but".
-    """
-    marks = pc.replace_substring_regex(pc.replace_substring_regex(values, _RE2_TOKEN, "T"),
-                                       _RE2_KEEP, "")
-    marks = pa.concat_arrays([marks]) if isinstance(marks, pa.ChunkedArray) else marks
-    width = np.int64 if pa.types.is_large_string(marks.type) else np.int32
-    offsets = np.frombuffer(marks.buffers()[1], dtype=width)[
-        marks.offset:marks.offset + len(marks) + 1].astype(np.int64)
-    chars = np.frombuffer(marks.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
-    is_token = chars == ord("T")
-    ends_before = np.cumsum(~is_token)[is_token]
-    mark_rows = np.repeat(np.arange(len(values), dtype=np.int64), np.diff(offsets))[is_token]
-    same = np.bincount(mark_rows, minlength=len(values)) == tokens.counts
-    punct = np.zeros(len(tokens.ids), dtype=np.int64)
-    punct[same[tokens.rows]] = ends_before[same[mark_rows]]
-    starts = np.ones(len(tokens.ids), dtype=bool)
-    starts[1:] = (punct[1:] != punct[:-1]) | (tokens.rows[1:] != tokens.rows[:-1])
-    return np.cumsum(starts | (tokens.ids == contrast))
-
-
-def _scopes(cue_ends: np.ndarray, tokens: Tokens, clause: np.ndarray,
-            window: int) -> np.ndarray:
-    """Whether each token (flat) lies in a cue's scope: after the cue's last token (flat
-    indices ``cue_ends``), in its clause, at most ``window`` tokens on."""
-    inside = np.zeros(len(tokens.ids), dtype=bool)
-    for d in range(1, window + 1):
-        at = cue_ends + d
-        at = at[at < len(tokens.ids)]
-        ok = clause[at] == clause[at - d]
-        inside[at[ok]] = True
-    return inside
-
-
-@dataclass(frozen=True)
-class _Scope:
-    """Whether the token at (row, position) is in a cue's scope."""
-
-    inside: np.ndarray
-    row_start: np.ndarray
-    counts: np.ndarray
-
-    def __call__(self, row: int, position: int) -> bool:
-        if position < 0 or position >= self.counts[row]:
-            return False
-        return bool(self.inside[self.row_start[row] + position])
-
-
-def _isin(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
-    if not len(sorted_keys):
-        return np.zeros(len(keys), dtype=bool)
-    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-    return sorted_keys[at] == keys
-
-
-# --- the Python path: token spans, numbers, bases ----------------------------------------
-# A seed token is a whitespace-delimited run with its ASCII punctuation deleted; its span runs
-# from the run's first kept character to its last. Lowercasing never turns a character into
-# whitespace or ASCII punctuation, so the original text can be read directly.
-_PUNCT = re.escape(string.punctuation)
-_TOKEN = re.compile(rf"[^\s{_PUNCT}](?:\S*[^\s{_PUNCT}])?")
-
-
-class _TokenSpans:
-    """Each distinct attempt's seed tokens as character spans of the original, on demand.
-
-    The seed pipeline lowercases, deletes ASCII punctuation and splits on whitespace; a
-    token's span runs from its first kept character to its last, so ``west-drawer`` (token
-    ``westdrawer``) spans the whole original ``west-drawer``.
-    """
-
-    def __init__(self, texts: list[str]) -> None:
-        self.texts = texts
-        self._cache: dict[int, list[tuple[int, int]]] = {}
-
-    def __getitem__(self, row: int) -> list[tuple[int, int]]:
-        if row not in self._cache:
-            self._cache[row] = _token_spans(self.texts[row])
-        return self._cache[row]
-
-
-def _token_spans(text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in _TOKEN.finditer(text)]
-
-
-def _token_at(spans: list[tuple[int, int]], span: tuple[int, int]) -> int:
-    """The first token overlapping a character span (numbers always keep a digit or letter)."""
-    for i, (s, e) in enumerate(spans):
-        if e > span[0] and s < span[1]:
-            return i
-    return -1
-
-
-def _numbers(texts, plan: _Plan, policy, spans_of: _TokenSpans, first: np.ndarray,
-             free: np.ndarray, scope: _Scope):
-    """For numeric terms: per (term, row), the first matching number and the first outside
-    any cue's scope (keys ``(k, row)`` and ``(k, row, "free")``); fills ``first``, ``free``."""
-    numeric = [k for k, term in enumerate(plan.terms) if term.number is not None]
-    matches: dict[tuple, FoundNumber] = {}
-    if not numeric:
-        return matches
-    for row, text in enumerate(texts):
-        found = find_numbers(text, policy)
-        if not found:
-            continue
-        for k in numeric:
-            for hit in found:
-                if not numbers_equal(plan.terms[k].number, hit, policy):
-                    continue
-                position = _token_at(spans_of[row], hit.span)
-                if (k, row) not in matches:
-                    matches[(k, row)] = hit
-                    first[k, row] = position
-                if not scope(row, position):
-                    matches[(k, row, "free")] = hit
-                    free[k, row] = position
-                    break
-    return matches
-
-
-def _bases(texts, plan, schema, no_schema, codes, chosen, conflict, earliest_of, first, free,
-           numbers, spans_of, cue, clause, row_start) -> list[list[dict]]:
-    note = NO_SCHEMA_NOTE if no_schema else None
-    cue_order = np.argsort(cue["rows"], kind="stable")
-    cue_bounds = np.searchsorted(cue["rows"][cue_order], np.arange(len(texts) + 1))
-    # Python lists index far faster than numpy scalars in this loop.
-    codes, chosen, conflict, earliest_of, first, free = (
-        a.tolist() for a in (codes, chosen, conflict, earliest_of, first, free))
-    term_info = [(term.number, len(term.tokens) - 1) for term in plan.terms]
-
-    def located(lst, row, inside):
-        """Each term's span and the numeric conversions: the first occurrence outside any
-        scope, or (``inside``) the first occurrence at all."""
-        spans = spans_of[row]
-        positions = first if inside else free
-        found, conversions = [], []
-        for k in lst.keys:
-            number, extra = term_info[k]
-            if number is not None:
-                hit = numbers[(k, row)] if inside else numbers[(k, row, "free")]
-                found.append(list(hit.span))
-                conversions += _number_notes(number, hit, schema.numeric)
-            else:
-                p = positions[k][row]
-                found.append([spans[p][0], spans[p + extra][1]])
-        return found, conversions
-
-    out = []
-    for row in range(len(texts)):
-        cells = []
-        row_codes, row_chosen, row_conflict = codes[row], chosen[row], conflict[row]
-        for j, lists in enumerate(plan.lists):
-            code, li = row_codes[j], row_chosen[j]
-            if li < 0:
-                cells.append({"status": STATUSES[code], "matched": None, "terms": [],
-                              "spans": [], "cue": None, "conversions": [], "conflict": None,
-                              "note": note})
-                continue
-            lst = lists[li]
-            found, conversions = located(lst, row, code == NEGATED)
-            cue_basis = None
-            if code == NEGATED:
-                cue_basis = _cue_basis(plan, cue, cue_order, cue_bounds, row,
-                                       earliest_of[row][j], schema, spans_of[row], clause,
-                                       row_start)
-            against = None
-            if code == CONFLICTING:
-                other = lists[row_conflict[j]]
-                against = {"matched": other.label, "terms": list(other.terms),
-                           "spans": located(other, row, False)[0]}
-            cells.append({"status": STATUSES[code], "matched": lst.label,
-                          "terms": list(lst.terms), "spans": found, "cue": cue_basis,
-                          "conversions": conversions, "conflict": against, "note": note})
-        out.append(cells)
-    return out
-
-
-def _number_notes(term: NumberTerm, hit: FoundNumber, policy) -> list[str]:
-    notes = [f"term {term.text!r}: {c}" for c in term.conversions]
-    notes += [f"attempt {hit.text!r}: {c}" for c in hit.conversions]
-    if term.exact != hit.exact:
-        notes.append(f"within tolerance: {term.text!r} and {hit.text!r} differ by "
-                     f"{abs(term.exact - hit.exact).normalize():f} "
-                     f"(absTol {policy.abs_tol:g}, relTol {policy.rel_tol:g})")
-    return notes
-
-
-def _cue_basis(plan, cue, order, bounds, row, earliest, schema, spans, clause,
-               row_start) -> dict | None:
-    """The cue nearest before ``earliest`` whose scope covers it, as the basis records it."""
-    picks = order[bounds[row]:bounds[row + 1]]
-    ends = cue["ends"][picks]
-    near = (earliest - ends >= 1) & (earliest - ends <= schema.negation_window)
-    near &= clause[cue["flat"][picks]] == clause[row_start[row] + earliest]
-    if not near.any():
-        return None
-    best = picks[near][np.argmax(ends[near])]
-    start, end = int(cue["starts"][best]), int(cue["ends"][best])
-    return {"token": plan.cues[int(cue["ids"][best])][0],
-            "span": [spans[start][0], spans[end][1]]}
+    return np.maximum(0.0, (present - penalty * penalized) / weights.sum())

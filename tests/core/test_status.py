@@ -301,19 +301,6 @@ def test_statuses_and_signature():
         "|conflict:penalized|num:abs0,rel0,pct-no|version:0.1.0")
 
 
-@pytest.mark.parametrize(
-    "text",
-    ["", "  ", "--", "a-b c", "--a--b-- c.", "West-Drawer, tab\there", "x\x1cy", "İΣ ς’ “é”",
-     "...Hi!!! there...", "a - b", "1,000.5 km"],
-)
-def test_token_spans_cover_exactly_the_seed_tokens(text):
-    from recallscore_nb.core.normalize import SEED
-    from recallscore_nb.core.status import _token_spans
-
-    spans = _token_spans(text)
-    assert [SEED(text[s:e]) for s, e in spans] == SEED(text).split()
-
-
 # --- issue 12: conflicting evidence, negation with a scope -------------------------------
 HEDGE = "copper silver gold token coin west east drawer before after museum opens closes"
 
@@ -374,33 +361,6 @@ def test_the_issue_negation_examples_under_the_shipped_schema(bench):
 def test_conflict_and_scope_are_in_the_signature():
     assert "|neg:not,no,never,without,hardly ever/3/clause|conflict:penalized|" in \
         status_signature(schema())
-
-
-def test_clause_whitespace_is_what_str_split_splits_on():
-    import sys
-
-    from recallscore_nb.core.status import _WHITESPACE
-
-    assert set(_WHITESPACE) == {c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace()}
-
-
-@pytest.mark.parametrize(
-    "text, clauses",
-    [("", []), ("a-b c", [0, 0]), ("West-Drawer, tab\there", [0, 1, 1]), ("x\x1cy", [0, 0]),
-     ("...Hi!!! there...", [0, 1]), ("1,000.5 km", [0, 0]), ("no,\u3000the west", [0, 1, 1]),
-     ("a\u00a0b; c: d. e but f", [0, 0, 1, 2, 3, 4, 4]), ("İΣ ς’ “é”", [0, 0, 0])],
-)
-def test_clauses_follow_the_seed_tokens(text, clauses):
-    import pyarrow as pa
-
-    from recallscore_nb.core import engine
-    from recallscore_nb.core.normalize import SEED
-    from recallscore_nb.core.status import _clauses
-
-    values = pa.array(["x", text])
-    tokens = engine.Attempts(values).tokens(SEED, pa.array(["but"]))
-    got = _clauses(values, tokens, 0)[tokens.rows == 1]
-    assert (got - got.min()).tolist() == clauses if clauses else got.tolist() == []
 
 
 # --- issue 12: statuses for an items file, each attempt against its own item -------------
