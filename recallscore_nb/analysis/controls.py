@@ -2,7 +2,7 @@
 
 ``control:empty`` (the empty attempt) and ``control:idk`` ("I don't know") state no fact, so
 every rule must give them zero. ``control:stuffing`` lists every required term, equivalent and
-contradiction of every fact (:func:`recallscore_nb.analysis.perturb.stuffing_attempt`), the
+contradiction of every fact (:func:`recallscore_nb.analysis.perturb_facts.stuffing_attempt`), the
 oldest trick against keyword graders: the scoring schema's measures must give it zero too (with
 a real schema; without one there is nothing to resist it with), while what the published rules
 give it is a finding about them (:func:`stuffing_findings`), not a change to them. A control
@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..core.errors import VacuousControlError
 from ..io.system_attempts import CONTROL_PREFIX
-from .perturb import stuffing_attempt
+from .perturb_facts import stuffing_attempt
 from .schema_measures import SCHEMA_MEASURES, measures_with_schema
 
 __all__ = ["CONTROLS", "STUFFING", "CONTROL_SYSTEMS", "control_attempts", "with_controls",

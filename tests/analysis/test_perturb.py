@@ -8,7 +8,6 @@ variant is also checked alone, on small references whose expected text can be re
 from __future__ import annotations
 
 import json
-import random
 import re
 
 import pytest
@@ -17,33 +16,19 @@ from recallscore_nb.analysis.perturb import (
     CHECKLIST_LOSES,
     INTENDED_LABELS,
     KINDS,
-    Unavailable,
-    add_leading_context,
-    change_fact,
-    change_spacing,
-    copy_exact,
-    drop_articles_and_verb,
     dumps_benchmark,
-    omit_fact,
     perturb_benchmark,
-    remove_punctuation,
-    reorder_clauses,
-    telegraphic,
-    uppercase,
 )
 from recallscore_nb.analysis.reproduce import reproduce
 from recallscore_nb.cli.handlers import perturb_command
 from recallscore_nb.core.errors import UsageError
-from recallscore_nb.core.facts import Fact
 from recallscore_nb.io.benchmarks import load_benchmark
 from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
 from tests.conftest import benchmark_data, write_benchmark
+from tests.perturb_fixtures import KITE_REFERENCE, SHIPPED
 
 LABELS = ["literalMatch", "normalizedMatch", "factsPresent", "checklistFullMatch",
           "fixtureFactsComplete"]
-SHIPPED = load_benchmark()
-KITE = (Fact("bird", ("red kite",)), Fact("place", ("mill", "roof")), Fact("time", ("dawn",)))
-KITE_REFERENCE = "The red kite nests on the mill roof at dawn."
 BUILT_IN_SKIPS = [
     "skipped object changed: no built-in alternative for its terms (token)",
     "skipped material paraphrased: no equivalent in the scoring schema",
@@ -233,133 +218,10 @@ def test_schema_contradictions_are_used(tmp_path):
     assert rows["answer stuffed"]["attempt"].startswith("copper silver gold")
 
 
-def test_contradiction_sharing_terms_replaces_only_the_others():
-    """("after", "museum") against the terms (before, museum, opens): only "before" changes."""
-    facts = SHIPPED.facts
-    text = change_fact(SHIPPED.reference, facts, random.Random(0), fact="timing",
-                       contradictions={"timing": [["after", "museum"]]})
-    assert text == "The copper token goes in the west drawer after the museum opens."
-
-
 def test_contradiction_with_a_blank_term_is_left_out():
     doc, _ = perturb_benchmark(SHIPPED, contradictions={"material": [["unobtainium", "--"]]})
     rows = {row["condition"]: row["attempt"] for row in doc["rows"]}
     assert "unobtainium" not in rows["material changed"]
-
-
-def test_unusable_contradiction_falls_back_to_the_built_in_table():
-    text = change_fact(SHIPPED.reference, SHIPPED.facts, random.Random(0), fact="location",
-                       contradictions={"location": [["west", "drawer", "not"]]})
-    assert text and " west drawer " not in text and " drawer " in text
-
-
-# --- each kind alone ---------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("function", "reference", "expected"),
-    [
-        (copy_exact, KITE_REFERENCE, KITE_REFERENCE),
-        (uppercase, KITE_REFERENCE, "THE RED KITE NESTS ON THE MILL ROOF AT DAWN."),
-        (remove_punctuation, "The mill-roof, at dawn.", "The millroof at dawn"),
-        (remove_punctuation, "Dawn - at the mill.", "Dawn at the mill"),
-        (remove_punctuation, "It costs $1,000.50, or 12%.", "It costs $1,000.50 or 12%"),
-        (reorder_clauses, "The red kite nests on the mill roof until dawn breaks.",
-         "Until dawn breaks, the red kite nests on the mill roof."),
-        (reorder_clauses, "At dawn, the red kite nests on the mill roof.",
-         "The red kite nests on the mill roof, at dawn."),
-        (telegraphic, KITE_REFERENCE, "Red kite: mill roof dawn."),
-        (telegraphic, "The red kite is on the mill roof at dawn.", "Red kite: mill roof dawn."),
-        (drop_articles_and_verb, KITE_REFERENCE, "Red kite on mill roof at dawn."),
-        (drop_articles_and_verb, "The red kite was seen on a mill roof at dawn.",
-         "Red kite seen on mill roof at dawn."),
-    ],
-)
-def test_kind_on_the_kite_reference(function, reference, expected):
-    assert function(reference, KITE, random.Random(0)) == expected
-
-
-@pytest.mark.parametrize(
-    ("function", "reference", "reason"),
-    [
-        (uppercase, "RED KITE, MILL ROOF, DAWN", "the reference has no lowercase letter"),
-        (uppercase, "Red kite, mill roof, dawn, straße", "uppercasing changes the reference "
-                                                     "beyond case (e.g. 'ß' to 'SS')"),
-        (remove_punctuation, "red kite mill roof dawn",
-         "the reference has no ASCII punctuation outside its numbers"),
-        (reorder_clauses, KITE_REFERENCE, "no subordinating conjunction or comma to split a "
-                                          "clause at"),
-        (telegraphic, "Red kite mill roof dawn", "no article, auxiliary, light preposition or "
-                                                 "verb outside the fact terms"),
-        (drop_articles_and_verb, "The red kite, the mill roof, dawn",
-         "no verb-like word outside the fact terms"),
-    ],
-)
-def test_kind_unavailable(function, reference, reason):
-    result = function(reference, KITE, random.Random(0))
-    assert isinstance(result, Unavailable) and not result
-    assert result.reason == reason
-
-
-def test_reorder_never_splits_a_term():
-    facts = (Fact("cue", ("roof when",)),)
-    reference = "The kite nests on the roof when dawn breaks."
-    result = reorder_clauses(reference, facts, random.Random(0))
-    assert result.reason == "every clause boundary splits a fact's term"
-
-
-def test_spacing_keeps_the_words_and_widens_one_gap():
-    text = change_spacing(KITE_REFERENCE, KITE, random.Random(0))
-    assert text.startswith("  The") and text.endswith("dawn.  ")
-    assert text.split() == KITE_REFERENCE.split()
-    assert text.count("   ") == 1
-
-
-def test_leading_context_lowercases_the_first_word_unless_it_is_a_term():
-    facts = (Fact("city", ("Paris",)),)
-    assert add_leading_context("Paris it is.", facts, random.Random(0)).endswith(" Paris it is.")
-    assert add_leading_context("The city is Paris.", facts, random.Random(0)).endswith(
-        " the city is Paris.")
-
-
-@pytest.mark.parametrize(
-    ("fact", "expected"),
-    [
-        ("bird", "Nests on the mill roof at dawn."),  # a subject gone takes its article along
-        ("place", "The red kite nests at dawn."),  # "on the" left dangling go too
-        ("time", "The red kite nests on the mill roof."),  # the full stop moves back
-    ],
-)
-def test_omit_fact(fact, expected):
-    assert omit_fact(KITE_REFERENCE, KITE, random.Random(0), fact=fact) == expected
-
-
-def test_omit_fact_keeps_the_other_facts():
-    facts = (Fact("a", ("red kite",)), Fact("b", ("kite",)))
-    result = omit_fact("The red kite nests.", facts, random.Random(0), fact="b")
-    assert result.reason == "removing its terms also removes fact(s) a"
-
-
-def test_omit_and_change_choose_a_fact_with_the_rng():
-    omitted = {omit_fact(KITE_REFERENCE, KITE, random.Random(seed)) for seed in range(20)}
-    assert len(omitted) == 3
-    changed = {change_fact(KITE_REFERENCE, KITE, random.Random(seed)) for seed in range(20)}
-    assert all(text and text != KITE_REFERENCE for text in changed)
-
-
-@pytest.mark.parametrize(
-    ("reference", "fact", "allowed"),
-    [
-        (KITE_REFERENCE, "time", {"dusk", "noon", "midnight"}),
-        ("Store 3 blue vials.", "count", {str(n) for n in range(4, 13)}),
-        ("STORE THE VIALS FACING WEST.", "side", {"NORTH", "SOUTH", "EAST", "NORTHEAST",
-                                                 "NORTHWEST", "SOUTHEAST", "SOUTHWEST"}),
-    ],
-)
-def test_change_fact_uses_the_built_in_table(reference, fact, allowed):
-    facts = {"time": KITE, "count": (Fact("count", ("3",)),),
-             "side": (Fact("side", ("west",)),)}[fact]
-    text = change_fact(reference, facts, random.Random(0), fact=fact)
-    changed = set(text.rstrip(".").split()) - set(reference.rstrip(".").split())
-    assert len(changed) == 1 and changed <= allowed
 
 
 # --- checks and the file format ----------------------------------------------------------
@@ -405,11 +267,6 @@ def test_bad_options(options, message):
         perturb_benchmark(SHIPPED, **options)
 
 
-def test_unknown_fact_name():
-    with pytest.raises(UsageError, match="'fact' must be one of bird, place, time"):
-        omit_fact(KITE_REFERENCE, KITE, random.Random(0), fact="colour")
-
-
 def test_file_is_one_row_a_line(tmp_path):
     out, _ = draft(tmp_path)
     text = out.read_text(encoding="utf-8")
@@ -450,25 +307,3 @@ def test_a_numeric_reference_gives_well_formed_variants(tmp_path):
     assert rows["cost omitted"]["attempt"] == "The rope is 15 km long and costs."
     assert not [r["attempt"] for r in rows.values() if re.search(r"(?<![0-9])%", r["attempt"])]
     assert reproduce(load_benchmark(out)).agrees
-
-
-def test_negation_paraphrase_hedge_and_stuffing_alone():
-    from recallscore_nb.analysis.perturb import (
-        hedge_fact,
-        negate_fact,
-        paraphrase_fact,
-        stuffing_attempt,
-    )
-
-    assert negate_fact(KITE_REFERENCE, KITE, random.Random(0), fact="place") == (
-        "The red kite nests not on the mill roof at dawn.")
-    assert paraphrase_fact(KITE_REFERENCE, KITE, random.Random(0), fact="place",
-                           equivalents={"place": [["barn"]]}) == (
-        "The red kite nests on the barn at dawn.")
-    assert not paraphrase_fact(KITE_REFERENCE, KITE, random.Random(0), fact="place")
-    assert hedge_fact(KITE_REFERENCE, KITE, random.Random(0), fact="time",
-                      contradictions={"time": [["dusk"]]}) == (
-        "Either the red kite nests on the mill roof at dawn, or the red kite nests on the "
-        "mill roof at dusk.")
-    assert stuffing_attempt(KITE, {"place": [["barn"]]}, {"time": [["dusk"]]}) == (
-        "red kite mill roof barn dawn dusk")
