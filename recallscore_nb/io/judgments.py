@@ -32,7 +32,7 @@ import pyarrow as pa
 from ..core.engine import STRING
 from ..core.errors import JudgmentsFormatError, UsageError
 from ..core.items import Items
-from .attempts import file_format, read_jsonl_records, read_parquet_table, read_strict_csv
+from .strict_readers import file_format, read_jsonl_records, read_parquet_table, read_strict_csv
 from .files import read_input, sha256
 
 __all__ = ["Judgments", "load_judgments", "parse_verdicts", "VERDICTS"]

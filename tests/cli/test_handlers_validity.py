@@ -122,7 +122,7 @@ def test_item_statuses_streamed_in_chunks_equal_the_whole_table(inputs, monkeypa
     import numpy as np
 
     from recallscore_nb.execution import streaming
-    from recallscore_nb.io import attempts as attempts_io
+    from recallscore_nb.io import attempt_chunks as attempts_io
 
     pool = ["A red kite by the stream", "Paris", "The heron is not there at dawn",
             "A red kite, or a buzzard, by the river", "", "a heron at dawn", "not a red kite"]
