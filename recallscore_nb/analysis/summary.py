@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..core.errors import UsageError
 from ..core.rules import measure
-from ..io import scored as scored_files
+from ..io import scored_reading
 from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -46,10 +46,10 @@ PAIRED_COLUMNS = ["rule", "a", "b", "items", "mean_a", "mean_b", "difference", "
 def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
     """A scored file read and checked for the columns ``by`` and ``rules`` need (measure names
     of the rule registry, :func:`~recallscore_nb.analysis.stats.resolve_rules`; default all);
-    see :func:`recallscore_nb.io.scored.read_scored`.
+    see :func:`recallscore_nb.io.scored_reading.read_scored`.
     """
     columns = [c for rule in resolve_rules(rules) for c in measure(rule).inputs]
-    return scored_files.read_scored(path, by=by, columns=columns)
+    return scored_reading.read_scored(path, by=by, columns=columns)
 
 
 # --- the tables -----------------------------------------------------------------------------
