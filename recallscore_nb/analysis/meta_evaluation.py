@@ -49,7 +49,7 @@ from ..core.errors import UsageError
 from ..core.items import Items
 from ..core.scoring import score_items
 from .agreement import cohen_kappa, percent_agreement
-from .stats import bootstrap_signature
+from .bootstrap import bootstrap_signature
 
 __all__ = [
     "PROTOCOLS",

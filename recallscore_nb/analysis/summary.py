@@ -2,8 +2,8 @@
 saturation verdicts, a paired comparison of two systems, and the notes printed under them.
 
 :func:`read_scored` reads what ``recallscore score`` wrote (through
-:func:`recallscore_nb.io.scored.read_scored`, asking for the columns the rules need);
-:func:`summary_tables` builds the tables (see :mod:`recallscore_nb.analysis.stats`);
+:func:`recallscore_nb.io.scored_reading.read_scored`, asking for the columns the rules need);
+:func:`summary_tables` builds the tables (see :mod:`recallscore_nb.analysis.system_tables`);
 :func:`summary_footer` and :func:`paired_footer` are the notes under them. Without an ``item``
 column the file is one benchmark's attempts, all on one item, so the intervals resample
 attempts. ``recallscore summarize`` (:func:`recallscore_nb.cli.handlers.summarize_command`)
@@ -21,15 +21,10 @@ import pandas as pd
 from ..core.errors import UsageError
 from ..core.rules import measure
 from ..io import scored_reading
-from .stats import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    mcnemar_signature,
-    paired_comparison,
-    resolve_rules,
-    saturation,
-    system_table,
-)
+from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
+from .paired_comparison import mcnemar_signature, paired_comparison
+from .rule_values import resolve_rules
+from .system_tables import saturation, system_table
 
 __all__ = ["read_scored", "summary_tables", "summary_footer", "paired_footer", "paired_shown",
            "check_resamples", "PAIRED_COLUMNS", "MAX_RESAMPLES"]
@@ -45,7 +40,7 @@ PAIRED_COLUMNS = ["rule", "a", "b", "items", "mean_a", "mean_b", "difference", "
 
 def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
     """A scored file read and checked for the columns ``by`` and ``rules`` need (measure names
-    of the rule registry, :func:`~recallscore_nb.analysis.stats.resolve_rules`; default all);
+    of the rule registry, :func:`~recallscore_nb.analysis.rule_values.resolve_rules`; default all);
     see :func:`recallscore_nb.io.scored_reading.read_scored`.
     """
     columns = [c for rule in resolve_rules(rules) for c in measure(rule).inputs]
@@ -57,7 +52,8 @@ def summary_tables(scored: pd.DataFrame, *, by: str = "system", rules=None, pair
                    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                    confidence: float = 0.95):
     """(system table, saturation table, paired table or None); see
-    :mod:`recallscore_nb.analysis.stats`.
+    :mod:`recallscore_nb.analysis.system_tables` and
+    :mod:`recallscore_nb.analysis.paired_comparison`.
 
     The paired table has one row per rule, columns :data:`PAIRED_COLUMNS` plus
     ``items_only_a, items_only_b, mcnemar_note``; its ``attrs["signatures"]`` lists the

@@ -3,7 +3,7 @@ with a percentile bootstrap interval (resampling its attempts), the negative con
 the systems (:mod:`recallscore_nb.analysis.controls`).
 
 A rule is *saturated* when its two best real systems both reach 0.95 and their intervals
-overlap: :func:`recallscore_nb.analysis.stats.saturated` on the intervals
+overlap: :func:`recallscore_nb.analysis.bootstrap.saturated` on the intervals
 :func:`~recallscore_nb.analysis.controls.without_controls`.
 """
 
@@ -15,7 +15,7 @@ from ..core import rules as registry
 from ..core.scoring import score_benchmark
 from .controls import CONTROL_SYSTEMS, control_attempts, with_controls
 from .schema_measures import measures_with_schema, with_schema_measures
-from .stats import grouped_bootstrap_ci
+from .bootstrap import grouped_bootstrap_ci
 
 __all__ = ["attempts_per_system", "score_with_controls", "bootstrap_intervals", "saturated_by_rule"]
 
@@ -53,7 +53,7 @@ def bootstrap_intervals(scores: pd.DataFrame, *, by: str = "system", resamples: 
 
     The attempts of a system are resampled with replacement ``resamples`` times by a
     generator seeded with ``seed``
-    (:func:`~recallscore_nb.analysis.stats.grouped_bootstrap_ci`). ``measures``: the columns
+    (:func:`~recallscore_nb.analysis.bootstrap.grouped_bootstrap_ci`). ``measures``: the columns
     averaged (default: :func:`~recallscore_nb.analysis.schema_measures.measures_with_schema`).
     Returns ``<by>, rule, n, mean, low, high``, by rule (in ``measures`` order), then real
     systems in sorted order, then the controls.
@@ -69,7 +69,7 @@ def bootstrap_intervals(scores: pd.DataFrame, *, by: str = "system", resamples: 
 
 
 def saturated_by_rule(saturation: pd.DataFrame) -> dict[str, bool]:
-    """Rule -> whether it is saturated, from :func:`~recallscore_nb.analysis.stats.saturated`'s
+    """Rule -> whether it is saturated, from :func:`~recallscore_nb.analysis.bootstrap.saturated`'s
     table (``rule, …, saturated``).
 
     >>> saturated_by_rule(pd.DataFrame({"rule": ["f1", "em"], "saturated": [True, False]}))

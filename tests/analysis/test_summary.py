@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from recallscore_nb import load_benchmark, score_benchmark
-from recallscore_nb.analysis.stats import system_table
+from recallscore_nb.analysis.system_tables import system_table
 from recallscore_nb.analysis.summary import MAX_RESAMPLES, read_scored
 from recallscore_nb.cli.handlers import summarize_command
 from recallscore_nb.core.errors import UsageError

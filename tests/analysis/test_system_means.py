@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import recallscore_nb as rs
-from recallscore_nb.analysis.stats import bootstrap_ci
+from recallscore_nb.analysis.bootstrap import bootstrap_ci
 from tests.analysis.notebook_steps import (  # noqa: F401 (shipped_05: a fixture)
     RESAMPLES,
     SEED,

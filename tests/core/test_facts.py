@@ -49,7 +49,7 @@ def test_partial_credit_by_hand(present, total, expected):
 def test_partial_credit_is_the_same_number_everywhere_it_is_shown():
     """The rule registry's measure (which the agreement tables use), the summary statistics
     and notebook 05 all call it."""
-    from recallscore_nb.analysis.stats import rule_values
+    from recallscore_nb.analysis.rule_values import rule_values
     from recallscore_nb.core.rules import measure
 
     scores = pd.DataFrame({"facts_present": [1, 2, 3], "facts_total": [3, 3, 3]})

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb import load_benchmark, score_benchmark
-from recallscore_nb.analysis.stats import system_table
+from recallscore_nb.analysis.system_tables import system_table
 from recallscore_nb.analysis.summary import read_scored
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.attempts import read_attempts
