@@ -23,7 +23,7 @@ from ..core.scoring import (PreparedItems, join_scores, score_attempts_frame, sc
                             score_items, unknown_items, unknown_items_text)
 from ..core.status import item_status_columns, status_columns
 from ..io.benchmarks import load_benchmark
-from ..io.scored import item_status_frame, status_frame
+from ..io.scored_statuses import item_status_frame, status_frame
 from ..io.scoring_schemas import load_scoring_schema
 from .api import load_items, prepare_items
 from .memo import ScoreMemo

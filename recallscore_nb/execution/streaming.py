@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 
-from ..io.attempts import AttemptChunks, _Unstreamable, read_attempts
+from ..io.attempt_chunks import AttemptChunks, _Unstreamable
+from ..io.attempts import read_attempts
 from ..io.datasets import attempt_files, read_attempt_files
 from ..io.scored import write_scored, write_scored_chunks
 from .memory import lean_arrow_memory

@@ -21,8 +21,10 @@ import pyarrow.parquet as pq
 
 from ..core.engine import STRING
 from ..core.errors import AttemptsFormatError, UsageError
-from .attempts import _FAULT_ORDER, _check_rows, _checked, _read_parquet, _refuse_repeats
+from .attempt_rows import _FAULT_ORDER, _check_rows, _checked
+from .attempts import _read_parquet
 from .files import require_regular_file
+from .strict_readers import _refuse_repeats
 
 __all__ = ["AttemptFiles", "attempt_files", "read_attempt_files", "read_part", "empty_part",
            "check_unique_ids"]
