@@ -6,22 +6,28 @@ the shipped style (:func:`~recallscore_nb.render.figures.style`), for the caller
 The heatmap-like figures (the ablation's verdicts, the rules' matrix, the facts' statuses) draw
 their cells through one helper, :func:`heatmap`. The data come prepared: tables from the
 notebooks' chapters and :mod:`recallscore_nb.analysis`, whose modules this one does not import.
+Notebook 05's intervals (:mod:`~recallscore_nb.render.interval_plots`) and notebook 06's suite
+catalogue (:mod:`~recallscore_nb.render.suite_plots`) have modules of their own; their names
+are given here too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 from matplotlib.colors import to_rgb
 from matplotlib.patches import Patch, Rectangle
-from matplotlib.ticker import FuncFormatter, MaxNLocator
+from matplotlib.ticker import MaxNLocator
 
 from ..core import rules as registry
 from ..core.rules import Checklist, NormalizedMatch
 from ..core.status import STATUSES
 from .figures import FIGURE_WIDTH, figure, style
+from .interval_plots import intervals_figure, plot_intervals
+from .suite_plots import (FLAGGED_COLOR, PLAIN_COLOR, plot_suite_bars, plot_suite_points,
+                          suites_figure)
 
 __all__ = [
     "PASS_COLOR", "FAIL_COLOR", "FLIP_COLOR", "STATUS_COLORS", "FLAGGED_COLOR", "PLAIN_COLOR",
@@ -47,8 +53,6 @@ STATUS_COLORS = {
 }
 """The colour of each fact status, distinct in hue and lightness from each other and from the
 checklist's pass and fail."""
-FLAGGED_COLOR, PLAIN_COLOR = "C3", "C0"
-"""The catalogue's suites: flagged ones in red."""
 _DARK = ("contradicted", "negated")  # statuses whose cells take white text
 _SCORE_COLOR = "#9e9ac8"
 _SCORE_LOW = "#f4f4f4"  # a score of 0: still a cell against the white grid
@@ -56,8 +60,6 @@ _COMPLETE_COLOR = "#01665e"
 _INCOMPLETE_COLOR = "#bf812d"
 _TOTAL_COLOR = "#444444"
 _F1_COLOR = "#9e9ac8"
-_SATURATED_TITLE, _SATURATED_FACE = "C3", "#fbeaea"
-
 
 
 def _counted(cls) -> tuple[str, str] | None:
@@ -446,160 +448,4 @@ def fact_status_figure(matrix: pd.DataFrame, facts):
         plot_fact_status(ax_status, ax_scores, matrix, facts)
         fig.suptitle("Each fact's status under the scoring schema;\n"
                      "the binary checklist and the weighted score beside it")
-    return fig
-
-
-# --- notebook 05: intervals per system ---------------------------------------------------------
-def plot_intervals(ax, table: pd.DataFrame, *, controls: Sequence[str] = (),
-                   confidence: float = 0.95) -> list:
-    """Draw one rule's systems as points with interval whiskers, first system on top.
-
-    ``table`` has ``system, mean, low, high``; rows whose system is in ``controls`` are drawn
-    hollow and grey. Returns the two errorbar containers (systems, controls), labelled for a
-    legend.
-    """
-    y = np.arange(len(table))[::-1]
-    mean, low, high = (table[c].to_numpy(dtype=float) for c in ("mean", "low", "high"))
-    is_control = table["system"].isin(list(controls)).to_numpy()
-    artists = []
-    for mask, kwargs in ((~is_control, {"color": "C0", "fmt": "o",
-                                        "label": f"system: mean, {confidence:.0%} interval"}),
-                         (is_control, {"color": "0.5", "fmt": "o", "mfc": "white",
-                                       "label": "control"})):
-        # a percentile interval need not hold the mean (a constant's mean can differ from
-        # the constant in its last bit): a whisker is never negative
-        xerr = [np.maximum(mean[mask] - low[mask], 0), np.maximum(high[mask] - mean[mask], 0)]
-        artists.append(ax.errorbar(mean[mask], y[mask], xerr=xerr,
-                                   capsize=2, markersize=4, linewidth=1, **kwargs))
-    ax.set_yticks(y, table["system"].tolist())
-    ax.set_xlim(-0.05, 1.05)
-    ax.grid(axis="x", linewidth=0.4, alpha=0.5)
-    return artists
-
-
-def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
-                     measures: Mapping[str, str], *, controls: Sequence[str] = (),
-                     confidence: float = 0.95, threshold: float = 0.95, resamples: int,
-                     seed: int):
-    """Notebook 05's figure: one panel per rule (``measures``: column -> label), each system's
-    mean with its interval; saturated rules shaded, their titles red; a legend below the
-    panels says what the markers and the shading mean."""
-    with style():
-        rows = max(1, -(-len(measures) // 3))  # three panels a row, as many rows as needed
-        fig, axes = figure(rows, 3, figsize=(FIGURE_WIDTH, 2.6 * rows), sharex=True,
-                           sharey=True, layout="constrained", squeeze=False)
-        for ax in axes.flat[len(measures):]:
-            ax.set_visible(False)
-        handles = {}
-        for ax, (rule, label) in zip(axes.flat, measures.items()):
-            for container in plot_intervals(ax, table[table["rule"] == rule],
-                                            controls=controls, confidence=confidence):
-                if len(container.lines[0].get_xdata()):
-                    handles.setdefault(container.get_label(), container)
-            is_saturated = bool(saturated.get(rule, False))
-            ax.set_title(label + ("\nsaturated" if is_saturated else "\n "),
-                         color=_SATURATED_TITLE if is_saturated else "black")
-            if is_saturated:
-                ax.set_facecolor(_SATURATED_FACE)
-        if any(saturated.values()):
-            label = (f"saturated rule (red title, shaded): its two best systems\nboth reach "
-                     f"{threshold:g} and their intervals overlap")
-            handles[label] = Patch(facecolor=_SATURATED_FACE, edgecolor=_SATURATED_TITLE,
-                                   linewidth=0.8)
-        for ax in axes.flat[max(0, len(measures) - 3):len(measures)]:
-            ax.set_xlabel("mean score")  # the lowest panel of each column
-            ax.xaxis.set_tick_params(labelbottom=True)
-        fig.legend(list(handles.values()), list(handles), loc="outside lower center",
-                   ncols=min(len(handles), 2))
-        fig.suptitle(f"Mean score per system, {confidence:.0%} percentile bootstrap interval\n"
-                     f"({resamples} resamples of attempts, seed {seed})")
-    return fig
-
-
-# --- notebook 06: the suite catalogue ----------------------------------------------------------
-def _suite_axis(ax, table: pd.DataFrame, y, flagged, values, at=None) -> None:
-    """Label each suite with its value (placed at ``at``, by default the value) and name it
-    on the y axis, flagged in red."""
-    for yi, value, x in zip(y, values, values if at is None else at):
-        ax.annotate(f"{value:g}", (x, yi), xytext=(4, 0), textcoords="offset points",
-                    va="center", fontsize=7)
-    ax.set_yticks(y, table["id"].tolist())
-    for label, is_flagged in zip(ax.get_yticklabels(), flagged):
-        label.set_color(FLAGGED_COLOR if is_flagged else "black")
-
-
-def plot_suite_bars(ax, table: pd.DataFrame, column: str):
-    """Horizontal bars of ``table[column]`` on a linear axis from 0, first suite on top,
-    flagged suites in red.
-
-    ``table`` has ``id``, ``flags`` and ``column``; each bar is labelled with its value, and
-    the axis ends a little past the largest. Returns the bar container.
-    """
-    values = table[column].to_numpy(dtype=float)
-    y = np.arange(len(table))[::-1]
-    flagged = (table["flags"] != "").to_numpy()
-    colors = np.where(flagged, FLAGGED_COLOR, PLAIN_COLOR).tolist()
-    bars = ax.barh(y, values, color=colors, height=0.7)
-    ax.set_xlim(0, max(values.max(), 1) * 1.2)
-    _suite_axis(ax, table, y, flagged, values)
-    return bars
-
-
-def plot_suite_points(ax, table: pd.DataFrame, column: str):
-    """``table[column]`` as points on a log axis (a bar's length means nothing there), first
-    suite on top, flagged suites in red, a faint line along each suite's row.
-
-    ``table`` has ``id``, ``flags`` and ``column``; each point is labelled with its value.
-    A value of 0, which a log axis cannot place, sits hollow on the axis' left edge.
-    Returns the points drawn.
-    """
-    values = table[column].to_numpy(dtype=float)
-    y = np.arange(len(table))[::-1]
-    flagged = (table["flags"] != "").to_numpy()
-    colors = np.where(flagged, FLAGGED_COLOR, PLAIN_COLOR)
-    positive = values[values > 0]
-    low = positive.min() / 1.6 if len(positive) else 0.5
-    high = positive.max() * 2.5 if len(positive) else 10.0
-    shown = np.where(values > 0, values, low)
-    zero = values <= 0
-    points = ax.scatter(shown[~zero], y[~zero], c=colors[~zero].tolist(), s=18, zorder=3)
-    if zero.any():
-        ax.scatter(shown[zero], y[zero], facecolors="white", edgecolors=colors[zero].tolist(),
-                   s=18, zorder=3, clip_on=False)
-    ax.set_xscale("log")
-    ax.set_xlim(low, high)
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.grid(axis="y", color="0.9", linewidth=0.6)
-    ax.tick_params(axis="y", length=0)
-    _suite_axis(ax, table, y, flagged, values, at=shown)
-    return points
-
-
-def suites_figure(table: pd.DataFrame, generated: str):
-    """Notebook 06's figure: cases (points on a log scale) and runs (bars) per suite; flagged
-    suites in red, their flags named in a column right of the runs."""
-    with style():
-        fig, (left, right) = figure(1, 2, figsize=(FIGURE_WIDTH, 1.3 + 0.22 * len(table)),
-                                    sharey=True, layout="constrained")
-        plot_suite_points(left, table, "cases")
-        plot_suite_bars(right, table, "runs")
-        left.set_xlabel("cases (log scale)")
-        right.set_xlabel("runs")
-        y = np.arange(len(table))[::-1]
-        flags = [(yi, text) for yi, text in zip(y, table["flags"]) if text]
-        at = right.get_yaxis_transform()  # x: the axes' width, y: the suites' rows
-        for yi, text in flags:
-            right.annotate(text, (1.0, yi), xycoords=at, xytext=(8, 0),
-                           textcoords="offset points", va="center", fontsize=7,
-                           color=FLAGGED_COLOR)
-        if flags:
-            right.annotate("flags", (1.0, 1.0), xycoords="axes fraction", xytext=(8, 2),
-                           textcoords="offset points", va="bottom", fontsize=7,
-                           color=FLAGGED_COLOR)
-        flagged = (table["flags"] != "").to_numpy()
-        handles = [Patch(color=color, label=label) for color, label, drawn in
-                   ((FLAGGED_COLOR, "flagged (flags named right)", flagged.any()),
-                    (PLAIN_COLOR, "no flag", (~flagged).any())) if drawn]
-        fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
-        fig.suptitle(f"Suite catalogue generated {generated}: cases and runs per suite")
     return fig

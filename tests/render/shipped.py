@@ -76,3 +76,29 @@ def draw(name: str, tmp_path):
     """The figure ``name``, made from the shipped data with the notebook's default parameters."""
     stem, make = FIGURES[name]
     return make(session(stem, tmp_path))
+
+
+def drawn_figures(names):
+    """A fixture for a test module: each figure of ``names`` with its measurement
+    (:func:`~recallscore_nb.render.figures.measure`), by name, drawn once, closed after."""
+    import matplotlib.pyplot as plt
+    import pytest
+
+    from recallscore_nb.render.figures import measure
+
+    @pytest.fixture(scope="module")
+    def drawn(tmp_path_factory):
+        out = {}
+        for name in names:
+            fig = draw(name, tmp_path_factory.mktemp("figures"))
+            out[name] = (fig, measure(fig))
+        yield out
+        for fig, _ in out.values():
+            plt.close(fig)
+
+    return drawn
+
+
+def legend_texts(fig) -> list[str]:
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+    return [t.get_text() for legend in legends for t in legend.get_texts()]

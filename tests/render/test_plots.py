@@ -11,40 +11,25 @@ import matplotlib.colors
 import matplotlib.patches
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 import pytest
 from matplotlib.container import BarContainer
 
 from recallscore_nb import load_benchmark
 from recallscore_nb.analysis.ablation import ABLATIONS, ablation_table, heatmap_panel
 from recallscore_nb.render import figures
-from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, measure, style
-from recallscore_nb.render.plots import FLIP_COLOR, plot_ablation, plot_suite_points
-from tests.render.shipped import FIGURES, draw
+from recallscore_nb.render.figures import MIN_POINTS, TEXT_WIDTH, figure, style
+from recallscore_nb.render.plots import FLIP_COLOR, plot_ablation
+from tests.render.shipped import FIGURES, drawn_figures, legend_texts
 
 PAGE_HEIGHT = 9.0  # inches of text height on a letter or A4 page
 
 
-@pytest.fixture(scope="module")
-def drawn(tmp_path_factory):
-    """Each step's figure and its measurement, drawn once for the module."""
-    out = {}
-    for name in FIGURES:
-        fig = draw(name, tmp_path_factory.mktemp("figures"))
-        out[name] = (fig, measure(fig))
-    yield out
-    for fig, _ in out.values():
-        plt.close(fig)
+drawn = drawn_figures(FIGURES)  # each step's figure and its measurement, drawn once
 
 
 def fits_the_page(m: figures.Measurement) -> bool:
     """At most TEXT_WIDTH wide, or wider with its smallest text still legible scaled down."""
     return m.printed_points(TEXT_WIDTH) >= MIN_POINTS
-
-
-def legend_texts(fig) -> list[str]:
-    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
-    return [t.get_text() for legend in legends for t in legend.get_texts()]
 
 
 def all_texts(fig) -> str:
@@ -97,32 +82,6 @@ def test_02_facts_labels_stay_clear_of_the_total_line(drawn):
     assert all(t.extent[0] > x for t in labels)  # every label right of the line
 
 
-def test_05_saturated_panels_explained_in_the_figure(drawn):
-    fig, _ = drawn["05 intervals"]
-    texts = legend_texts(fig)
-    assert texts == ["system: mean, 95% interval", "control",
-                     "saturated rule (red title, shaded): its two best systems\n"
-                     "both reach 0.95 and their intervals overlap"]
-    saturated = [ax.get_title() for ax in fig.axes if ax.get_title().endswith("saturated")]
-    assert saturated == ["checklist, all facts\nsaturated", "checklist, share of facts\nsaturated",
-                         "schema-aware checklist\nsaturated", "weighted score\nsaturated"]
-
-
-def test_05_one_panel_per_measure(drawn):
-    from recallscore_nb.analysis.schema_measures import measures_with_schema as measures
-
-    fig, _ = drawn["05 intervals"]
-    titles = [ax.get_title().split("\n")[0] for ax in fig.axes if ax.get_visible()]
-    assert titles == list(measures().values())  # the registry's, then the schema's two
-
-
-def test_06_no_log_axis_and_runs_axis_ends_near_the_maximum(drawn):
-    fig, _ = drawn["06 suites"]
-    assert all(ax.get_xscale() == "linear" or not ax.containers for ax in fig.axes)
-    runs = next(ax for ax in fig.axes if ax.get_xlabel() == "runs")
-    assert runs.get_xlim()[1] <= 38 * 1.25  # the most runs of a suite is 38
-
-
 def test_07_legend_names_only_the_statuses_drawn(drawn):
     fig, _ = drawn["07 matrix"]
     texts = legend_texts(fig)
@@ -136,22 +95,6 @@ def test_03_pipeline_labels_are_upright(drawn):
     for ax in fig.axes:
         for label in ax.get_xticklabels() + ax.get_yticklabels():
             assert np.isclose(label.get_rotation() % 90, 0), label.get_text()
-
-
-def test_06_points_place_a_zero_on_the_log_axis_left_edge():
-    table = pd.DataFrame({"id": ["a", "b", "c"], "flags": ["", "void", ""],
-                          "cases": [0, 50, 4]})
-    with style():
-        fig, ax = figure()
-        points = plot_suite_points(ax, table, "cases")
-    low, high = ax.get_xlim()
-    plt.close(fig)
-    assert ax.get_xscale() == "log" and not ax.containers
-    assert points.get_offsets()[:, 0].tolist() == [50, 4]
-    (hollow,) = [c for c in ax.collections if c is not points]
-    assert hollow.get_offsets()[:, 0].tolist() == [low] and low == pytest.approx(4 / 1.6)
-    assert high == pytest.approx(50 * 2.5)
-    assert [t.get_text() for t in ax.texts] == ["0", "50", "4"]
 
 
 # --- the whole benchmark ----------------------------------------------------------------------
