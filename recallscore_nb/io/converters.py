@@ -110,7 +110,23 @@ def convert_openqa_eval(folder: str | os.PathLike[str],
     if not full:
         raise UsageError(f"{folder}: no data/model_outputs/NQ_*.jsonl here (is it an "
                          "OpenQA-eval checkout?)")
-    first = _jsonl(full[0])
+    question_item, items = _openqa_items(_jsonl(full[0]))
+    attempts = _openqa_attempts(outputs, question_item)
+    judgments, counts = _openqa_judgments(root / "data", question_item)
+    _write(out_dir, items, attempts, judgments, "attempt")
+    empty = sum(1 for j in judgments if not j["verdict"])
+    return [
+        f"kept {len(items)} items, {len(attempts)} attempts from "
+        f"{attempts['system'].nunique()} systems, {len(judgments)} verdict rows "
+        f"({', '.join(f'{j} {counts.get(j, 0)}' for j in OPENQA_JUDGES)})",
+        f"left out: nothing; {empty} verdict rows are empty (no judgment: annotator3 judged "
+        f"only where annotators 1 and 2 disagreed)",
+    ]
+
+
+def _openqa_items(first: list[dict]) -> tuple[dict[str, str], list[dict]]:
+    """(question -> item id, the items): one item per distinct question of the first NQ
+    output, numbered in order, its non-blank gold answers as references."""
     question_item = {}
     items = []
     for record in first:
@@ -121,6 +137,11 @@ def convert_openqa_eval(folder: str | os.PathLike[str],
         question_item[q] = item
         items.append({"item": item, "question": q,
                       "referenceAnswer": [a for a in record["answer"] if a.strip()]})
+    return question_item, items
+
+
+def _openqa_attempts(outputs: list[Path], question_item: dict[str, str]) -> pd.DataFrame:
+    """Every NQ and NQ301 model output's predictions: ``item, system, attempt``."""
     rows = []
     for path in outputs:
         if not (path.name.startswith("NQ_") or path.name.startswith("NQ301_")):
@@ -132,7 +153,13 @@ def convert_openqa_eval(folder: str | os.PathLike[str],
                 raise InputFileError(str(path), f"line {number}", "question",
                                      message="a question no NQ_*.jsonl file asks")
             rows.append((item, system, _prediction(record, path, number)))
-    attempts = pd.DataFrame(rows, columns=["item", "system", "attempt"])
+    return pd.DataFrame(rows, columns=["item", "system", "attempt"])
+
+
+def _openqa_judgments(data: Path, question_item: dict[str, str]) -> tuple[list[dict], dict]:
+    """(verdict rows, their count per judge): the human label and each annotator's, BEM's,
+    GPT-4's and InstructGPT's, on NQ301's answers (a row whose tab was lost is split after
+    its question)."""
     judgments = []
     counts = {}
 
@@ -145,7 +172,6 @@ def convert_openqa_eval(folder: str | os.PathLike[str],
                           "verdict": _verdict(label)})
         counts[judge] = counts.get(judge, 0) + 1
 
-    data = root / "data"
     human = _tsv(data / "NQ301_human.tsv")
     header = human[0]
     at = {name: header.index(name) for name in ("Question", "Model answer", "Acceptable?",
@@ -173,15 +199,7 @@ def convert_openqa_eval(folder: str | os.PathLike[str],
                                      message="starts with no known question")
             answer, label = glued[len(question):], row[2]
         add(data / name, number, question, answer, "instructgpt", label)
-    _write(out_dir, items, attempts, judgments, "attempt")
-    empty = sum(1 for j in judgments if not j["verdict"])
-    return [
-        f"kept {len(items)} items, {len(attempts)} attempts from "
-        f"{attempts['system'].nunique()} systems, {len(judgments)} verdict rows "
-        f"({', '.join(f'{j} {counts.get(j, 0)}' for j in OPENQA_JUDGES)})",
-        f"left out: nothing; {empty} verdict rows are empty (no judgment: annotator3 judged "
-        f"only where annotators 1 and 2 disagreed)",
-    ]
+    return judgments, counts
 
 
 # --- EVOUNA ---------------------------------------------------------------------------------

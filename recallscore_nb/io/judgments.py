@@ -155,114 +155,19 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
     """
     name = os.fspath(path)
     frame = _read_frame(name)
-    for column in ("item", "system", "attempt"):
-        if column not in attempts.columns:
-            raise UsageError(f"the attempts need an {column!r} column to be judged")
-    have = set(map(str, frame.columns))
-    for column in ("item", "judge", "verdict"):
-        if column not in have:
-            raise JudgmentsFormatError(name, "", column, message="missing column (a judgments "
-                                       "file has item, judge, verdict, and system or attempt)")
-    keys = [c for c in ("system", "attempt") if c in have]
-    if not keys:
-        raise JudgmentsFormatError(
-            name, "", "system", message="missing column: a judgments file has system (a "
-                                        "verdict on a system's attempt) or attempt (a verdict "
-                                        "on an answer text), or both, one a row")
+    have, keys = _checked_columns(name, frame, attempts)
     where = _where(frame)
 
     def fail(row: int, field: str, message: str, row_id=None):
         raise JudgmentsFormatError(name, where[row], field, message=message, row_id=row_id)
 
-    item = _text_column(frame, "item")
-    judge = _text_column(frame, "judge")
-    for column, values in (("item", item), ("judge", judge)):
-        blank = np.flatnonzero(values.isna().to_numpy() | (values.fillna("") == "").to_numpy())
-        if len(blank):
-            fail(int(blank[0]), column, "expected a non-empty string, got nothing")
-    item_code = pd.Index(items.ids).get_indexer(item.astype(object))
-    if (item_code < 0).any():
-        row = int(np.flatnonzero(item_code < 0)[0])
-        fail(row, "item", f"unknown item {item.iloc[row]!r} (not in {items.path})")
-    verdict, bad = parse_verdicts(frame["verdict"].reset_index(drop=True))
-    if len(bad):
-        row = int(bad[0])
-        fail(row, "verdict", f"expected true/false, yes/no or 1/0 (any case) or nothing, got "
-                             f"{frame['verdict'].iloc[row]!r}", row_id=item.iloc[row])
-
-    n = len(frame)
-    empty_text = pd.Series(pd.NA, index=range(n), dtype=STRING)
-    system = _text_column(frame, "system") if "system" in have else empty_text
-    text = _text_column(frame, "attempt").str.strip() if "attempt" in have else empty_text
-    # An empty system is no system. An answer text may be the empty answer, except in a file
-    # with both columns, where an empty text is no text.
-    by_system = (system.notna() & (system.fillna("") != "")).to_numpy(dtype=bool)
-    text_given = text.notna().to_numpy(dtype=bool).copy()
-    if "system" in have:
-        text_given &= (text.fillna("") != "").to_numpy(dtype=bool)
-    neither = np.flatnonzero(~by_system & ~text_given)
-    if len(neither):
-        row = int(neither[0])
-        fail(row, keys[0], "expected a system or an answer text, got nothing",
-             row_id=item.iloc[row])
-    both = np.flatnonzero(by_system & text_given)
-    by_text = text_given & ~by_system
-    if len(both):
-        row = int(both[0])
-        fail(row, "attempt", "a row judges a system's attempt or an answer text, not both "
-                             f"(got system {system.iloc[row]!r})", row_id=item.iloc[row])
-
-    att = attempts.reset_index(drop=True)
-    att_item = pd.Index(items.ids).get_indexer(att["item"].astype(str).astype(object))
-    att_system = att["system"].astype(str).astype(object)
-    systems = pd.Index(pd.unique(att_system))
-    system_code = systems.get_indexer(system.astype(object))
-    unknown = np.flatnonzero(by_system & (system_code < 0))
-    if len(unknown):
-        row = int(unknown[0])
-        fail(row, "system", f"unknown system {system.iloc[row]!r} (not in the attempts)",
-             row_id=item.iloc[row])
-    att_text = pd.Series(att["attempt"].astype(object), dtype=STRING).str.strip()
-    vocab = pd.Index(pd.unique(pd.concat([att_text, text.dropna()]).astype(object)))
-    # one key space: systems first, then texts, per item
-    width = len(systems) + len(vocab)
-    row_key = item_code.astype(np.int64) * width + np.where(
-        by_system, system_code, len(systems) + vocab.get_indexer(text.fillna("").astype(object)))
-    att_keys = [att_item.astype(np.int64) * width + systems.get_indexer(att_system),
-                att_item.astype(np.int64) * width + len(systems) + vocab.get_indexer(
-                    att_text.astype(object))]
-
-    # Two different verdicts of one judge on one thing judged.
-    unit_codes, _ = pd.factorize(row_key)
-    judge_codes, judges = pd.factorize(judge.astype(object))
-    given = verdict.notna().to_numpy(dtype=bool)
-    pair = unit_codes.astype(np.int64) * len(judges) + judge_codes
-    seen = pd.DataFrame({"pair": pair[given], "v": verdict[given].astype(bool),
-                         "row": np.flatnonzero(given)})
-    first = seen.groupby("pair", sort=False)["v"].transform("first")
-    clash = seen["row"][seen["v"] != first].to_numpy()
-    if len(clash):
-        row = int(clash[0])
-        before = int(seen["row"][(seen["pair"] == pair[row])].iloc[0])
-        fail(row, "verdict", f"judge {judge.iloc[row]!r} already gave this "
-                             f"{'system' if by_system[row] else 'answer'} a different verdict "
-                             f"({where[before]})", row_id=item.iloc[row])
-
-    # Match each verdict to its attempts (a text may be several systems' attempt).
-    found_rows, found_source = [], []
-    matches = np.zeros(n, dtype=np.int64)
-    for rows_of_kind, att_key in ((by_system, att_keys[0]), (by_text, att_keys[1])):
-        order = np.argsort(att_key, kind="stable")
-        sorted_key = att_key[order]
-        lo = np.searchsorted(sorted_key, row_key, side="left")
-        hi = np.searchsorted(sorted_key, row_key, side="right")
-        count = np.where(rows_of_kind, hi - lo, 0)
-        matches += count
-        keep = given & (count > 0)
-        c = count[keep]
-        offset = np.arange(c.sum()) - np.repeat(np.cumsum(c) - c, c)
-        found_rows.append(order[np.repeat(lo[keep], c) + offset])
-        found_source.append(np.repeat(np.flatnonzero(keep), c))
+    item, judge, item_code, verdict = _read_fields(frame, items, fail)
+    system, text, by_system, by_text = _what_is_judged(frame, have, keys, item, fail)
+    row_key, att_keys = _key_space(attempts, items, item, item_code, system, text, by_system,
+                                   fail)
+    unit_codes, judges, given = _one_verdict_each(row_key, judge, verdict, by_system, item,
+                                                  where, fail)
+    found_rows, found_source, matches = _matches(row_key, att_keys, by_system, by_text, given)
     no_attempt = np.flatnonzero(by_system & (matches == 0))
     if len(no_attempt):
         row = int(no_attempt[0])
@@ -290,3 +195,141 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
     keyed_by = "system" if by_system.all() else "attempt" if by_text.all() else "mixed"
     return Judgments(name, sha256(read_input(name, JudgmentsFormatError)), keyed_by, rows,
                      on_attempts.reset_index(drop=True), judge_list, unmatched)
+
+
+def _checked_columns(name: str, frame: pd.DataFrame, attempts: pd.DataFrame):
+    """(the judgments file's column names, those of ``system`` and ``attempt`` it has),
+    once the attempts and the file are known to have the columns a match needs."""
+    for column in ("item", "system", "attempt"):
+        if column not in attempts.columns:
+            raise UsageError(f"the attempts need an {column!r} column to be judged")
+    have = set(map(str, frame.columns))
+    for column in ("item", "judge", "verdict"):
+        if column not in have:
+            raise JudgmentsFormatError(name, "", column, message="missing column (a judgments "
+                                       "file has item, judge, verdict, and system or attempt)")
+    keys = [c for c in ("system", "attempt") if c in have]
+    if not keys:
+        raise JudgmentsFormatError(
+            name, "", "system", message="missing column: a judgments file has system (a "
+                                        "verdict on a system's attempt) or attempt (a verdict "
+                                        "on an answer text), or both, one a row")
+    return have, keys
+
+
+def _read_fields(frame: pd.DataFrame, items: Items, fail):
+    """(item, judge, the item's code among ``items``, verdict) of every row: items and judges
+    named, items known, verdicts readable (``fail`` raises naming the row otherwise)."""
+    item = _text_column(frame, "item")
+    judge = _text_column(frame, "judge")
+    for column, values in (("item", item), ("judge", judge)):
+        blank = np.flatnonzero(values.isna().to_numpy() | (values.fillna("") == "").to_numpy())
+        if len(blank):
+            fail(int(blank[0]), column, "expected a non-empty string, got nothing")
+    item_code = pd.Index(items.ids).get_indexer(item.astype(object))
+    if (item_code < 0).any():
+        row = int(np.flatnonzero(item_code < 0)[0])
+        fail(row, "item", f"unknown item {item.iloc[row]!r} (not in {items.path})")
+    verdict, bad = parse_verdicts(frame["verdict"].reset_index(drop=True))
+    if len(bad):
+        row = int(bad[0])
+        fail(row, "verdict", f"expected true/false, yes/no or 1/0 (any case) or nothing, got "
+                             f"{frame['verdict'].iloc[row]!r}", row_id=item.iloc[row])
+    return item, judge, item_code, verdict
+
+
+def _what_is_judged(frame: pd.DataFrame, have: set, keys: list, item: pd.Series, fail):
+    """(system, answer text, whether each row judges a system's attempt, whether an answer
+    text): one of the two a row, never both."""
+    n = len(frame)
+    empty_text = pd.Series(pd.NA, index=range(n), dtype=STRING)
+    system = _text_column(frame, "system") if "system" in have else empty_text
+    text = _text_column(frame, "attempt").str.strip() if "attempt" in have else empty_text
+    # An empty system is no system. An answer text may be the empty answer, except in a file
+    # with both columns, where an empty text is no text.
+    by_system = (system.notna() & (system.fillna("") != "")).to_numpy(dtype=bool)
+    text_given = text.notna().to_numpy(dtype=bool).copy()
+    if "system" in have:
+        text_given &= (text.fillna("") != "").to_numpy(dtype=bool)
+    neither = np.flatnonzero(~by_system & ~text_given)
+    if len(neither):
+        row = int(neither[0])
+        fail(row, keys[0], "expected a system or an answer text, got nothing",
+             row_id=item.iloc[row])
+    both = np.flatnonzero(by_system & text_given)
+    by_text = text_given & ~by_system
+    if len(both):
+        row = int(both[0])
+        fail(row, "attempt", "a row judges a system's attempt or an answer text, not both "
+                             f"(got system {system.iloc[row]!r})", row_id=item.iloc[row])
+    return system, text, by_system, by_text
+
+
+def _key_space(attempts: pd.DataFrame, items: Items, item: pd.Series, item_code: np.ndarray,
+               system: pd.Series, text: pd.Series, by_system: np.ndarray, fail):
+    """(each row's key, each attempt's keys as a system's attempt and as an answer text) in
+    one key space: per item, the attempts' systems first, then every text. A system the
+    attempts do not have is refused."""
+    att = attempts.reset_index(drop=True)
+    att_item = pd.Index(items.ids).get_indexer(att["item"].astype(str).astype(object))
+    att_system = att["system"].astype(str).astype(object)
+    systems = pd.Index(pd.unique(att_system))
+    system_code = systems.get_indexer(system.astype(object))
+    unknown = np.flatnonzero(by_system & (system_code < 0))
+    if len(unknown):
+        row = int(unknown[0])
+        fail(row, "system", f"unknown system {system.iloc[row]!r} (not in the attempts)",
+             row_id=item.iloc[row])
+    att_text = pd.Series(att["attempt"].astype(object), dtype=STRING).str.strip()
+    vocab = pd.Index(pd.unique(pd.concat([att_text, text.dropna()]).astype(object)))
+    # one key space: systems first, then texts, per item
+    width = len(systems) + len(vocab)
+    row_key = item_code.astype(np.int64) * width + np.where(
+        by_system, system_code, len(systems) + vocab.get_indexer(text.fillna("").astype(object)))
+    att_keys = [att_item.astype(np.int64) * width + systems.get_indexer(att_system),
+                att_item.astype(np.int64) * width + len(systems) + vocab.get_indexer(
+                    att_text.astype(object))]
+    return row_key, att_keys
+
+
+def _one_verdict_each(row_key: np.ndarray, judge: pd.Series, verdict: pd.Series,
+                      by_system: np.ndarray, item: pd.Series, where: list, fail):
+    """(each row's code of the thing it judges, the judges' codes' names, whether each row
+    gives a verdict), refusing two different verdicts of one judge on one thing judged."""
+    unit_codes, _ = pd.factorize(row_key)
+    judge_codes, judges = pd.factorize(judge.astype(object))
+    given = verdict.notna().to_numpy(dtype=bool)
+    pair = unit_codes.astype(np.int64) * len(judges) + judge_codes
+    seen = pd.DataFrame({"pair": pair[given], "v": verdict[given].astype(bool),
+                         "row": np.flatnonzero(given)})
+    first = seen.groupby("pair", sort=False)["v"].transform("first")
+    clash = seen["row"][seen["v"] != first].to_numpy()
+    if len(clash):
+        row = int(clash[0])
+        before = int(seen["row"][(seen["pair"] == pair[row])].iloc[0])
+        fail(row, "verdict", f"judge {judge.iloc[row]!r} already gave this "
+                             f"{'system' if by_system[row] else 'answer'} a different verdict "
+                             f"({where[before]})", row_id=item.iloc[row])
+    return unit_codes, judges, given
+
+
+def _matches(row_key: np.ndarray, att_keys: list, by_system: np.ndarray, by_text: np.ndarray,
+             given: np.ndarray):
+    """Each verdict matched to its attempts (a text may be several systems' attempt): the
+    attempts' rows and the verdicts' rows found, as lists of arrays, and how many attempts
+    each row matches."""
+    found_rows, found_source = [], []
+    matches = np.zeros(len(row_key), dtype=np.int64)
+    for rows_of_kind, att_key in ((by_system, att_keys[0]), (by_text, att_keys[1])):
+        order = np.argsort(att_key, kind="stable")
+        sorted_key = att_key[order]
+        lo = np.searchsorted(sorted_key, row_key, side="left")
+        hi = np.searchsorted(sorted_key, row_key, side="right")
+        count = np.where(rows_of_kind, hi - lo, 0)
+        matches += count
+        keep = given & (count > 0)
+        c = count[keep]
+        offset = np.arange(c.sum()) - np.repeat(np.cumsum(c) - c, c)
+        found_rows.append(order[np.repeat(lo[keep], c) + offset])
+        found_source.append(np.repeat(np.flatnonzero(keep), c))
+    return found_rows, found_source, matches

@@ -145,21 +145,7 @@ def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
                 if not isinstance(qa, dict):
                     problem(at_q, "a question object", qa)
                     continue
-                qid = qa.get("id")
-                if "id" not in qa:
-                    problem((*at_q, "id"), "a string", missing=True)
-                elif not isinstance(qid, str):
-                    problem((*at_q, "id"), "a string", qid)
-                texts = []
-                for n, answer in enumerate(array_at(qa, at_q, "answers", "answer objects")):
-                    if not isinstance(answer, dict):
-                        problem((*at_q, "answers", n), "an answer object", answer)
-                    elif "text" not in answer:
-                        problem((*at_q, "answers", n, "text"), "a string", missing=True)
-                    elif not isinstance(answer["text"], str):
-                        problem((*at_q, "answers", n, "text"), "a string", answer["text"])
-                    else:
-                        texts.append(answer["text"])
+                qid, texts = _question(qa, at_q, problem, array_at)
                 if not isinstance(qid, str):
                     continue
                 if qid in first_seen:
@@ -180,6 +166,27 @@ def parse_squad_dataset(data: Any, name: str = "<dataset>") -> SquadDataset:
         raise InputFileError(name, "$", "data", message="holds no question (the official scripts "
                                                         "divide by the number of questions)")
     return SquadDataset(name, version, tuple(qids), tuple(answers), tuple(positions))
+
+
+def _question(qa: dict, at_q: JsonPath, problem, array_at) -> tuple[Any, list[str]]:
+    """(the question's id as found, the texts of its well-formed answers); each fault goes to
+    ``problem`` (:func:`parse_squad_dataset`'s collector), in the order of the fields."""
+    qid = qa.get("id")
+    if "id" not in qa:
+        problem((*at_q, "id"), "a string", missing=True)
+    elif not isinstance(qid, str):
+        problem((*at_q, "id"), "a string", qid)
+    texts = []
+    for n, answer in enumerate(array_at(qa, at_q, "answers", "answer objects")):
+        if not isinstance(answer, dict):
+            problem((*at_q, "answers", n), "an answer object", answer)
+        elif "text" not in answer:
+            problem((*at_q, "answers", n, "text"), "a string", missing=True)
+        elif not isinstance(answer["text"], str):
+            problem((*at_q, "answers", n, "text"), "a string", answer["text"])
+        else:
+            texts.append(answer["text"])
+    return qid, texts
 
 
 def read_predictions(path: str | os.PathLike) -> SquadPredictions:
