@@ -150,16 +150,25 @@ def evaluate_squad(
              else _probabilities(na_probs, qids))
     result = _v20_result(dataset, answered, exact, f1, probs, na_prob_thresh)
     if na_probs is not None:
-        has_answer = np.fromiter((bool(dataset.answers[i]) for i in rows), dtype=bool,
-                                 count=len(rows))
-        blank = np.fromiter((not predictions[q] for q in qids), dtype=bool, count=len(rows))
-        order = _probability_order(na_probs, qids)
-        best_exact, exact_thresh = _best_threshold(exact.astype(np.int64), has_answer, blank,
-                                                   probs, order)
-        best_f1, f1_thresh = _best_threshold(f1, has_answer, blank, probs, order)
-        result.update([("best_exact", best_exact), ("best_exact_thresh", exact_thresh),
-                       ("best_f1", best_f1), ("best_f1_thresh", f1_thresh)])
+        result.update(_best_keys(dataset, predictions, rows, exact, f1, probs, na_probs))
     return result, missing
+
+
+def _best_keys(dataset: SquadDataset, predictions: Mapping[str, str], rows: np.ndarray,
+               exact: np.ndarray, f1: np.ndarray, probs: np.ndarray,
+               na_probs: Mapping[str, float]) -> list[tuple[str, float]]:
+    """The v2.0 script's ``best_*`` keys over the answered questions ``rows``: the best
+    exact match and F1 over every no-answer threshold, and those thresholds."""
+    qids = [dataset.qids[i] for i in rows]
+    has_answer = np.fromiter((bool(dataset.answers[i]) for i in rows), dtype=bool,
+                             count=len(rows))
+    blank = np.fromiter((not predictions[q] for q in qids), dtype=bool, count=len(rows))
+    order = _probability_order(na_probs, qids)
+    best_exact, exact_thresh = _best_threshold(exact.astype(np.int64), has_answer, blank,
+                                               probs, order)
+    best_f1, f1_thresh = _best_threshold(f1, has_answer, blank, probs, order)
+    return [("best_exact", best_exact), ("best_exact_thresh", exact_thresh),
+            ("best_f1", best_f1), ("best_f1_thresh", f1_thresh)]
 
 
 def _probabilities(na_probs: Mapping[str, float], qids: list[str]) -> np.ndarray:
