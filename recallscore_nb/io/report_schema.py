@@ -69,9 +69,14 @@ def report_schema() -> dict:
     return schema
 
 
-@cache
 def _validator(kind: str | None) -> Draft202012Validator:
-    """The report schema; for a known ``status``, only its branch (for plainer messages)."""
+    """The report schema; for a known ``status``, only its branch (for plainer messages).
+    Built once for each state of the rule registry: a rule registered later is in it."""
+    return _validator_of(kind, tuple(registry.RULES.values()))
+
+
+@cache
+def _validator_of(kind: str | None, rules: tuple) -> Draft202012Validator:
     schema = report_schema()
     if kind is not None:
         schema = {"$schema": schema["$schema"], "$defs": schema["$defs"],

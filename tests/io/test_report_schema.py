@@ -106,6 +106,8 @@ def test_a_rule_added_to_the_registry_is_in_the_schema(monkeypatch, kind, option
     assert rules["properties"]["hits"] == listed
     assert "misses" not in rules["properties"]  # only a rule's own value is listed
     assert schema["$defs"]["scorer"]["properties"]["signatures"]["minItems"] == 7
+    checked = _validator("ok").schema["$defs"]["attempt"]["properties"]["rules"]
+    assert checked["required"][-1] == "hits"  # a report is checked against the new rule too
 
 
 def test_the_schema_file_leaves_the_rules_to_the_registry():
