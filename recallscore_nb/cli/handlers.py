@@ -205,10 +205,11 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     ``read_csv`` reads it back), the paired table beside it as ``<stem>.paired<ext>``; the
     lines say what was written and give the signatures.
 
-    ``seed`` and ``resamples`` default to :data:`~recallscore_nb.analysis.stats.DEFAULT_SEED` and
-    :data:`~recallscore_nb.analysis.stats.DEFAULT_RESAMPLES`.
+    ``seed`` and ``resamples`` default to :data:`~recallscore_nb.analysis.bootstrap.DEFAULT_SEED`
+    and :data:`~recallscore_nb.analysis.bootstrap.DEFAULT_RESAMPLES`.
     """
-    from ..analysis.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, resolve_rules
+    from ..analysis.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from ..analysis.rule_values import resolve_rules
     from ..analysis.summary import (
         PAIRED_COLUMNS,
         check_resamples,

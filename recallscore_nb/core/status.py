@@ -75,12 +75,12 @@ from .facts import facts_of
 from .negation import CONTRAST, Scope, clauses, scopes
 from .normalize import SEED
 from .numeric import NumberTerm, NumericPolicy, parse_number_term
-from .status_basis import (CONFLICTING, CONTRADICTED, MISSING, NEGATED, NO_SCHEMA_NOTE,
-                           PENALIZED, PRESENT, STATUSES, TokenSpans, bases_of, numbers_found)
+from .status_basis import (CONFLICTING, CONTRADICTED, MISSING, NEGATED, PENALIZED, PRESENT,
+                           STATUSES, TokenSpans, bases_of, numbers_found)
 from .tokens import Tokens, phrase_starts
 from .schema import ItemsSchema, ScoringSchema, check_schema_facts, default_schema
 
-__all__ = ["STATUSES", "NO_SCHEMA_NOTE", "fact_status", "status_columns", "status_signature", "item_fact_names",
+__all__ = ["STATUSES", "fact_status", "status_columns", "status_signature", "item_fact_names",
            "item_status_columns", "item_fact_status"]
 
 _FAR = np.iinfo(np.int64).max // 4

@@ -32,11 +32,6 @@ from .strict_readers import (FORMATS, file_format, read_jsonl_records, read_parq
 __all__ = ["read_attempts", "FORMATS", "file_format", "read_strict_csv", "read_jsonl_records",
            "read_parquet_table", "AttemptChunks", "CHUNK_ROWS", "MAX_ROW_ERRORS"]
 
-# helpers that other modules imported from here before the split, kept importable
-from .attempt_chunks import _Unstreamable  # noqa: E402,F401
-from .attempt_rows import _FAULT_ORDER, _check_rows  # noqa: E402,F401
-from .strict_readers import _refuse_repeats  # noqa: E402,F401
-
 
 def read_attempts(path: str) -> pd.DataFrame:
     """Read an attempts file into a DataFrame: ``id``, ``attempt``, then the carried columns.

@@ -63,5 +63,3 @@ __all__ = [
     "error_path",
     "report_schema",
 ]
-
-from .report_schema import _validator  # noqa: E402,F401  (the command line's tests import it here)

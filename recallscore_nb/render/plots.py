@@ -25,20 +25,15 @@ from ..core import rules as registry
 from ..core.rules import Checklist, NormalizedMatch
 from ..core.status import STATUSES
 from .figures import FIGURE_WIDTH, figure, style
-from .interval_plots import intervals_figure, plot_intervals
-from .suite_plots import (FLAGGED_COLOR, PLAIN_COLOR, plot_suite_bars, plot_suite_points,
-                          suites_figure)
 
 __all__ = [
-    "PASS_COLOR", "FAIL_COLOR", "FLIP_COLOR", "STATUS_COLORS", "FLAGGED_COLOR", "PLAIN_COLOR",
+    "PASS_COLOR", "FAIL_COLOR", "FLIP_COLOR", "STATUS_COLORS",
     "matrix_columns", "rule_labels", "VERDICT_TITLES",
     "heatmap",
     "plot_ablation", "ablation_handles", "ablation_figure",
     "plot_rule_matrix", "rule_matrix_figure", "plot_label_bars", "label_figure",
     "plot_facts_present", "facts_present_figure",
     "plot_fact_status", "fact_status_figure",
-    "plot_intervals", "intervals_figure",
-    "plot_suite_bars", "plot_suite_points", "suites_figure",
 ]
 
 PASS_COLOR = "#5ab4ac"

@@ -97,7 +97,7 @@ def test_report_an_items_file_with_a_schema(inputs, capsys):
 
 
 def test_a_report_of_an_items_file_follows_the_report_schema(inputs, capsys):
-    from recallscore_nb.io.reports import _validator
+    from recallscore_nb.io.report_schema import _validator
 
     assert main(["report", "items.jsonl", "--attempts", "a.csv", "--schema", "s.json",
                  "--out", "r.json"]) == 0

@@ -23,8 +23,8 @@ from recallscore_nb.core.errors import UsageError
 from recallscore_nb.core.facts import as_facts
 from recallscore_nb.core.schema import FactRule, NumericPolicy, ScoringSchema
 from recallscore_nb.core.scoring import score_benchmark
+from recallscore_nb.core.status_basis import NO_SCHEMA_NOTE
 from recallscore_nb.core.status import (
-    NO_SCHEMA_NOTE,
     STATUSES,
     fact_status,
     status_columns,
