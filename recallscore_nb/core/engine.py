@@ -295,8 +295,7 @@ class References:
 class KeyLookup:
     """Positions of int64 keys in a sorted array of distinct keys (-1: absent): a binary
     search while the keys fit in the processor's caches, a hash table (pandas' ``Index``)
-    above :data:`HASHED_KEYS` keys, where it is several times quicker (100,000 items' bags:
-    1.5 million keys).
+    above :data:`HASHED_KEYS` keys, where it is several times quicker.
 
     >>> KeyLookup(np.array([3, 7, 9])).locate(np.array([7, 8, 3])).tolist()
     [1, -1, 0]
@@ -357,7 +356,7 @@ class ReferenceBags:
         size = max(len(vocab), 1)
         # each reference's distinct tokens and their counts, sorted within its row: the keys
         # come out in the order np.unique gives them, without sorting all the tokens as one
-        # array (100,000 references: 29 ms against 65 ms)
+        # array (the quicker, benchmarks/README.md)
         ordered = np.sort(sequences, axis=1)
         present = ordered >= 0
         run_start = present.copy()

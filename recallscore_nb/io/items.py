@@ -137,9 +137,7 @@ def _seed_lookup(records):
 
 _BLOCK_LINES = 1_000
 """Lines parsed at a time (their references and terms normalized together): the quickest
-size tried, 100,000 items (``benchmarks/cost_curve.py``'s) loading in 1.1 s against 1.3 s
-with blocks of 100 lines and 1.6 s with 10,000 (likely: a block's parsed objects are still
-in the processor's caches when checked)."""
+size tried (benchmarks/README.md)."""
 
 
 def _blocks(content: bytes):
