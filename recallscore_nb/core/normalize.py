@@ -91,7 +91,6 @@ def register_step(name: str, description: str):
 
 
 # --- the steps, each on one string -------------------------------------------------------
-@register_step("nfkc", "Unicode NFKC compatibility normalization")
 def nfkc(text: str) -> str:
     """Unicode NFKC compatibility normalization — an option.
 
@@ -101,7 +100,6 @@ def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
-@register_step("lowercase", "lowercase (str.lower, full Unicode case mapping)")
 def lowercase(text: str) -> str:
     """Lowercase with ``str.lower`` (full Unicode case mapping).
 
@@ -111,7 +109,6 @@ def lowercase(text: str) -> str:
     return text.lower()
 
 
-@register_step("punctuation", "delete the 32 characters of string.punctuation (ASCII)")
 def delete_ascii_punctuation(text: str) -> str:
     """Delete every character of ``string.punctuation``; other characters stay.
 
@@ -121,7 +118,6 @@ def delete_ascii_punctuation(text: str) -> str:
     return text.translate(_ASCII_PUNCT_TABLE)
 
 
-@register_step("unicode_punctuation", "delete every character of a Unicode P* category")
 def delete_unicode_punctuation(text: str) -> str:
     """Delete every character whose Unicode category is punctuation (P*) — an option.
 
@@ -131,7 +127,6 @@ def delete_unicode_punctuation(text: str) -> str:
     return "".join(ch for ch in text if not unicodedata.category(ch).startswith("P"))
 
 
-@register_step("articles", "replace the words a, an, the by a space (SQuAD's regex)")
 def remove_articles(text: str) -> str:
     """Replace the words a/an/the by a space, with the SQuAD scripts' regex ``\\b(a|an|the)\\b``.
 
@@ -141,7 +136,6 @@ def remove_articles(text: str) -> str:
     return _ARTICLES.sub(" ", text)
 
 
-@register_step("whitespace", "trim, and collapse whitespace runs (str.split) to one space")
 def collapse_whitespace(text: str) -> str:
     """Trim and collapse whitespace runs (as ``str.split()`` sees them) to one space.
 
@@ -149,6 +143,20 @@ def collapse_whitespace(text: str) -> str:
     'a b'
     """
     return " ".join(text.split())
+
+
+for _name, _step, _description in (
+        ("nfkc", nfkc, "Unicode NFKC compatibility normalization"),
+        ("lowercase", lowercase, "lowercase (str.lower, full Unicode case mapping)"),
+        ("punctuation", delete_ascii_punctuation,
+         "delete the 32 characters of string.punctuation (ASCII)"),
+        ("unicode_punctuation", delete_unicode_punctuation,
+         "delete every character of a Unicode P* category"),
+        ("articles", remove_articles, "replace the words a, an, the by a space (SQuAD's regex)"),
+        ("whitespace", collapse_whitespace,
+         "trim, and collapse whitespace runs (str.split) to one space")):
+    register_step(_name, _description)(_step)
+del _name, _step, _description
 
 
 # --- normalizers: named sequences of steps ------------------------------------------------

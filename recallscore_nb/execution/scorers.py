@@ -92,6 +92,12 @@ class _Scorer:
             out["schema_sha256"] = self.schema.sha256
         return out
 
+    def chunk_function(self):
+        """``score(chunk)``: a checked chunk's scored table, statuses included (made once,
+        before workers are forked: they inherit what it holds)."""
+        rules_of = self._chunk_rules()
+        return lambda frame: self._with_statuses(rules_of(frame))
+
     def score_whole(self, frame: pd.DataFrame | None, path=None, *, progress=None):
         """The scored table of a whole attempts table read from ``path`` (checked first)."""
         if frame is not None:
@@ -131,16 +137,12 @@ class BenchmarkScorer(_Scorer):
             return None if fault is None else (lambda: fault)
         return check
 
-    def chunk_function(self):
-        """Score a checked chunk; distinct attempts already scored (a memo per process, empty
-        in a worker when it is forked) are looked up."""
+    def _chunk_rules(self):
+        """Every rule on a checked chunk; distinct attempts already scored (a memo per
+        process, empty in a worker when it is forked) are looked up."""
         memo = ScoreMemo()
-
-        def score(frame):
-            table = score_attempts_frame(self.benchmark, frame, squad_mode=self.squad_mode,
-                                         memo=memo)
-            return self._with_statuses(table)
-        return score
+        return lambda frame: score_attempts_frame(self.benchmark, frame,
+                                                  squad_mode=self.squad_mode, memo=memo)
 
     def lean(self, score):
         """(send, added, join) for workers running ``score``: a worker is sent the chunk's
@@ -215,18 +217,14 @@ class ItemsScorer(_Scorer):
                                                message=unknown_items_text(list(unknown)))
         return check
 
-    def chunk_function(self):
-        """Score a checked chunk against the prepared items (the items themselves are let go
-        when no schema needs them: scoring reads the prepared tables only)."""
+    def _chunk_rules(self):
+        """Every rule on a checked chunk against the prepared items (the items themselves are
+        let go when no schema needs them: scoring reads the prepared tables only)."""
         prepared = self._prepared()
         if self.schema is None:
             self.items = dataclasses.replace(self.items, items=())
-
-        def score(frame):
-            table = score_items(self.items, frame, squad_mode=self.squad_mode,
-                                prepared=prepared)
-            return self._with_statuses(table)
-        return score
+        return lambda frame: score_items(self.items, frame, squad_mode=self.squad_mode,
+                                         prepared=prepared)
 
     def lean(self, score):
         """None: a worker is sent the whole chunk and gives back the whole table."""
