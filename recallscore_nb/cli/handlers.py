@@ -20,11 +20,12 @@ from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from ..core.registry import signatures
 from ..execution.api import load_items
 from ..execution.memory import paused_collector
-from ..execution.scorers import load_scorer, scorer_role
+from ..execution.scorers import load_scorer
 from ..execution.streaming import score_file
 from ..io.attempts import read_attempts
 from ..io.benchmarks import load_benchmark
 from ..io.files import read_input, refuse_output_among_inputs, sha256, write_file
+from ..io.items import scorer_role
 from ..io.scored import write_scored
 
 __all__ = ["validate_command", "signature_command", "score_command",

@@ -37,6 +37,7 @@ __all__ = [
     "score_benchmark",
     "score_attempts_frame",
     "join_scores",
+    "colliding_columns",
     "output_columns",
     "score_items",
     "prepare_items",
@@ -302,12 +303,25 @@ def score_attempts_frame(benchmark, frame: pd.DataFrame, *, squad_mode: str = "v
     :class:`~recallscore_nb.io.attempts.AttemptChunks` gives each chunk: its ids are not
     checked again. ``memo`` and ``runner``: :func:`score_all`'s."""
     carried = [c for c in frame.columns if c not in ("id", "attempt")]
-    clash = sorted(set(carried) & set(output_columns(benchmark)))
-    if clash:
-        raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
+    _refuse_collisions(carried, output_columns(benchmark))
     scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
                        squad_mode=squad_mode, progress=progress, memo=memo, runner=runner)
     return join_scores(frame, scores)
+
+
+def colliding_columns(carried, outputs) -> list[str]:
+    """The carried columns an output column would overwrite, sorted: what scoring refuses.
+
+    >>> colliding_columns(["system", "score", "id2"], ["score", "id2", "other"])
+    ['id2', 'score']
+    """
+    return sorted(set(carried) & set(outputs))
+
+
+def _refuse_collisions(carried, outputs) -> None:
+    clash = colliding_columns(carried, outputs)
+    if clash:
+        raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
 
 
 def join_scores(frame: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
@@ -464,9 +478,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
                                                           len(frame)))
     columns = {c: _concat([p[c] for p in parts])[inverse] for c in parts[0]}
     carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
-    clash = sorted(set(carried) & set(columns))
-    if clash:
-        raise UsageError(f"carried column(s) {', '.join(clash)} collide with output columns")
+    _refuse_collisions(carried, columns)
     out = frame[["id", "item", "attempt", *carried]].copy()
     out["attempt"] = out["attempt"].astype(engine.STRING)
     for column, value in columns.items():

@@ -19,36 +19,23 @@ import pandas as pd
 from .._version import __version__
 from ..core import rules
 from ..core.errors import AttemptsFormatError
-from ..core.scoring import (PreparedItems, join_scores, score_attempts_frame, score_benchmark,
-                            score_items, unknown_items, unknown_items_text)
+from ..core.scoring import (PreparedItems, colliding_columns, join_scores, score_attempts_frame,
+                            score_benchmark, score_items, unknown_items, unknown_items_text)
 from ..core.status import item_status_columns, status_columns
 from ..io.benchmarks import load_benchmark
+from ..io.items import is_items_file
 from ..io.scored_statuses import item_status_frame, status_frame
 from ..io.scoring_schemas import load_scoring_schema
 from .api import load_items, prepare_items
 from .memo import ScoreMemo
 from .memory import paused_collector
 
-__all__ = ["is_items_file", "scorer_role", "load_scorer", "BenchmarkScorer", "ItemsScorer",
+__all__ = ["load_scorer", "BenchmarkScorer", "ItemsScorer",
            "ITEM_CHUNK_ROWS"]
 
 ITEM_CHUNK_ROWS = 65_536
 """Rows per chunk of a file scored against items (half the default: a chunk against 100,000
 items takes more memory; figures in benchmarks/README.md)."""
-
-
-def is_items_file(path) -> bool:
-    """Whether a scorer file is an items file (JSONL) rather than a benchmark (JSON).
-
-    >>> is_items_file("items.jsonl"), is_items_file("bench.json"), is_items_file(None)
-    (True, False, False)
-    """
-    return path is not None and str(path).endswith(".jsonl")
-
-
-def scorer_role(path) -> str:
-    """The input's role in messages and reports: ``items`` or ``benchmark``."""
-    return "items" if is_items_file(path) else "benchmark"
 
 
 def load_scorer(path, *, squad_mode: str = "v1.1", schema_path=None):
@@ -65,7 +52,7 @@ def load_scorer(path, *, squad_mode: str = "v1.1", schema_path=None):
 
 def _collision(path, carried, outputs):
     """The fault of carried columns that an output column would overwrite (None if none)."""
-    clash = sorted(set(carried) & set(outputs))
+    clash = colliding_columns(carried, outputs)
     if not clash:
         return None
     return AttemptsFormatError(path, "", clash[0], message=(

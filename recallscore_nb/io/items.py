@@ -29,7 +29,7 @@ from ..core.tokens import pad, term_occurs
 from .files import read_input, sha256
 from .jsondocs import accepted_scalar, load_json_line, lone_surrogate_escapes, render
 
-__all__ = ["load_items"]
+__all__ = ["load_items", "is_items_file", "scorer_role"]
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
@@ -341,6 +341,21 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
                  + np.arange(len(term)))
     return all(map(str.__contains__, map(padded_references.__getitem__, reference.tolist()),
                    map(padded_term.__getitem__, map(terms.__getitem__, term.tolist()))))
+
+
+def is_items_file(path) -> bool:
+    """Whether a scorer file is an items file (JSONL) rather than a benchmark (JSON): the one
+    place the extension decides.
+
+    >>> is_items_file("items.jsonl"), is_items_file("bench.json"), is_items_file(None)
+    (True, False, False)
+    """
+    return path is not None and os.fspath(path).endswith(".jsonl")
+
+
+def scorer_role(path) -> str:
+    """A scorer file's role in messages and reports: ``items`` or ``benchmark``."""
+    return "items" if is_items_file(path) else "benchmark"
 
 
 def load_items(path: str | os.PathLike[str]) -> Items:

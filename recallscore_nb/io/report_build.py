@@ -21,6 +21,7 @@ from .._version import __version__
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from .data import DEFAULT_BENCHMARK
 from .files import sha256
+from .items import scorer_role
 from .report_scores import _Scored
 from .report_text import render_report
 
@@ -130,7 +131,7 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
         raise UsageError("--attempts -: a report needs an attempts file it can name and hash")
     rules = rules_for(squad_mode)  # checks the mode
     scorer_path = os.fspath(DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path)
-    role = "items" if scorer_path.endswith(".jsonl") else "benchmark"
+    role = scorer_role(scorer_path)
     if role == "items" and attempts_path is None:
         raise UsageError(f"a report of the items file {scorer_path} needs --attempts (with "
                          "'item' and 'attempt' columns)")
