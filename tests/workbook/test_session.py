@@ -110,15 +110,19 @@ def _papermill(repo: Path, cwd: Path, *parameters: str) -> subprocess.Popen:
 
 def test_papermill_runs_resolve_publish_and_refuse(repo, tmp_path):
     reports_before = sorted(p.name for p in (repo / "reports").iterdir())
-    runs = {
-        "relative": _papermill(repo, tmp_path / "shell", "output_dir", "rel_out"),
-        "changed into reports": _papermill(repo, tmp_path / "a", "resamples", "500"),
-        "injected code": _papermill(repo, tmp_path / "b", "__import__('os').system('touch pwned')#",
-                                    "1", "output_dir", "x"),
-        "get_ipython": _papermill(repo, tmp_path / "c", "get_ipython", "1", "output_dir", "x"),
-        "typo": _papermill(repo, tmp_path / "d", "resample", "10", "output_dir", "x"),
+    runs = {  # (folder, parameters): one papermill at a time (kernels started together can
+        # race for a port, jupyter_client issue 154, and one dies before its first reply)
+        "relative": (tmp_path / "shell", ("output_dir", "rel_out")),
+        "changed into reports": (tmp_path / "a", ("resamples", "500")),
+        "injected code": (tmp_path / "b", ("__import__('os').system('touch pwned')#", "1",
+                                           "output_dir", "x")),
+        "get_ipython": (tmp_path / "c", ("get_ipython", "1", "output_dir", "x")),
+        "typo": (tmp_path / "d", ("resample", "10", "output_dir", "x")),
     }
-    done = {name: (run.wait(timeout=240), run.communicate()[1]) for name, run in runs.items()}
+    done = {}
+    for name, (cwd, parameters) in runs.items():
+        run = _papermill(repo, cwd, *parameters)
+        done[name] = (run.wait(timeout=240), run.communicate()[1])
 
     code, err = done["relative"]
     assert code == 0, err
