@@ -46,7 +46,7 @@ from .._version import __version__
 from ..core import engine, item_tables
 from ..core import rules as registry
 from ..core.errors import UsageError
-from ..core.items import Items
+from ..core.items import OWN_REFERENCES, Items, own_references
 from ..core.scoring import score_items
 from .agreement import cohen_kappa, percent_agreement
 from .bootstrap import bootstrap_signature
@@ -113,16 +113,22 @@ def _judged_references(items: Items, attempts: pd.DataFrame, rows: pd.DataFrame,
     rejected: dict[str, set[str]] = {}
     for item, text, verdict in zip(mine["item"], mine["answer"], mine["verdict"].astype(bool)):
         (accepted if verdict else rejected).setdefault(item, set()).add(text)
-    references = {i.id: i.references for i in items.items}
-    judged = sorted(set(accepted) | set(rejected))
+    # each row's base gold: its own references when it brings some, else its item's
+    references = {i.id: tuple(i.references) for i in items.items}
+    own = (own_references(attempts[OWN_REFERENCES]).to_pylist()
+           if OWN_REFERENCES in attempts.columns else [None] * len(attempts))
+    keys = [(item, tuple(refs) if refs else references[item])
+            for item, refs in zip(attempts["item"].astype(str), own)]
+    judged = [k for k in dict.fromkeys(keys) if k[0] in accepted or k[0] in rejected]
     gold_of = []
-    for item in judged:
-        gold = set(references[item]) | accepted.get(item, set())
+    for item, base in judged:
+        gold = set(base) | accepted.get(item, set())
         for text in rejected.get(item, ()):
             gold.discard(text)
             gold.discard(text.lower())
         gold_of.append(sorted(gold))
-    row_item = pd.Index(judged).get_indexer(attempts["item"].astype(str).astype(object))
+    index = {key: k for k, key in enumerate(judged)}
+    row_item = np.array([index.get(key, -1) for key in keys], dtype=np.int64)
     text = attempts["attempt"].astype(str).str.strip()
     out = pd.Series(pd.NA, index=attempts.index, dtype="boolean")
     has_gold = np.array([bool(g) for g in gold_of] + [False])[row_item]  # -1: not judged
@@ -504,7 +510,8 @@ def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
         raise UsageError(f"unknown reference judge {reference_judge!r} (judges: "
                          f"{', '.join(judgments.judges)})")
     attempts = attempts.reset_index(drop=True)
-    scored = score_items(items, attempts[["item", "system", "attempt"]])
+    scored = score_items(items, attempts[["item", "system", "attempt", *[
+        c for c in (OWN_REFERENCES,) if c in attempts.columns]]])
     judges = judge_verdicts(items, attempts, judgments, protocol=protocol)
     codes, uniques = pd.factorize(scored["item"].astype(str))
     weights = bootstrap_weights(len(uniques), resamples=resamples, seed=seed)

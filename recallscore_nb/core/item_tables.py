@@ -37,6 +37,9 @@ class ItemReferences:
 
     references: References
     table: np.ndarray
+    lists: pa.ListArray
+    """Each item's alternatives as one Arrow list, for rows that bring references of their
+    own (:meth:`for_rows`)."""
 
     @classmethod
     def build(cls, item_alternatives) -> ItemReferences:
@@ -54,12 +57,23 @@ class ItemReferences:
         table = np.full((len(lists), max(int(counts.max(initial=0)), 1)), -1, dtype=np.int64)
         table[rows, positions] = encoded.indices.to_numpy(zero_copy_only=False)
         values = tuple(encoded.dictionary.to_pylist())
-        return cls(References(values, (table[:, 0],)), table)
+        return cls(References(values, (table[:, 0],)), table, lists)
 
-    def for_rows(self, row_item: np.ndarray) -> References:
-        """The references of rows whose items are ``row_item``."""
-        return self.references.with_slots(self.table[row_item, j]
-                                          for j in range(self.table.shape[1]))
+    def for_rows(self, row_item: np.ndarray, own: pa.ListArray | None = None) -> References:
+        """The references of rows whose items are ``row_item``; ``own``, when given, holds a
+        row's own references (null: its item's), which replace its item's.
+
+        >>> refs = ItemReferences.build([("Paris", "Lutetia"), ("Rome",)])
+        >>> own = pa.array([None, ["Roma"]], type=pa.list_(pa.string()))
+        >>> chosen = refs.for_rows(np.array([0, 1]), own)
+        >>> [[chosen.values[s[r]] for s in chosen.slots if s[r] >= 0] for r in (0, 1)]
+        [['Paris', 'Lutetia'], ['Roma']]
+        """
+        if own is None or own.null_count == len(own):
+            return self.references.with_slots(self.table[row_item, j]
+                                              for j in range(self.table.shape[1]))
+        mine = self.lists.take(pa.array(row_item, type=pa.int64()))
+        return References._from_lists(pc.if_else(pc.is_null(own), mine, own))
 
 
 @dataclass(frozen=True)

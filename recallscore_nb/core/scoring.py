@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from . import engine, item_tables, rules
 from .errors import UsageError
 from .facts import as_facts
-from .items import Items
+from .items import OWN_REFERENCES, Items, own_references
 from .rules import Checklist, LiteralMatch, NormalizedMatch, Rule, SquadExactMatch, Target, TokenF1
 
 __all__ = [
@@ -398,11 +398,12 @@ def unknown_items_text(unknown: list[str]) -> str:
             f"{', '.join(map(repr, unknown[:5]))}")
 
 
-def _item_rules(values, row_item: np.ndarray, prepared: PreparedItems,
-                squad_mode: str) -> dict[str, np.ndarray]:
-    """Every rule for attempts each scored against its own item."""
+def _item_rules(values, row_item: np.ndarray, prepared: PreparedItems, squad_mode: str,
+                own=None) -> dict[str, np.ndarray]:
+    """Every rule for attempts each scored against its own item (or, with ``own``, against
+    the references a row brings)."""
     attempts = engine.Attempts(values)
-    target = Target(references=prepared.references.for_rows(row_item),
+    target = Target(references=prepared.references.for_rows(row_item, own),
                     checklists=prepared.checklists, row_item=row_item)
     out: dict[str, np.ndarray] = {}
     for rule in rules.rules_for(squad_mode):
@@ -421,7 +422,9 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
         What :func:`recallscore_nb.io.items.load_items` returns.
     attempts : DataFrame
         Columns ``item`` and ``attempt``, optional ``id`` (default: the row number), and any
-        others, which are carried through.
+        others, which are carried through. A ``references`` column (a JSON list of strings
+        per row, or a list; empty: the item's) gives a row references of its own, which
+        replace its item's (:func:`~recallscore_nb.core.items.own_references`).
     prepared : PreparedItems, optional
         :func:`prepare_items` of ``items``, when scoring many frames against the same items.
     runner : InProcess
@@ -465,6 +468,11 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     distinct_text = codes.dictionary
     pair = row_item.astype(np.int64) * max(len(distinct_text), 1) + codes.indices.to_numpy(
         zero_copy_only=False).astype(np.int64)
+    own = own_references(frame[OWN_REFERENCES]) if OWN_REFERENCES in frame.columns else None
+    if own is not None:  # a row's own references are part of what is scored once
+        pair = pd.factorize(pair)[0] * (len(frame) + 1) + 1 + pd.factorize(
+            pd.Series(own.to_pylist()).map(lambda refs: refs and "\x00".join(refs)),
+            use_na_sentinel=True)[0]
     # each distinct (item, attempt) pair, in order of first appearance: hashed, not sorted
     inverse, pairs = pd.factorize(pair)
     first = np.flatnonzero(np.diff(np.maximum.accumulate(inverse), prepend=-1) > 0)
@@ -472,7 +480,8 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     tasks = []
     for start in range(0, max(len(pairs), 1), size):
         rows = first[start:start + size]
-        tasks.append((values.take(pa.array(rows)), row_item[rows], prepared, squad_mode))
+        tasks.append((values.take(pa.array(rows)), row_item[rows], prepared, squad_mode,
+                      None if own is None else own.take(pa.array(rows))))
     parts = runner.map(_item_rules, tasks,
                        done=lambda done: _report_progress(progress, done, len(pairs),
                                                           len(frame)))

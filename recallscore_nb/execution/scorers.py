@@ -19,6 +19,7 @@ import pandas as pd
 from .._version import __version__
 from ..core import rules
 from ..core.errors import AttemptsFormatError
+from ..core.items import OWN_REFERENCES, bad_references
 from ..core.scoring import (PreparedItems, colliding_columns, join_scores, score_attempts_frame,
                             score_benchmark, score_items, unknown_items, unknown_items_text)
 from ..core.status import item_status_columns, status_columns
@@ -48,6 +49,16 @@ def load_scorer(path, *, squad_mode: str = "v1.1", schema_path=None):
     bench = load_benchmark(path)
     schema = None if schema_path is None else load_scoring_schema(schema_path, bench)
     return BenchmarkScorer(squad_mode, schema, bench)
+
+
+def _references_fault(path, frame) -> list:
+    """The fault of a chunk's first row whose ``references`` are not a list of strings."""
+    bad = bad_references(frame[OWN_REFERENCES])
+    if bad is None:
+        return []
+    row, message = bad
+    return [AttemptsFormatError(path, "", OWN_REFERENCES, row_id=str(frame["id"].iloc[row]),
+                                message=message)]
 
 
 def _collision(path, carried, outputs):
@@ -184,7 +195,7 @@ class ItemsScorer(_Scorer):
         """``check(frame, first)``: the fault to report once the whole file is read: no
         ``item`` column, then the unknown item ids of every chunk, then a carried column an
         output would overwrite."""
-        outputs, missing, unknown, clash = self.outputs, [], {}, []
+        outputs, missing, unknown, clash, bad_references = self.outputs, [], {}, [], []
 
         def check(frame, first):
             if first and "item" not in frame.columns:
@@ -193,13 +204,15 @@ class ItemsScorer(_Scorer):
                                               "file)"))
             if "item" in frame.columns:
                 unknown.update(dict.fromkeys(unknown_items(self._prepared(), frame["item"])))
+            if OWN_REFERENCES in frame.columns and not bad_references:
+                bad_references.extend(_references_fault(path, frame))
             carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
             fault = _collision(path, carried, outputs) if first else None
             clash.extend([fault] if fault is not None else [])
-            if not (missing or unknown or clash):
+            if not (missing or unknown or clash or bad_references):
                 return None
-            if missing or clash and not unknown:
-                return lambda: (missing or clash)[0]
+            if missing or bad_references or clash and not unknown:
+                return lambda: (missing or bad_references or clash)[0]
             return lambda: AttemptsFormatError(path, "", "item",
                                                message=unknown_items_text(list(unknown)))
         return check

@@ -14,15 +14,21 @@ repository.
   without ``NQ_``/``NQ301_`` and ``.jsonl``; a list prediction counts by its first element,
   and every prediction is stripped (as the authors' code does). Judgments are keyed by the
   answer text (column ``attempt``), by the judges ``human`` (the final label),
-  ``annotator1``–``annotator3``, ``bem``, ``gpt-4`` and ``instructgpt``. The malformed
+  ``annotator1``–``annotator3``, ``bem``, ``gpt-4`` and ``instructgpt``. The files do not
+  share one gold list (``NQ_EviGen.jsonl`` repairs answers the others spell with mojibake):
+  the items take the first ``NQ_*.jsonl`` file's, and an attempt whose own file lists other
+  gold answers for its question carries them (column ``references``, a JSON list), so that
+  each system is scored against its own file, as its authors did. The malformed
   ``NQ301_text-davinci-003.tsv`` (the tab between question and answer lost) is read by
   splitting the glued field after the longest known question it starts with.
 - **EVOUNA** (Wang et al., NeurIPS 2023; Apache-2.0): one JSON list, plain or gzipped.
   Items are ``<stem>-0001``, … (``NQ-0001``); alternatives are the golden answer split at
-  "/", stripped, the empty ones dropped. Improper questions are kept out (counted), as is a
-  question with no golden answer left; a null answer is no attempt (counted). Judgments are
-  keyed by system (column ``system``), by the judge ``human``; a null or ``"nan"`` verdict
-  is written empty.
+  "/" (:func:`split_alternatives`: never inside a unit, a fraction or a date), stripped, the
+  empty ones dropped; the references of one or two characters a split produced are listed.
+  Improper questions are kept out (counted), as is a question with no golden answer left; a
+  null answer that a person judged is an empty attempt (counted), one nobody judged is no
+  attempt (counted). Judgments are keyed by system (column ``system``), by the judge
+  ``human``; a null or ``"nan"`` verdict is written empty.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import gzip
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -41,7 +48,8 @@ import pyarrow.parquet as pq
 from ..core.errors import InputFileError, UsageError
 from .files import atomic_write, read_input, write_file
 
-__all__ = ["convert_openqa_eval", "convert_evouna", "OPENQA_JUDGES", "EVOUNA_SYSTEMS"]
+__all__ = ["convert_openqa_eval", "convert_evouna", "split_alternatives", "OPENQA_JUDGES",
+           "EVOUNA_SYSTEMS"]
 
 OPENQA_JUDGES = ("human", "annotator1", "annotator2", "annotator3", "bem", "gpt-4",
                  "instructgpt")
@@ -111,14 +119,19 @@ def convert_openqa_eval(folder: str | os.PathLike[str],
         raise UsageError(f"{folder}: no data/model_outputs/NQ_*.jsonl here (is it an "
                          "OpenQA-eval checkout?)")
     question_item, items = _openqa_items(_jsonl(full[0]))
-    attempts = _openqa_attempts(outputs, question_item)
+    attempts = _openqa_attempts(outputs, question_item, {i["item"]: i["referenceAnswer"]
+                                                          for i in items})
     judgments, counts = _openqa_judgments(root / "data", question_item)
     _write(out_dir, items, attempts, judgments, "attempt")
     empty = sum(1 for j in judgments if not j["verdict"])
+    own = attempts["references"].notna()
     return [
         f"kept {len(items)} items, {len(attempts)} attempts from "
         f"{attempts['system'].nunique()} systems, {len(judgments)} verdict rows "
         f"({', '.join(f'{j} {counts.get(j, 0)}' for j in OPENQA_JUDGES)})",
+        f"{int(own.sum())} attempts carry their own file's gold answers (references), "
+        f"where it differs from the items': "
+        f"{', '.join(f'{s} {n}' for s, n in attempts[own]['system'].value_counts().items()) or 'none'}",
         f"left out: nothing; {empty} verdict rows are empty (no judgment: annotator3 judged "
         f"only where annotators 1 and 2 disagreed)",
     ]
@@ -140,8 +153,10 @@ def _openqa_items(first: list[dict]) -> tuple[dict[str, str], list[dict]]:
     return question_item, items
 
 
-def _openqa_attempts(outputs: list[Path], question_item: dict[str, str]) -> pd.DataFrame:
-    """Every NQ and NQ301 model output's predictions: ``item, system, attempt``."""
+def _openqa_attempts(outputs: list[Path], question_item: dict[str, str],
+                     references: dict[str, list[str]]) -> pd.DataFrame:
+    """Every NQ and NQ301 model output's predictions: ``item, system, attempt, references``,
+    the last the file's own gold answers (JSON) where they differ from the item's, else null."""
     rows = []
     for path in outputs:
         if not (path.name.startswith("NQ_") or path.name.startswith("NQ301_")):
@@ -152,8 +167,10 @@ def _openqa_attempts(outputs: list[Path], question_item: dict[str, str]) -> pd.D
             if item is None:
                 raise InputFileError(str(path), f"line {number}", "question",
                                      message="a question no NQ_*.jsonl file asks")
-            rows.append((item, system, _prediction(record, path, number)))
-    return pd.DataFrame(rows, columns=["item", "system", "attempt"])
+            gold = [a for a in record.get("answer", ()) if isinstance(a, str) and a.strip()]
+            own = json.dumps(gold, ensure_ascii=False) if gold != references[item] else None
+            rows.append((item, system, _prediction(record, path, number), own))
+    return pd.DataFrame(rows, columns=["item", "system", "attempt", "references"])
 
 
 def _openqa_judgments(data: Path, question_item: dict[str, str]) -> tuple[list[dict], dict]:
@@ -203,6 +220,47 @@ def _openqa_judgments(data: Path, question_item: dict[str, str]) -> tuple[list[d
 
 
 # --- EVOUNA ---------------------------------------------------------------------------------
+_UNIT_AFTER = re.compile(r"([a-z]{1,3}|[A-Z]{1,3})(?![A-Za-z])")
+_CAPITALS_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{1,3}\Z")
+_DIGITS_BEFORE = re.compile(r"(?<!\d)\d+\Z")
+_DIGITS_AFTER = re.compile(r"\d+(?!\d)")
+
+
+def _whole_at(golden: str, at: int) -> bool:
+    """Whether the "/" at ``at`` belongs to one answer: a fraction, a day and month or a
+    season (1/2, 24/7, 25/12, 1979/80: one or two digits on each side, or four then two),
+    or a unit glued to it (54 Mbit/s, km/h: one to three lowercase letters after it), or
+    capitals on both sides (AC/DC, TCP/IP)."""
+    left, right = _DIGITS_BEFORE.search(golden, 0, at), _DIGITS_AFTER.match(golden, at + 1)
+    if left and right:
+        sizes = (len(left.group()), len(right.group()))
+        return max(sizes) <= 2 or sizes == (4, 2)
+    unit = _UNIT_AFTER.match(golden, at + 1)
+    if not (golden[at - 1:at].isalnum() and unit):
+        return False
+    return unit.group().islower() or bool(_CAPITALS_BEFORE.search(golden, 0, at))
+
+
+def split_alternatives(golden: str) -> list[str]:
+    """A golden answer's alternatives: split at "/", stripped, empty ones dropped, but never
+    inside a fraction, a date, a season or a unit (:func:`_whole_at`).
+
+    >>> split_alternatives("Olivia/MFSK / 54 Mbit/s/24/7/1/2 / AC/DC")
+    ['Olivia', 'MFSK', '54 Mbit/s', '24/7/1/2', 'AC/DC']
+    >>> split_alternatives("2014/2016/1979/80/201/232")
+    ['2014', '2016', '1979/80', '201', '232']
+    """
+    pieces, start = [], 0
+    for at in (m.start() for m in re.finditer("/", golden)):
+        if _whole_at(golden, at):
+            continue
+        pieces.append(golden[start:at])
+        start = at + 1
+    pieces.append(golden[start:])
+    return list(dict.fromkeys(p.strip() for p in pieces if p.strip()))
+
+
+
 def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> list[str]:
     """Convert one EVOUNA file (see the module docstring); return what was kept."""
     name = os.fspath(path)
@@ -220,8 +278,8 @@ def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str]
         raise InputFileError(name, "$", expected="a JSON list of questions",
                              got=type(records).__name__)
     stem = Path(name).name.split(".")[0]
-    items, rows, judgments = [], [], []
-    improper = no_reference = no_answer = empty = 0
+    items, rows, judgments, short = [], [], [], []
+    improper = no_reference = no_answer = judged_empty = empty = 0
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise InputFileError(name, f"$[{index}]", expected="an object",
@@ -230,8 +288,9 @@ def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str]
             improper += 1
             continue
         gold = record.get("golden_answer")
-        alternatives = [a.strip() for a in gold.split("/")] if isinstance(gold, str) else []
-        alternatives = list(dict.fromkeys(a for a in alternatives if a))
+        alternatives = split_alternatives(gold) if isinstance(gold, str) else []
+        if len(alternatives) > 1:
+            short += [a for a in alternatives if len(a) <= 2]
         if not alternatives:
             no_reference += 1
             continue
@@ -240,11 +299,13 @@ def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str]
                       "referenceAnswer": alternatives})
         for system in EVOUNA_SYSTEMS:
             answer = record.get(f"answer_{system}")
-            if not isinstance(answer, str):
-                no_answer += 1
-                continue
-            rows.append((item, system, answer))
             verdict = _verdict(record.get(f"judge_{system}"))
+            if not isinstance(answer, str):
+                if not verdict:
+                    no_answer += 1
+                    continue
+                answer, judged_empty = "", judged_empty + 1  # judged: an empty attempt
+            rows.append((item, system, answer))
             empty += verdict == ""
             judgments.append({"item": item, "judge": "human", "system": system,
                               "verdict": verdict})
@@ -254,5 +315,8 @@ def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str]
         f"kept {len(items)} items, {len(attempts)} attempts from {len(EVOUNA_SYSTEMS)} systems, "
         f"{len(judgments) - empty} verdicts by human ({empty} attempts without one)",
         f"left out: {improper} improper questions, {no_reference} without a golden answer, "
-        f"{no_answer} null answers",
+        f"{no_answer} null answers nobody judged; kept as empty attempts: {judged_empty} "
+        "judged null answers",
+        f"references of one or two characters a split produced: {len(short)}"
+        + (f" ({', '.join(map(repr, short))})" if short else ""),
     ]

@@ -82,7 +82,7 @@ def test_evouna_direct_human_accuracy_is_the_count_of_verdicts(tmp_path, name):
             continue
         for system in ("fid", "gpt35", "chatgpt", "gpt4", "newbing"):
             verdict = record.get(f"judge_{system}")
-            if isinstance(verdict, bool) and isinstance(record.get(f"answer_{system}"), str):
+            if isinstance(verdict, bool):  # a judged null answer is an empty attempt
                 yes, n = expected.get(system, (0, 0))
                 expected[system] = (yes + verdict, n + 1)
     convert_evouna(EVOUNA / name, tmp_path)
@@ -94,8 +94,9 @@ def test_evouna_direct_human_accuracy_is_the_count_of_verdicts(tmp_path, name):
     for system, (yes, n) in expected.items():
         assert human.loc[system, "n"] == n
         assert human.loc[system, "mean"] == yes / n
-    if name == "NQ.json.gz":  # the issue's numbers: GPT-4 78.8% by people, 0.0% EM, 17.5% F1
+    if name == "NQ.json.gz":  # GPT-4 78.8% by people, 0.0% EM, 17.2% F1 (17.5% when "/" also
+        # split units such as "54 Mbit/s"; issue 20 keeps them whole)
         assert round(100 * human.loc["gpt4", "mean"], 1) == 78.8
         rules = table.set_index(["system", "measure"])
         assert rules.loc[("gpt4", "squad_exact_match"), "mean"] == 0.0
-        assert round(100 * rules.loc[("gpt4", "token_f1"), "mean"], 1) == 17.5
+        assert round(100 * rules.loc[("gpt4", "token_f1"), "mean"], 1) == 17.2

@@ -111,3 +111,29 @@ def test_each_distinct_item_attempt_pair_is_scored_once_and_spread_back():
     assert table["normalized_match"].tolist() == [True, False, True, False]
     assert np.array_equal(table["facts_present"].to_numpy(dtype=int), [1, 0, 1, 0])
     assert table["facts_missing"].tolist() == ["", "f", "", "f"]
+
+
+def test_a_rows_own_references_replace_its_items_and_are_scored_apart():
+    from recallscore_nb.core.items import Item, Items
+    from recallscore_nb.core.scoring import score_items
+
+    items = Items("d", "", (Item("q1", ("Paris", "Lutetia"), None), Item("q2", ("Rome",), None)))
+    frame = pd.DataFrame({"item": ["q1", "q1", "q1", "q2", "q2"],
+                          "attempt": ["Paris", "Paris", "Lyon", "Roma", "Roma"],
+                          "references": [None, '["Lyon"]', '["Lyon", "Paris"]', '["Roma"]', ""]})
+    table = score_items(items, frame)
+    assert table["literal_match"].tolist() == [True, False, True, True, False]
+    assert table["references"].tolist()[1:4] == ['["Lyon"]', '["Lyon", "Paris"]', '["Roma"]']
+
+
+@pytest.mark.parametrize("value", ['"Paris"', "[]", "[1]", '[""]', "not json"])
+def test_references_that_are_not_a_list_of_strings_are_refused(value):
+    from recallscore_nb.core.errors import UsageError
+    from recallscore_nb.core.items import Item, Items
+    from recallscore_nb.core.scoring import score_items
+
+    items = Items("d", "", (Item("q1", ("Paris",), None),))
+    frame = pd.DataFrame({"item": ["q1", "q1"], "attempt": ["a", "b"],
+                          "references": ['["Paris"]', value]})
+    with pytest.raises(UsageError, match="'references' row 1: expected a JSON list of strings"):
+        score_items(items, frame)

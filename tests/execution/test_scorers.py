@@ -95,3 +95,10 @@ def test_released_items_are_read_again_on_restore(items_path):
     frame = pd.DataFrame({"id": ["a"], "item": ["capital"], "attempt": ["lutetia"]})
     assert scorer.score_whole(frame)["normalized_match"].tolist() == [True]
     assert Path(scorer.items.path).name == "items.jsonl" and len(scorer.items) == 2
+
+
+def test_an_items_file_rows_bad_references_are_named_by_id(items_path):
+    frame = pd.DataFrame({"id": ["a", "b"], "item": ["kite", "capital"], "attempt": ["x", "y"],
+                          "references": ['["red kite"]', '{"no": 1}']})
+    assert fault(load_scorer(items_path), frame) == (
+        "a.csv: (id b): references: expected a JSON list of strings, got {'no': 1}")
