@@ -85,6 +85,7 @@ class Attempts:
         self._codes: dict[tuple[str, ...], tuple[pa.Array, np.ndarray]] = {}
         self._derived: dict[tuple, tuple[pa.Array, Tokens]] = {}
         self._inexact: dict[tuple[str, ...], np.ndarray] = {}
+        self._mapped: dict[tuple[str, ...], pa.Array] = {}
 
     def __len__(self) -> int:
         return len(self.raw)
@@ -132,8 +133,31 @@ class Attempts:
         kernel = KERNELS.get(normalizer.steps)
         if kernel is not None and kernel.drops:
             return self._derived_tokens(normalizer.steps, kernel, vocab)
+        if kernel is not None and kernel.token_map is not None:
+            root = self._root(normalizer.steps)
+            _, layout = self._layout(root)
+            codes = self._distinct(root)[1]
+            ids = token_ids(self._distinct_mapped(normalizer.steps), vocab)[codes] \
+                if len(codes) else codes
+            return Tokens(ids, *layout)
         _, layout = self._layout(normalizer.steps)
         return Tokens(self._ids(normalizer.steps, vocab), *layout)
+
+    def _root(self, steps: tuple[str, ...]) -> tuple[str, ...]:
+        """The steps whose tokens a kernel of tokens maps one to one (through its bases)."""
+        kernel = KERNELS.get(steps)
+        return self._root(kernel.base) if kernel is not None and kernel.token_map else steps
+
+    def _distinct_mapped(self, steps: tuple[str, ...]) -> pa.Array:
+        """The root's distinct tokens, each through the token maps down to ``steps``."""
+        kernel = KERNELS.get(steps)
+        if kernel is None or kernel.token_map is None:
+            return self._distinct(steps)[0]
+        if steps not in self._mapped:
+            base = self._distinct_mapped(kernel.base).to_pylist()
+            self._mapped[steps] = pa.array([kernel.token_map(t) for t in base],
+                                           type=pa.string())
+        return self._mapped[steps]
 
     def _derived_tokens(self, steps, kernel, vocab: pa.Array) -> Tokens:
         cached = self._derived.get((steps, id(vocab)))
@@ -470,18 +494,44 @@ def _f1_from_counts(common, pred_len, gold_len, mode: str) -> np.ndarray:
 def contains_any(attempts: Attempts, refs: References, normalizer: Normalizer) -> np.ndarray:
     """Per row: does one of its references occur in it as whole consecutive tokens, both under
     ``normalizer``? A reference of no token never does."""
+    out = np.zeros(len(attempts), dtype=bool)
+    out[reference_starts(attempts, refs, normalizer)[0]] = True
+    return out
+
+
+def reference_starts(attempts: Attempts, refs: References, normalizer: Normalizer,
+                     rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Every place a row's reference occurs in it as whole consecutive tokens, both under
+    ``normalizer``: (rows, flat token indices where it starts), by reference slot. ``rows``:
+    look in these rows only (all by default)."""
     bags = refs.bags(normalizer)
     tokens = attempts.tokens(normalizer, bags.vocab)
-    out = np.zeros(len(attempts), dtype=bool)
+    found_rows, starts = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
     if not len(tokens.ids) or not bags.sequences.shape[1]:
-        return out
+        return found_rows[0], starts[0]
+    wanted = np.ones(len(attempts), dtype=bool) if rows is None else np.isin(
+        np.arange(len(attempts)), rows)
+    first_token = np.concatenate([[0], np.cumsum(tokens.counts)[:-1]])
     for slot in refs.slots:
-        ref = slot[tokens.rows]
+        looked = np.flatnonzero(wanted & (slot >= 0) & (tokens.counts > 0))
+        flat = _token_indices(first_token[looked], tokens.counts[looked])
+        ref = slot[tokens.rows[flat]]
         # candidate starts: the row's reference's first token
-        at = np.flatnonzero((ref >= 0) & (tokens.ids == bags.sequences[np.maximum(ref, 0), 0]))
-        found = phrases_at(tokens, at, ref[at], bags.sequences, bags.lengths)
-        out[tokens.rows[at[found]]] = True
-    return out
+        at = flat[tokens.ids[flat] == bags.sequences[ref, 0]]
+        at = at[phrases_at(tokens, at, slot[tokens.rows[at]], bags.sequences, bags.lengths)]
+        found_rows.append(tokens.rows[at])
+        starts.append(at)
+    return np.concatenate(found_rows), np.concatenate(starts)
+
+
+def _token_indices(first: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The flat indices of the tokens of rows whose tokens start at ``first``, ``counts``
+    long: the work is that of the rows' tokens, not of every row's."""
+    total = int(counts.sum())
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    shift = np.repeat(first - (np.cumsum(counts) - counts), counts)
+    return np.arange(total, dtype=np.int64) + shift
 
 
 def checklist_matrix(attempts: Attempts, facts, normalizer: Normalizer = SEED) -> np.ndarray:

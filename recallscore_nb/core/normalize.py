@@ -341,12 +341,41 @@ class Kernel:
     its output from the base's on any row (so the engine derives tokens without a new pass).
     """
 
-    run: Callable[[pa.Array], pa.Array]
+    run: Callable[[pa.Array], pa.Array] | None
     inexact: Callable[[pa.Array], np.ndarray]
     base: tuple[str, ...] | None = None
     from_base: Callable[[pa.Array], pa.Array] | None = None
     drops: tuple[str, ...] = ()
     rest: tuple[str, ...] = ()
+    token_map: Callable[[str], str] | None = None
+    """A kernel of tokens: its steps map each token of ``base``'s output to one token."""
+
+    @classmethod
+    def of_tokens(cls, base: tuple[str, ...], token_map: Callable[[str], str]) -> Kernel:
+        """The kernel of steps that map each token of ``base``'s output (one token to one):
+        the distinct tokens are mapped once, in Python.
+
+        >>> k = Kernel.of_tokens(SEED.steps, str.upper)
+        >>> k.from_base(pa.array(["a b", "", "b"])).to_pylist()
+        ['A B', '', 'B']
+        """
+        return cls(None, _no_rows, base=base, from_base=lambda arr: map_tokens(arr, token_map),
+                   token_map=token_map)
+
+
+def _no_rows(values: pa.Array) -> np.ndarray:
+    return np.zeros(0, dtype=np.int64)
+
+
+def map_tokens(normalized: pa.Array, token_map: Callable[[str], str]) -> pa.Array:
+    """Each space-separated token of ``normalized`` through ``token_map``, each distinct
+    token once."""
+    lists = pc.split_pattern(normalized, " ")
+    encoded = pc.dictionary_encode(pc.list_flatten(lists))
+    mapped = pa.array([token_map(t) for t in encoded.dictionary.to_pylist()], type=pa.string())
+    flat = mapped.take(encoded.indices)
+    offsets = lists.offsets.cast(pa.int32())
+    return pc.binary_join(pa.ListArray.from_arrays(offsets, flat), " ")
 
 
 def _seed_kernel(values: pa.Array) -> pa.Array:
@@ -387,6 +416,8 @@ def normalize_array(values: pa.Array | pa.ChunkedArray, normalizer: Normalizer =
     kernel = KERNELS.get(normalizer.steps)
     if kernel is None:
         return _normalize_exact(values, normalizer)
+    if kernel.run is None and base is None:  # a kernel of tokens starts from its base's
+        base = normalize_array(values, Normalizer("+".join(kernel.base), kernel.base))
     if base is not None and kernel.from_base is not None:
         out = kernel.from_base(base)
     else:

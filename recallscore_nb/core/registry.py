@@ -1,12 +1,12 @@
 """What the package can score with, listed: every registered rule and normalizer, each with
 its name, its signature (what to cite beside a number) and a line on what it does.
 
->>> len(rules()), [(entry.name, entry.normalizer) for entry in rules()][:2]
-(6, [('literal', 'none'), ('normalized', 'seed')])
->>> [(entry.name, entry.normalizer) for entry in rules()][:2]
-[('literal', 'none'), ('normalized', 'seed')]
->>> [(entry.name, entry.steps) for entry in normalizers()]
+>>> len(rules()), [(entry.name, entry.normalizer) for entry in rules()][-2:]
+(7, [('checklist', 'seed'), ('equivalent', 'answer')])
+>>> [(entry.name, entry.steps) for entry in normalizers()][:2]
 [('seed', ('lowercase', 'punctuation', 'whitespace')), ('squad', ('lowercase', 'punctuation', 'articles', 'whitespace'))]
+>>> [entry.name for entry in normalizers()][2:]
+['answer', 'answer+numbers', 'answer+stems']
 """
 
 from __future__ import annotations
@@ -61,11 +61,13 @@ def normalizers() -> list[NormalizerEntry]:
 
 
 def signatures(squad_mode: str = "v1.1") -> list[str]:
-    """The rules' signatures, then those of the normalizers they name: the lines to cite.
+    """The rules' signatures, then those of the normalizers they compare under: the lines to
+    cite.
 
-    >>> signatures()[-1]  # doctest: +ELLIPSIS
-    'normalizer|name:squad|steps:lowercase,punctuation,articles,whitespace|version:...'
+    >>> [line.split("|")[1] for line in signatures()[-5:]]
+    ['name:seed', 'name:squad', 'name:answer', 'name:answer+numbers', 'name:answer+stems']
     """
-    named = dict.fromkeys(entry.normalizer for entry in rules(squad_mode))
+    named = dict.fromkeys(name for rule in rule_registry.rules_for(squad_mode)
+                          for name in rule.normalizers_used())
     return ([entry.signature for entry in rules(squad_mode)]
             + [entry.signature for entry in normalizers() if entry.name in named])

@@ -27,7 +27,7 @@ A rule's ``signature()`` records every choice that changes its scores, in one gr
 'token_f1|mode:v2.0|norm:squad|tok:ws|bag:multiset|empty:both-one|version:...'
 >>> [m.column for m in measures()]  # doctest: +NORMALIZE_WHITESPACE
 ['literal_match', 'normalized_match', 'squad_exact_match', 'token_f1', 'contains',
- 'checklist_full_match', 'partial_credit']
+ 'checklist_full_match', 'partial_credit', 'equivalent']
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ import pandas as pd
 
 from .._version import __version__
 from . import engine, item_tables
+from .equivalence import LABELS as EQUIVALENCE_LABELS
+from .equivalence import NORMALIZERS as EQUIVALENCE_NORMALIZERS
+from .equivalence import EquivalenceOptions, equivalence
 from .errors import UsageError
 from .facts import Fact, partial_credit
 from .normalize import Normalizer, normalizer_named
@@ -50,6 +53,7 @@ __all__ = [
     "BINARY",
     "GRADED",
     "COUNT",
+    "LABEL",
     "Column",
     "Measure",
     "Target",
@@ -60,6 +64,7 @@ __all__ = [
     "TokenF1",
     "Contains",
     "Checklist",
+    "Equivalent",
     "RULES",
     "register_rule",
     "SQUAD_MODES",
@@ -74,8 +79,9 @@ __all__ = [
 ]
 
 SQUAD_MODES = engine.SQUAD_MODES
-BINARY, GRADED, COUNT = "binary", "graded", "count"
-"""What a column holds: true/false, a number from 0 to 1, or an integer >= 0."""
+BINARY, GRADED, COUNT, LABEL = "binary", "graded", "count", "label"
+"""What a column holds: true/false, a number from 0 to 1, an integer >= 0, or one of a few
+names (``Column.labels``)."""
 
 
 def _check_mode(mode: str) -> str:
@@ -87,13 +93,15 @@ def _check_mode(mode: str) -> str:
 @dataclass(frozen=True)
 class Column:
     """A column a rule adds to a scored table: its name, what it holds (:data:`BINARY`,
-    :data:`GRADED` or :data:`COUNT`), whether it may be missing (``optional``: an item without
+    :data:`GRADED`, :data:`COUNT` or :data:`LABEL`), whether it may be missing (``optional``: an item without
     a checklist), and the column it may not exceed (``at_most``)."""
 
     name: str
     kind: str
     optional: bool = False
     at_most: str | None = None
+    labels: tuple[str, ...] = ()
+    """The names a :data:`LABEL` column may hold."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +187,11 @@ class Rule:
     def options(self) -> list[tuple[str, str]]:
         """The rule's own choices that change a score, as (key, value) pairs."""
         return []
+
+    def normalizers_used(self) -> tuple[str, ...]:
+        """The names of the registered normalizers the rule compares under (its own, and any
+        it derives from it)."""
+        return (self.normalizer,) if self.normalizer else ()
 
     @property
     def normalization(self) -> Normalizer:
@@ -418,9 +431,43 @@ class Checklist(Rule):
         return out
 
 
+@dataclass(frozen=True)
+class Equivalent(EquivalenceOptions, Rule):
+    """The attempt says one of its references, read past the forms people read past: a
+    cascade of named steps under the ``answer`` normalizers (:mod:`~recallscore_nb.core.
+    equivalence`), each option a field of the signature in a fixed order.
+
+    Its columns: ``equivalent``, and ``equivalent_step``, the step that accepted the attempt,
+    the guard that vetoed it, or ``none``.
+
+    >>> Equivalent().signature()  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+    'equivalent|norm:answer|steps:exact+contains+number+plural+date+quantity+glue+spelling+\
+order+name-part+part+overlap|guards:negation|tolerance:0.05|shortest:5|window:3|longest:4|\
+share:2/3|least:2|version:...'
+    """
+
+    name: ClassVar[str] = "equivalent"
+    normalizer: ClassVar[str] = "answer"
+    step_column: ClassVar[str] = "equivalent_step"
+    measures: ClassVar[tuple[Measure, ...]] = (
+        Measure("equivalent", BINARY, "equivalent to a reference", "equivalent", "Equivalent"),)
+    columns: ClassVar[tuple[Column, ...]] = (
+        Column("equivalent", BINARY), Column(step_column, LABEL, labels=EQUIVALENCE_LABELS))
+
+    def options(self):
+        return self.option_fields()
+
+    def normalizers_used(self):
+        return tuple(n.name for n in EQUIVALENCE_NORMALIZERS)
+
+    def compute(self, attempts, target):
+        verdict, step = equivalence(attempts, target.references, self)
+        return {self.column: verdict, self.step_column: step}
+
+
 RULES: dict[str, type[Rule]] = {
     r.name: r for r in (LiteralMatch, NormalizedMatch, SquadExactMatch, TokenF1, Contains,
-                        Checklist)
+                        Checklist, Equivalent)
 }
 """The rule classes by name, in output order: the registry every list of rules derives from."""
 
@@ -446,7 +493,8 @@ def rules_for(squad_mode: str = "v1.1") -> tuple[Rule, ...]:
     """Every rule, in output order; those with a ``mode`` follow the given SQuAD mode.
 
     >>> [r.name for r in rules_for()]
-    ['literal', 'normalized', 'squad_exact_match', 'token_f1', 'contains', 'checklist']
+    ['literal', 'normalized', 'squad_exact_match', 'token_f1', 'contains', 'checklist',
+     'equivalent']
     """
     _check_mode(squad_mode)
     return tuple(cls(mode=squad_mode) if "mode" in {f.name for f in dataclasses.fields(cls)}
@@ -493,7 +541,7 @@ def measure(column: str) -> Measure:
     >>> measure("nope")
     Traceback (most recent call last):
     ...
-    recallscore_nb.core.errors.UsageError: unknown rule 'nope' (rules: literal_match, normalized_match, squad_exact_match, token_f1, contains, checklist_full_match, partial_credit)
+    recallscore_nb.core.errors.UsageError: unknown rule 'nope' (rules: literal_match, normalized_match, squad_exact_match, token_f1, contains, checklist_full_match, partial_credit, equivalent)
     """
     known = measures()
     for m in known:

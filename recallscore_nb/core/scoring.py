@@ -178,8 +178,8 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     >>> table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
     >>> table.columns.tolist() == output_columns(as_facts({"place": ["west"]}))
     True
-    >>> [v.item() for v in table.iloc[0]]
-    [False, True, True, 1.0, True, 1, 1, True, True]
+    >>> [getattr(v, "item", lambda: v)() for v in table.iloc[0]]
+    [False, True, True, 1.0, True, 1, 1, True, True, True, 'exact']
     """
     facts = as_facts(facts)
     every = rules.rules_for(squad_mode)
@@ -464,26 +464,16 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
         unknown = list(dict.fromkeys(frame["item"][row_item < 0].tolist()))
         raise UsageError(unknown_items_text(unknown))
     values = engine.as_string_array(frame["attempt"])
-    codes = pc.dictionary_encode(values)
-    distinct_text = codes.dictionary
-    pair = row_item.astype(np.int64) * max(len(distinct_text), 1) + codes.indices.to_numpy(
-        zero_copy_only=False).astype(np.int64)
     own = own_references(frame[OWN_REFERENCES]) if OWN_REFERENCES in frame.columns else None
-    if own is not None:  # a row's own references are part of what is scored once
-        pair = pd.factorize(pair)[0] * (len(frame) + 1) + 1 + pd.factorize(
-            pd.Series(own.to_pylist()).map(lambda refs: refs and "\x00".join(refs)),
-            use_na_sentinel=True)[0]
-    # each distinct (item, attempt) pair, in order of first appearance: hashed, not sorted
-    inverse, pairs = pd.factorize(pair)
-    first = np.flatnonzero(np.diff(np.maximum.accumulate(inverse), prepend=-1) > 0)
-    size = runner.chunk_rows(len(pairs))
+    inverse, first = _distinct_pairs(values, row_item, own)
+    size = runner.chunk_rows(len(first))
     tasks = []
-    for start in range(0, max(len(pairs), 1), size):
+    for start in range(0, max(len(first), 1), size):
         rows = first[start:start + size]
         tasks.append((values.take(pa.array(rows)), row_item[rows], prepared, squad_mode,
                       None if own is None else own.take(pa.array(rows))))
     parts = runner.map(_item_rules, tasks,
-                       done=lambda done: _report_progress(progress, done, len(pairs),
+                       done=lambda done: _report_progress(progress, done, len(first),
                                                           len(frame)))
     columns = {c: _concat([p[c] for p in parts])[inverse] for c in parts[0]}
     carried = [c for c in frame.columns if c not in ("id", "item", "attempt")]
@@ -493,6 +483,21 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     for column, value in columns.items():
         out[column] = value
     return out
+
+
+def _distinct_pairs(values, row_item: np.ndarray, own) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's distinct (item, attempt, own references) triple, numbered in order of first
+    appearance (hashed, not sorted), and the first row of each."""
+    codes = pc.dictionary_encode(values)
+    pair = row_item.astype(np.int64) * max(len(codes.dictionary), 1) + codes.indices.to_numpy(
+        zero_copy_only=False).astype(np.int64)
+    if own is not None:  # a row's own references are part of what is scored once
+        pair = pd.factorize(pair)[0] * (len(values) + 1) + 1 + pd.factorize(
+            pd.Series(own.to_pylist()).map(lambda refs: refs and "\x00".join(refs)),
+            use_na_sentinel=True)[0]
+    inverse, _ = pd.factorize(pair)
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(inverse), prepend=-1) > 0)
+    return inverse, first
 
 
 def _concat(parts):

@@ -220,33 +220,55 @@ def _openqa_judgments(data: Path, question_item: dict[str, str]) -> tuple[list[d
 
 
 # --- EVOUNA ---------------------------------------------------------------------------------
-_UNIT_AFTER = re.compile(r"([a-z]{1,3}|[A-Z]{1,3})(?![A-Za-z])")
-_CAPITALS_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{1,3}\Z")
-_DIGITS_BEFORE = re.compile(r"(?<!\d)\d+\Z")
-_DIGITS_AFTER = re.compile(r"\d+(?!\d)")
+_UNIT_AFTER = re.compile(r"(s|h|hr|min|sec|ms|d|day|wk|mo|yr|g|kg|lb|l|gal|m|km|mi|ft|mol)"
+                         r"(?![A-Za-z])")
+_CAPITALS_AFTER = re.compile(r"[A-Z]{1,3}(?![A-Za-z])")
+_WORD_BEFORE = re.compile(r"(?:(\d[\d.,]*)[ \xa0])?(\d*)([^\s/]+)\Z")
+_NUMBER_CHAIN = re.compile(r"(?<!\d)\d+(?:/\d+)+")
+
+
+def _day_month(a: str, b: str) -> bool:
+    day, month = int(a), int(b)
+    return len(a) <= 2 and len(b) <= 2 and (
+        (1 <= day <= 31 and 1 <= month <= 12) or (1 <= month <= 31 and 1 <= day <= 12))
+
+
+def _numbers_whole(groups: list[str], left: int) -> bool:
+    """Whether the "/" after ``groups[left]`` in a chain of numbers joins one answer: a
+    season (1979/80), a fraction (1/2, 11/16: a denominator to 16) or a day and month (24/7,
+    25/12) alone, or a date with its year (25/12/2019)."""
+    a, b = groups[left], groups[left + 1]
+    if len(a) == 4 and len(b) == 2 and int(b) == (int(a) + 1) % 100:
+        return True
+    if len(groups) == 2:
+        return int(a) < int(b) <= 16 or _day_month(a, b)
+    return len(groups) == 3 and _day_month(*groups[:2]) and len(groups[2]) in (2, 4)
 
 
 def _whole_at(golden: str, at: int) -> bool:
-    """Whether the "/" at ``at`` belongs to one answer: a fraction, a day and month or a
-    season (1/2, 24/7, 25/12, 1979/80: one or two digits on each side, or four then two),
-    or a unit glued to it (54 Mbit/s, km/h: one to three lowercase letters after it), or
-    capitals on both sides (AC/DC, TCP/IP)."""
-    left, right = _DIGITS_BEFORE.search(golden, 0, at), _DIGITS_AFTER.match(golden, at + 1)
-    if left and right:
-        sizes = (len(left.group()), len(right.group()))
-        return max(sizes) <= 2 or sizes == (4, 2)
-    unit = _UNIT_AFTER.match(golden, at + 1)
-    if not (golden[at - 1:at].isalnum() and unit):
+    """Whether the "/" at ``at`` belongs to one answer: inside a season, a fraction or a date
+    (:func:`_numbers_whole`); in a unit (54 Mbit/s, km/h: a unit of time, mass, volume or
+    length after, a number or a short lowercase word before); or between capitals (AC/DC)."""
+    for chain in _NUMBER_CHAIN.finditer(golden):
+        if chain.start() < at < chain.end():
+            groups = chain.group().split("/")
+            return _numbers_whole(groups, chain.group()[:at - chain.start()].count("/"))
+    before = _WORD_BEFORE.search(golden, 0, at)
+    if before is None:
         return False
-    return unit.group().islower() or bool(_CAPITALS_BEFORE.search(golden, 0, at))
+    number, glued, word = before.groups()
+    if _UNIT_AFTER.match(golden, at + 1) and word.isalpha():
+        return bool(number or glued) or (word.islower() and len(word) <= 3)
+    return word.isupper() and word.isalpha() and len(word) <= 3 \
+        and bool(_CAPITALS_AFTER.match(golden, at + 1))
 
 
 def split_alternatives(golden: str) -> list[str]:
     """A golden answer's alternatives: split at "/", stripped, empty ones dropped, but never
     inside a fraction, a date, a season or a unit (:func:`_whole_at`).
 
-    >>> split_alternatives("Olivia/MFSK / 54 Mbit/s/24/7/1/2 / AC/DC")
-    ['Olivia', 'MFSK', '54 Mbit/s', '24/7/1/2', 'AC/DC']
+    >>> split_alternatives("Olivia/MFSK / 54 Mbit/s/24/7 / 1/2 / AC/DC/the sixth/sixth")
+    ['Olivia', 'MFSK', '54 Mbit/s', '24/7', '1/2', 'AC/DC', 'the sixth', 'sixth']
     >>> split_alternatives("2014/2016/1979/80/201/232")
     ['2014', '2016', '1979/80', '201', '232']
     """

@@ -13,10 +13,12 @@ Every hash of a file or of bytes is :func:`sha256`.
 from __future__ import annotations
 
 import errno
+import gzip
 import hashlib
 import os
 import secrets
 import stat
+import zlib
 from pathlib import Path
 
 from ..core.errors import InputFileError, UsageError
@@ -54,7 +56,8 @@ def _kind(mode: int) -> str:
 
 
 def read_input(path: str | os.PathLike[str], error: type[InputFileError] = InputFileError) -> bytes:
-    """The bytes of a regular file, or ``error`` naming it (missing, unreadable, not a file).
+    """The bytes of a regular file, or ``error`` naming it (missing, unreadable, not a file);
+    a file whose name ends in ``.gz`` decompressed (a gzip file of JSON lines, for one).
 
     >>> read_input("no/such/file.json")
     Traceback (most recent call last):
@@ -64,9 +67,15 @@ def read_input(path: str | os.PathLike[str], error: type[InputFileError] = Input
     require_regular_file(path, error)
     try:
         with open(path, "rb") as file:
-            return file.read()
+            data = file.read()
     except OSError as exc:
         raise error(os.fspath(path), message=f"cannot be read: {exc.strerror or exc}") from None
+    if not os.fspath(path).endswith(".gz"):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise error(os.fspath(path), message=f"not a readable gzip file ({exc})") from None
 
 
 def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

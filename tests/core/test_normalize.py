@@ -149,7 +149,8 @@ def test_nfkc(text, expected):
 
 # --- the pipelines -----------------------------------------------------------------------
 def test_registry():
-    assert NORMALIZERS == {"seed": SEED, "squad": SQUAD}
+    assert list(NORMALIZERS) == ["seed", "squad", "answer", "answer+numbers", "answer+stems"]
+    assert (NORMALIZERS["seed"], NORMALIZERS["squad"]) == (SEED, SQUAD)
     assert (SEED.name, "articles" in SEED.steps) == ("seed", False)
     assert (SQUAD.name, "articles" in SQUAD.steps) == ("squad", True)
 

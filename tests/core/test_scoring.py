@@ -29,6 +29,7 @@ from recallscore_nb.core.scoring import (
     squad_exact_match,
     token_f1,
 )
+from recallscore_nb.core.equivalence import equivalence_of
 from tests.oracles import reference_rules as rr
 
 RULE_COLUMNS = ["literal_match", "normalized_match", "squad_exact_match", "token_f1", "contains",
@@ -490,10 +491,12 @@ alternatives = st.lists(answers, min_size=1, max_size=3)
 
 
 def assert_rows_match_reference(table, attempts, reference_lists, facts, mode):
-    """Every column of every row equal to ``reference_rules.score_row`` (floats with ==)."""
+    """Every column of every row equal to ``reference_rules.score_row`` (floats with ==), and
+    the ``equivalent`` rule's to its per-row Python path (:func:`equivalence_of`)."""
     assert len(table) == len(attempts)
     for i, (attempt, refs) in enumerate(zip(attempts, reference_lists, strict=True)):
         expected = rr.score_row(attempt, refs, facts, mode)
+        expected["equivalent"], expected["equivalent_step"] = equivalence_of(attempt, refs)
         row = table.iloc[i]
         assert list(table.columns) == list(expected), (attempt, refs)
         got = {c: row[c].item() if hasattr(row[c], "item") else row[c] for c in table.columns}

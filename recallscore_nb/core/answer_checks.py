@@ -1,0 +1,249 @@
+"""The ``equivalent`` rule's read steps and guards: each a check of one answer against one
+reference (:class:`~recallscore_nb.core.answer_parts.AnswerForms`,
+:class:`~recallscore_nb.core.answer_parts.ReferenceForms`), read in Python for the answers no
+earlier step decided.
+
+>>> ref = ReferenceForms.of("September 15, 1996")
+>>> date_matches(AnswerForms.of("It came out in 1996."), ref)
+True
+>>> date_matches(AnswerForms.of("It came out on October 3, 1996."), ref)
+False
+>>> name_part_matches(AnswerForms.of("Mary Todd Lincoln"), ReferenceForms.of("Abraham Lincoln"), 3)
+False
+"""
+
+from __future__ import annotations
+
+import re
+
+from .answer_forms import ANSWER
+from .answer_parts import (
+    HONORIFICS,
+    NEGATIONS,
+    STOP,
+    AnswerForms,
+    ReferenceForms,
+    contains,
+    glued_to,
+    surface,
+)
+
+__all__ = ["date_matches", "quantity_matches", "glue_matches", "spelling_matches",
+           "order_matches", "name_part_matches", "part_matches", "overlap_matches",
+           "negation_cue", "in_longer_name", "candidate_list"]
+
+
+def date_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
+    """A date of the reference in the answer: the same day, or the same year with no month or
+    day that differs ("1996" and "September 1996" for "September 15, 1996")."""
+    if not ref.dates:
+        return False
+    found = answer.dates
+    for year, month, day in ref.dates:
+        same_year = [(m, d) for y, m, d in found if y == year]
+        if any(m == month and d == day for m, d in same_year):
+            return True
+        if same_year and not any((m is not None and month is not None and m != month)
+                                 or (d is not None and day is not None and d != day)
+                                 for m, d in same_year):
+            return True
+    return False
+
+
+def quantity_matches(answer: AnswerForms, ref: ReferenceForms, tolerance: float) -> bool:
+    """Every quantity of a reference that says only quantities is in the answer: the same
+    number, a number inside the range it gives, a more precise number that rounds to a whole
+    one ("1227.986" for "1,228"), or, for an approximate one with a scale word or a decimal,
+    a number within ``tolerance`` of it."""
+    if not ref.only_quantities:
+        return False
+    numbers = answer.numbers
+
+    def found(low, high, approximate, scaled):
+        tol = tolerance if approximate and scaled else 0.0
+        return any(low * (1 - tol) <= n <= high * (1 + tol)
+                   or (low == high and round(n) == low != n) for n in numbers)
+    return all(found(*q) for q in ref.quantities)
+
+
+def glue_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
+    """The reference in the answer, its first and last words glued to a short word ("in
+    Paris" written "inParis", "Nelsonin")."""
+    r = ref.a0
+    k = len(r)
+    if not k or not all(t.isalpha() and len(t) >= 3 for t in (r[0], r[-1])):
+        return False
+    a0 = answer.a0
+    for i in range(len(a0) - k + 1):
+        if not glued_to(a0[i], r[0]):
+            continue
+        if k == 1 or (a0[i + 1:i + k - 1] == r[1:-1] and glued_to(a0[i + k - 1], r[-1])):
+            return True
+    return False
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether two different strings are one insertion, deletion or substitution apart."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i:] == b[i + 1:]
+
+
+def spelling_matches(answer: AnswerForms, ref: ReferenceForms, shortest: int) -> bool:
+    """The reference in the answer, a word of at least ``shortest`` letters (never a number)
+    allowed one edit ("Narsingh" for "Narsing")."""
+    r = ref.a1
+    if not r:
+        return False
+    near: list[set[str]] = []
+    by_length = answer.words_by_length
+    for word in r:
+        alike = {word} & answer.s1
+        if len(word) >= shortest and not word.isdigit():
+            alike |= {t for n in (len(word) - 1, len(word), len(word) + 1) if n >= shortest
+                      for t in by_length.get(n, ())
+                      if (t[0] == word[0] or t[-1] == word[-1]) and _one_edit(t, word)}
+        if not alike:
+            return False
+        near.append(alike)
+    a1, k = answer.a1, len(r)
+    return any(all(a1[i + j] in near[j] for j in range(k)) for i in range(len(a1) - k + 1))
+
+
+def order_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
+    """Every content word of a reference of two or more, in any order (a date aside: the
+    date step reads those)."""
+    c = ref.content2
+    return len(c) >= 2 and not ref.dates and all(t in answer.s2 for t in c)
+
+
+def _given(a: str, g: str) -> bool:
+    """An answer's given name against a reference's: equal, an initial, or a short form
+    sharing the first three letters (Dave and David)."""
+    if a == g:
+        return True
+    if len(a) == 1 or len(g) == 1:
+        return a[0] == g[0]
+    return len(a) >= 3 and len(g) >= 3 and a[:3] == g[:3]
+
+
+def name_part_matches(answer: AnswerForms, ref: ReferenceForms, window: int) -> bool:
+    """A person's last name in the answer, one of their given names (or its initial or short
+    form) at most ``window`` words before it."""
+    if ref.a0[-1:] and ref.a0[-1] not in answer.s0 or ref.person is None:
+        return False
+    given, last = ref.person
+    a0 = answer.a0
+    return any(token == last and any(_given(b, g) for b in a0[max(0, i - window):i]
+                                     for g in given) for i, token in enumerate(a0))
+
+
+def part_matches(answer: AnswerForms, ref: ReferenceForms, longest: int) -> bool:
+    """A short answer (at most ``longest`` content words) that is a part of the reference
+    standing on its own: one or more of its comma-separated components ("Dhaka" of "Dhaka,
+    Bangladesh"); a person's last name included; every capitalized word of a component; or
+    the end of one of its segments ("prophase I" of "prophase I of meiosis")."""
+    a = answer.content2
+    if not a or len(a) > longest or not contains(ref.a2, a):
+        return False
+    if any(a == run for run in ref.component_runs):
+        return True
+    if ref.person is not None:
+        return ref.person[1] in answer.s2
+    for capitals, words in ref.capital_runs:
+        if capitals and all(t in a for t in capitals) and contains(words, a):
+            return True
+    return any(s[-1] == a[-1] and contains(s, a) for s in ref.segments)
+
+
+def overlap_matches(answer: AnswerForms, ref: ReferenceForms, share, least: int) -> bool:
+    """At least ``least`` and ``share`` of the reference's content words in the answer, and
+    every number of it (a date or a reference of quantities aside: their own steps read
+    those)."""
+    c = set(ref.content2)
+    if len(c) < least or ref.dates or ref.only_quantities:
+        return False
+    found = len(c & answer.s2)
+    return found >= least and found >= share * len(c) and all(
+        t in answer.s2 for t in ref.numbers2)
+
+
+# --- guards -----------------------------------------------------------------------------------
+def negation_cue(raw_answer: str, a0: list[str], start: int) -> bool:
+    """Whether the reference found at token ``start`` follows a negation cue ("not Paris"),
+    the cue written in lowercase or opening the answer or a sentence (a title's "Not" is
+    none), and not ending its own clause ("No, Paris")."""
+    if start == 0 or a0[start - 1] not in NEGATIONS:
+        return False
+    text = surface(raw_answer).replace("'", "").replace("\u2019", "")
+    for match in re.finditer(rf"(?i)\b{a0[start - 1]}\b", text):
+        word, before = match.group(), text[:match.start()].rstrip()
+        if text[match.end():].lstrip()[:1] in tuple(",;:.!?"):
+            continue
+        if word.islower() or not before or before[-1] in ".!?:":
+            return True
+    return False
+
+
+TITLES = HONORIFICS | {"mount", "mt", "lake", "river"}
+
+
+def _words(raw_answer: str) -> list[tuple[str, str]]:
+    """(token, the word as written) for each ``answer`` token, word by word."""
+    return [(token, word) for word in surface(raw_answer).split()
+            for token in ANSWER(word).split()]
+
+
+def in_longer_name(raw_answer: str, ref: ReferenceForms) -> bool:
+    """Whether every place the reference occurs in the answer is inside a longer capitalized
+    name: a capitalized word right before or after it, not the reference's, not a title or a
+    stop word, not opening a sentence, no comma between ("Mary Todd Lincoln" for "Lincoln")."""
+    words = _words(raw_answer)
+    tokens = [t for t, _ in words]
+    k = len(ref.a0)
+    starts = [i for i in range(len(tokens) - k + 1) if k and tokens[i:i + k] == ref.a0]
+    own = set(ref.a0)
+
+    def capital(i: int) -> bool:
+        if not 0 <= i < len(words):
+            return False
+        token, word = words[i]
+        if not word[:1].isupper() or token in TITLES or token in own or token in STOP:
+            return False
+        return not (i > 0 and words[i - 1][1][-1:] in ".!?")
+
+    def longer(i: int) -> bool:
+        before = i > 0 and capital(i - 1) and words[i - 1][1][-1:] not in ",;:"
+        after = capital(i + k) and words[i + k - 1][1][-1:] not in ",;:"
+        return before or after
+    return bool(starts) and all(longer(i) for i in starts)
+
+
+def candidate_list(raw_answer: str, refs: list[ReferenceForms], longest: int = 8) -> bool:
+    """Whether the answer is a short list of alternatives (at most ``longest`` tokens, items
+    separated by "or", "and" or commas) of which one is no reference ("Paris, Lyon or
+    Marseille")."""
+    words = _words(raw_answer)
+    if len(words) > longest:
+        return False
+    if not any(t == "or" for t, _ in words) and not any("," in w for _, w in words[:-1]):
+        return False
+    items: list[list[str]] = []
+    current: list[str] = []
+    for token, word in words:
+        if token in ("or", "and"):
+            items, current = items + [current] if current else items, []
+            continue
+        current.append(token)
+        if word.endswith(","):
+            items, current = items + [current], []
+    items += [current] if current else []
+    return len(items) >= 2 and any(
+        not any(contains(item, r.a0) or contains(r.a0, item) for r in refs) for item in items)

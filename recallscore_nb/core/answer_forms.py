@@ -1,0 +1,364 @@
+"""The normalization of free-text answers the ``equivalent`` rule compares under: registered
+steps for the surface forms people read past, and three normalizers built of them.
+
+- ``answer``: mojibake repaired, NFKC, accents folded, curly quotes, dashes and spaces made
+  ASCII, footnote markers dropped ("Gillan1." as "Gillan."), words glued to a link separated
+  ("byWaylon" as "by Waylon"), lowercase, possessives dropped, symbols spelt (``& % $ €``),
+  numerals plain (thousands separators dropped, "10-12" as "10 to 12"), ASCII punctuation as
+  spaces (a decimal point kept), articles dropped, whitespace collapsed;
+- ``answer+numbers``: then each token's number as digits (words, ordinals, Roman numerals
+  from II) and units in one spelling;
+- ``answer+stems``: then each token in the singular.
+
+The first is computed by a vectorized kernel over Arrow (the rows it cannot do exactly, such
+as text still non-ASCII once typography is made ASCII, take the Python steps); the other two
+map the distinct tokens of the first. Every step is a plain function of one string, tested
+alone; the kernel is held to the steps row by row.
+
+>>> ANSWER("The band’s “hit” was written byWaylon Jennings1.")
+'band hit was written by waylon jennings'
+>>> ANSWER_NUMBERS("Three seasons, 1,250 km")
+'3 seasons 1250 kilometer'
+>>> ANSWER_STEMS("Three seasons, 1,250 km")
+'3 season 1250 kilometer'
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .normalize import (
+    KERNELS,
+    Kernel,
+    Normalizer,
+    nfkc,
+    register_normalizer,
+    register_step,
+)
+
+__all__ = ["ANSWER", "ANSWER_NUMBERS", "ANSWER_STEMS", "repair_mojibake", "drop_superscripts",
+           "fold_accents",
+           "ascii_typography", "drop_footnotes", "separate_glued_words", "drop_possessives",
+           "spell_symbols", "plain_numerals", "punctuation_spaces", "number_words", "singular"]
+
+
+# --- the steps, each on one string ---------------------------------------------------------
+_MOJIBAKE = re.compile("[\u00c2\u00c3\u00e2][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178"
+                       "\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022"
+                       "\u2026\u2030\u2039\u203a\u20ac\u2122]")
+
+
+def repair_mojibake(text: str) -> str:
+    """UTF-8 text that was read as cp1252 or Latin-1, read again as UTF-8.
+
+    >>> repair_mojibake("DÃ¡in, 10â€“12 years")
+    'Dáin, 10–12 years'
+    """
+    if not _MOJIBAKE.search(text):
+        return text
+    for codec in ("cp1252", "latin-1"):
+        try:
+            return text.encode(codec).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+    return text
+
+
+_SUPERSCRIPTS = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079"
+_SPACES = ("\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f"
+           "\u3000")
+"""Every character ``str.split()`` splits on, as a regex class body of the characters
+themselves (RE2 and ``re`` read it alike)."""
+_GLUED_SUPERSCRIPTS = re.compile(f"([^{_SUPERSCRIPTS}{_SPACES}])[{_SUPERSCRIPTS}]+")
+
+
+def drop_superscripts(text: str) -> str:
+    """Superscript digits glued to the word before them dropped: footnote markers ("Gaga⁶"),
+    as an exponent ("km²") alike.
+
+    >>> drop_superscripts("Lady Gaga⁶⁷. x ²")
+    'Lady Gaga. x ²'
+    """
+    return _GLUED_SUPERSCRIPTS.sub(r"\1", text)
+
+
+def fold_accents(text: str) -> str:
+    """Letters without their accents: the nonspacing marks of the canonical decomposition
+    dropped.
+
+    >>> fold_accents("Röntgen, Dáin, Ça")
+    'Rontgen, Dain, Ca'
+    """
+    return "".join(c for c in unicodedata.normalize("NFD", text)
+                   if unicodedata.category(c) != "Mn")
+
+
+_TYPOGRAPHY = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2212": "-", "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u00b7": " ", "\u2022": " "})
+
+
+def ascii_typography(text: str) -> str:
+    """Curly quotes, guillemets, primes, dashes, the minus sign and thin or no-break spaces
+    as their ASCII forms.
+
+    >>> ascii_typography("“It’s 10–12”")
+    '"It\\'s 10-12"'
+    """
+    return text.translate(_TYPOGRAPHY)
+
+
+_ASCII_SPACE = "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f "
+"""What ``str.split()`` splits ASCII text on, as a regex class body (RE2 and ``re`` alike)."""
+_FOOTNOTE = rf"(1234|123|12|1|234|23|2|34|3|4)([{_ASCII_SPACE}.,;:!?)]|$)"
+_WORD_FOOTNOTE = re.compile(r"([A-Za-z)\"']\.?)" + _FOOTNOTE)
+_YEAR_FOOTNOTE = re.compile(r"\b(1[5-9][0-9][0-9]|20[0-2][0-9]|[0-9]+,[0-9][0-9][0-9])"
+                            + _FOOTNOTE)
+
+
+def drop_footnotes(text: str) -> str:
+    """Footnote markers glued to the end of a word, a year or a number with a thousands
+    separator ("Gillan1.", "in 20171.", "Asia123", "$75,0001"), the digits that count up
+    from where they start, dropped.
+
+    >>> drop_footnotes("played by Karen Gillan1. In 20171, Asia123 and 1998, $75,0001.")
+    'played by Karen Gillan. In 2017, Asia and 1998, $75,000.'
+    """
+    return _YEAR_FOOTNOTE.sub(r"\1\3", _WORD_FOOTNOTE.sub(r"\1\3", text))
+
+
+_GLUE_WORDS = "and|are|as|at|by|for|from|in|is|of|on|or|since|the|to|until|was|were|with"
+_GLUED_CAPITAL = re.compile(rf"\b({_GLUE_WORDS}|{_GLUE_WORDS.title()})([A-Z][a-z])")
+_GLUED_DIGIT_AFTER = re.compile(rf"\b({_GLUE_WORDS})([0-9])")
+_GLUED_WORD_AFTER = re.compile(rf"([0-9])({_GLUE_WORDS})\b")
+_GLUED_WORD_CAPITAL = re.compile(rf"([0-9])({_GLUE_WORDS})([A-Z])")
+_WORD_DIGIT = re.compile(r"\b([a-z][a-z][a-z]+)([0-9])")
+_DIGIT_WORD = re.compile(r"([0-9])([a-z][a-z][a-z]+)\b")
+_DIGIT_UNIT = re.compile(r"([0-9])(am|pm|ft|cm|mm|km|kg|lb|mi|ml|mg|hr|yr|gb|mb)\b")
+
+
+def separate_glued_words(text: str) -> str:
+    """Words glued together, as answers copied from linked text have them: a short word
+    before a capital ("byWaylon") or a number ("in1813"); a number and a lowercase word of
+    three letters or more ("about24", "2013after"; "20th" and "1990s" stay) or a unit
+    ("6ft", "10am"), "about24".
+
+    >>> separate_glued_words("TheHouston team, byWaylon Jennings in1813, in1996inAtlanta")
+    'The Houston team, by Waylon Jennings in 1813, in 1996 in Atlanta'
+    >>> separate_glued_words("6ft 1in at 10:30am, 2013after the 20th, 1990s")
+    '6 ft 1 in at 10:30 am, 2013 after the 20th, 1990s'
+    """
+    text = _GLUED_CAPITAL.sub(r"\1 \2", text)
+    text = _GLUED_DIGIT_AFTER.sub(r"\1 \2", text)
+    text = _GLUED_WORD_CAPITAL.sub(r"\1 \2 \3", text)
+    text = _GLUED_WORD_AFTER.sub(r"\1 \2", text)
+    text = _WORD_DIGIT.sub(r"\1 \2", text)
+    text = _DIGIT_WORD.sub(r"\1 \2", text)
+    return _DIGIT_UNIT.sub(r"\1 \2", text)
+
+
+_POSSESSIVE = re.compile(r"'s\b")
+
+
+def drop_possessives(text: str) -> str:
+    """The possessive "'s" dropped (the text is lowercase by then).
+
+    >>> drop_possessives("children's books and st james's park")
+    'children books and st james park'
+    """
+    return _POSSESSIVE.sub("", text)
+
+
+_SYMBOLS = (("&", " and "), ("%", " percent "), ("$", " dollar "), ("\u20ac", " euro "),
+            ("\u00a3", " pound "), ("\u20b9", " rupee "), ("\u00a5", " yen "),
+            ("\u00b0", " degree "))
+
+
+def spell_symbols(text: str) -> str:
+    """``& % $ € £ ₹ ¥ °`` as words.
+
+    >>> spell_symbols("r&b at 50% for $5")
+    'r and b at 50 percent  for  dollar 5'
+    """
+    for symbol, word in _SYMBOLS:
+        text = text.replace(symbol, word)
+    return text
+
+
+_THOUSANDS = re.compile(r"([0-9]),([0-9][0-9][0-9])\b")
+_RANGE = re.compile(r"([0-9]) *- *([0-9])")
+
+
+def plain_numerals(text: str) -> str:
+    """Thousands separators dropped ("1,250,000"), a range written with "to" ("10-12").
+
+    >>> plain_numerals("1,250,000 and 10-12 years, 3,5")
+    '1250000 and 10 to 12 years, 3,5'
+    """
+    text = _THOUSANDS.sub(r"\1\2", _THOUSANDS.sub(r"\1\2", text))
+    return _RANGE.sub(r"\1 to \2", text)
+
+
+_DECIMAL = re.compile(r"([0-9])\.([0-9])")
+_PUNCTUATION = re.compile("[" + re.escape(string.punctuation.replace("'", "")) + "]")
+
+
+def punctuation_spaces(text: str) -> str:
+    """ASCII punctuation as spaces (it separates words), apostrophes deleted (they join
+    them), a decimal point between digits kept.
+
+    >>> punctuation_spaces("west-drawer, o'neill: 12.5 (c.)")
+    'west drawer  oneill  12.5  c  '
+    """
+    text = _DECIMAL.sub("\\1\x01\\2", text.replace("'", ""))
+    return _PUNCTUATION.sub(" ", text).replace("\x01", ".")
+
+
+# --- the token maps --------------------------------------------------------------------------
+_CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+              "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split()
+_ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth "
+             "eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth "
+             "eighteenth nineteenth twentieth").split()
+_ROMAN = "ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split()
+_TENS = {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70",
+         "eighty": "80", "ninety": "90"}
+_UNITS = {"yrs": "year", "yr": "year", "years": "year", "km": "kilometer", "kms": "kilometer",
+          "kilometres": "kilometer", "kilometers": "kilometer", "kilometre": "kilometer",
+          "mi": "mile", "miles": "mile", "ft": "foot", "feet": "foot", "inches": "inch",
+          "lbs": "pound", "lb": "pound", "degrees": "degree", "pounds": "pound", "kg": "kilogram",
+          "kgs": "kilogram", "kilograms": "kilogram", "hrs": "hour", "hr": "hour",
+          "hours": "hour", "mins": "minute", "minutes": "minute", "secs": "second",
+          "metres": "meter", "meters": "meter", "metre": "meter", "cm": "centimeter",
+          "centimetres": "centimeter", "centimeters": "centimeter", "mm": "millimeter",
+          "millimetres": "millimeter", "millimeters": "millimeter", "pct": "percent",
+          "dollars": "dollar", "usd": "dollar", "euros": "euro"}
+_NUMBERS = {**{w: str(i) for i, w in enumerate(_CARDINALS)},
+            **{w: str(i) for i, w in enumerate(_ORDINALS)},
+            **{r: str(i + 2) for i, r in enumerate(_ROMAN)}, **_TENS, **_UNITS}
+_ORDINAL_SUFFIX = re.compile(r"([0-9]+)(st|nd|rd|th)")
+
+
+def number_token(token: str) -> str:
+    """One token's number as digits (a word, an ordinal, a Roman numeral from II; "21st" as
+    "21"), a unit in one spelling, any other token as it is.
+
+    >>> [number_token(t) for t in ("seven", "third", "viii", "21st", "yrs", "west")]
+    ['7', '3', '8', '21', 'year', 'west']
+    """
+    found = _NUMBERS.get(token)
+    if found is not None:
+        return found
+    ordinal = _ORDINAL_SUFFIX.fullmatch(token)
+    return ordinal.group(1) if ordinal else token
+
+
+def singular_token(token: str) -> str:
+    """One token in the singular, by its ending ("boundaries", "boxes", "terms").
+
+    >>> [singular_token(t) for t in ("boundaries", "boxes", "terms", "glass", "bus")]
+    ['boundary', 'box', 'term', 'glass', 'bus']
+    """
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 4 and token.endswith("es") and token[-3] in "sxz":
+        return token[:-2]
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+def number_words(text: str) -> str:
+    """Every space-separated token through :func:`number_token`."""
+    return " ".join(map(number_token, text.split(" "))) if text else text
+
+
+def singular(text: str) -> str:
+    """Every space-separated token through :func:`singular_token`."""
+    return " ".join(map(singular_token, text.split(" "))) if text else text
+
+
+for _name, _step, _description in (
+        ("mojibake", repair_mojibake, "repair UTF-8 text read as cp1252 or Latin-1"),
+        ("superscripts", drop_superscripts, "drop superscript digits glued to a word"),
+        ("accents", fold_accents, "drop accents (nonspacing marks after NFD)"),
+        ("typography", ascii_typography, "curly quotes, dashes and special spaces as ASCII"),
+        ("footnotes", drop_footnotes, "drop footnote digits glued to a word or a year"),
+        ("glued_words", separate_glued_words, "separate words glued to a capital or a number"),
+        ("possessives", drop_possessives, "drop the possessive 's"),
+        ("symbols", spell_symbols, "& % $ € £ ₹ ¥ ° as words"),
+        ("numerals", plain_numerals, "drop thousands separators, write ranges with 'to'"),
+        ("punctuation_spaces", punctuation_spaces,
+         "ASCII punctuation as spaces, apostrophes deleted, decimal points kept"),
+        ("number_words", number_words, "numbers as digits, units in one spelling"),
+        ("singular", singular, "tokens in the singular")):
+    register_step(_name, _description)(_step)
+del _name, _step, _description
+
+ANSWER = register_normalizer(Normalizer("answer", (
+    "mojibake", "superscripts", "nfkc", "accents", "typography", "symbols", "footnotes",
+    "glued_words", "lowercase", "possessives", "numerals", "punctuation_spaces", "articles",
+    "whitespace")))
+ANSWER_NUMBERS = register_normalizer(Normalizer("answer+numbers",
+                                                ANSWER.steps + ("number_words",)))
+ANSWER_STEMS = register_normalizer(Normalizer("answer+stems",
+                                              ANSWER_NUMBERS.steps + ("singular",)))
+
+
+# --- the vectorized kernel of ``answer`` -------------------------------------------------------
+_PATTERNS = (  # (pattern, replacement): what the steps after typography do to ASCII text
+    (_WORD_FOOTNOTE.pattern, r"\1\3"), (_YEAR_FOOTNOTE.pattern, r"\1\3"),
+    (_GLUED_CAPITAL.pattern, r"\1 \2"), (_GLUED_DIGIT_AFTER.pattern, r"\1 \2"),
+    (_GLUED_WORD_CAPITAL.pattern, r"\1 \2 \3"), (_GLUED_WORD_AFTER.pattern, r"\1 \2"),
+    (_WORD_DIGIT.pattern, r"\1 \2"), (_DIGIT_WORD.pattern, r"\1 \2"),
+    (_DIGIT_UNIT.pattern, r"\1 \2"))
+_AFTER_LOWER = (
+    (_POSSESSIVE.pattern, ""),
+    (_THOUSANDS.pattern, r"\1\2"), (_THOUSANDS.pattern, r"\1\2"), (_RANGE.pattern, r"\1 to \2"),
+    ("'", ""), (_DECIMAL.pattern, "\\1\x01\\2"), (_PUNCTUATION.pattern, " "), ("\x01", "."),
+    (r"\b(a|an|the)\b", " "), (f"[{_ASCII_SPACE}]+", " "))
+_MAPPED = sorted({chr(c) for c in _TYPOGRAPHY} | {symbol for symbol, _ in _SYMBOLS})
+"""Characters the kernel writes as the steps before ``footnotes`` would (each alone, as NFKC,
+accents and typography leave it; symbols as their words)."""
+
+
+def _alone(char: str) -> str:
+    text = ascii_typography(fold_accents(nfkc(char)))
+    return spell_symbols(text) if text == char else text
+
+
+def _answer_kernel(values: pa.Array) -> pa.Array:
+    """``answer`` on every row, exact on the rows :func:`_answer_inexact` does not return."""
+    values = pc.replace_substring_regex(values, _GLUED_SUPERSCRIPTS.pattern, r"\1")
+    for char in _MAPPED:
+        values = pc.replace_substring(values, char, _alone(char))
+    for pattern, replacement in _PATTERNS:
+        values = pc.replace_substring_regex(values, pattern, replacement)
+    values = pc.ascii_lower(values)
+    for pattern, replacement in _AFTER_LOWER:
+        values = pc.replace_substring_regex(values, pattern, replacement)
+    return pc.utf8_trim(values, " ")
+
+
+def _answer_inexact(values: pa.Array) -> np.ndarray:
+    """Rows the kernel cannot do exactly: mojibake, and text still non-ASCII once the mapped
+    characters are replaced."""
+    mapped = pc.replace_substring_regex(values, _GLUED_SUPERSCRIPTS.pattern, "")
+    for char in _MAPPED:
+        mapped = pc.replace_substring(mapped, char, "")
+    odd = pc.or_(pc.invert(pc.string_is_ascii(mapped)),
+                 pc.match_substring_regex(values, _MOJIBAKE.pattern))
+    return np.flatnonzero(odd.to_numpy(zero_copy_only=False))
+
+
+KERNELS[ANSWER.steps] = Kernel(_answer_kernel, _answer_inexact)
+KERNELS[ANSWER_NUMBERS.steps] = Kernel.of_tokens(ANSWER.steps, number_token)
+KERNELS[ANSWER_STEMS.steps] = Kernel.of_tokens(ANSWER_NUMBERS.steps, singular_token)

@@ -1,0 +1,309 @@
+"""What the ``equivalent`` rule's read steps see of an answer and of a reference: their
+tokens under the ``answer`` normalizers (:mod:`~recallscore_nb.core.answer_forms`) and what
+is read of them once (dates, quantities, a person's name, the parts of a reference).
+
+``a0`` are the tokens as written, ``a1`` with numbers as digits, ``a2`` also singular. What a
+step needs beyond the tokens is computed the first time a step asks for it, once per answer
+or reference: most answers are decided before it is needed.
+
+>>> dates("born 15 sep 1996 and in march 2001".split())
+[(1996, 9, 15), (2001, 3, None)]
+>>> ReferenceForms.of("Karen Sheila Gillan").person
+(('karen', 'sheila'), 'gillan')
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from .answer_forms import (
+    ANSWER,
+    ANSWER_NUMBERS,
+    ANSWER_STEMS,
+    fold_accents,
+    repair_mojibake,
+)
+
+__all__ = ["AnswerForms", "ReferenceForms", "STOP", "NEGATIONS", "contains", "content",
+           "dates", "quantities", "glued_to", "surface", "value"]
+
+STOP = frozenset(
+    "a an the of in on at to for by and or is was were be been are as with from that this it "
+    "its his her their which who whom whose what when where why how into during about than"
+    .split())
+"""Words that carry no content of their own (a reference's content is its other tokens)."""
+HONORIFICS = frozenset(
+    "sir dame dr mr mrs ms miss saint st lord lady king queen prince princess president "
+    "emperor empress pope general captain".split())
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "2", "3", "4"})
+PARTICLES = frozenset({"de", "van", "von", "da", "del", "der", "la", "le", "bin", "ibn", "al"})
+PREPOSITIONS = frozenset({"of", "in", "for", "on", "at", "by", "from", "with", "during", "to"})
+NEGATIONS = frozenset({"not", "no", "never", "nor", "neither", "without", "isnt", "wasnt",
+                       "arent", "werent", "doesnt", "didnt", "dont", "cannot", "cant"})
+MONTHS = {m: i + 1 for i, m in enumerate(
+    "january february march april may june july august september october november december"
+    .split())}
+MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())} | {"sept": 9})
+SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "lakh": 1e5,
+         "crore": 1e7}
+APPROXIMATE = frozenset({"about", "around", "approximately", "nearly", "roughly", "almost",
+                         "circa", "c", "estimated", "some", "approx"})
+UNIT_WORDS = frozenset({"year", "kilometer", "mile", "foot", "inch", "pound", "kilogram",
+                        "hour", "minute", "second", "meter", "centimeter", "millimeter",
+                        "percent", "dollar", "euro", "rupee", "yen", "mph", "degree",
+                        "celsius", "fahrenheit", "c", "f"})
+RANGE_WORDS = frozenset({"to", "until", "through"})
+_YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
+_DAY = re.compile(r"[0-9]{1,2}")
+
+
+def contains(tokens: list[str], phrase: list[str]) -> bool:
+    """Whether ``phrase`` occurs in ``tokens`` as consecutive whole tokens."""
+    k = len(phrase)
+    if not k:
+        return False
+    first = phrase[0]
+    return any(tokens[i:i + k] == phrase for i, t in enumerate(tokens[:len(tokens) - k + 1])
+               if t == first)
+
+
+def content(tokens: list[str]) -> list[str]:
+    """The tokens that are not :data:`STOP` words."""
+    return [t for t in tokens if t not in STOP]
+
+
+def surface(raw: str) -> str:
+    """Text with mojibake repaired and accents folded, its case and punctuation kept."""
+    return fold_accents(repair_mojibake(raw))
+
+
+def _stems(text: str) -> list[str]:
+    return ANSWER_STEMS(text).split()
+
+
+# --- dates and quantities --------------------------------------------------------------------
+def _day(token: str) -> int | None:
+    return int(token) if _DAY.fullmatch(token) and 1 <= int(token) <= 31 else None
+
+
+def dates(tokens: list[str]) -> list[tuple]:
+    """(year, month or None, day or None) of each year in ``tokens`` (numbers as digits):
+    "september 15 1996", "15 september 1996", "september 1996", "1996"."""
+    out = []
+    for i, token in enumerate(tokens):
+        if not _YEAR.fullmatch(token):
+            continue
+        month = day = None
+        if i >= 2 and tokens[i - 2] in MONTHS and _day(tokens[i - 1]):
+            month, day = MONTHS[tokens[i - 2]], _day(tokens[i - 1])
+        elif i >= 2 and tokens[i - 1] in MONTHS and _day(tokens[i - 2]):
+            month, day = MONTHS[tokens[i - 1]], _day(tokens[i - 2])
+        elif i >= 1 and tokens[i - 1] in MONTHS:
+            month = MONTHS[tokens[i - 1]]
+        out.append((int(token), month, day))
+    return out
+
+
+def value(token: str) -> float | None:
+    """The number a token writes, or None."""
+    if not token[:1].isdigit():
+        return None
+    try:
+        return float(token)
+    except ValueError:
+        return None
+
+
+def _scale(tokens: list[str], j: int) -> tuple[float, int]:
+    if j < len(tokens) and tokens[j] in SCALE:
+        return SCALE[tokens[j]], j + 1
+    return 1.0, j
+
+
+def quantities(tokens: list[str]) -> list[tuple]:
+    """(low, high, approximate, scaled) of each number in tokens, a scale word applied; an
+    explicit range ("50 to 90 million") is one quantity.
+
+    >>> quantities("about 2.45 billion and 50 to 90 million".split())
+    [(2450000000.0, 2450000000.0, True, True), (50000000.0, 90000000.0, False, True)]
+    """
+    out, i = [], 0
+    while i < len(tokens):
+        number = value(tokens[i])
+        if number is None:
+            i += 1
+            continue
+        scale, j = _scale(tokens, i + 1)
+        low = high = number * scale
+        approximate = i > 0 and tokens[i - 1] in APPROXIMATE
+        scaled = scale != 1.0 or "." in tokens[i]
+        upper = value(tokens[j + 1]) if j + 1 < len(tokens) and tokens[j] in RANGE_WORDS \
+            else None
+        if upper is not None:
+            scale2, k = _scale(tokens, j + 2)
+            if scale == 1.0 and scale2 != 1.0:
+                low = number * scale2
+            high, scaled, j = upper * (scale2 if scale2 != 1.0 else scale), \
+                scaled or scale2 != 1.0, k
+        out.append((low, high, approximate, scaled))
+        i = j
+    return out
+
+
+# --- an answer --------------------------------------------------------------------------------
+class AnswerForms:
+    """An answer's tokens (``a0``, ``a1``, ``a2``), their sets, and what is read of them on
+    demand."""
+
+    def __init__(self, a0: list[str], a1: list[str], a2: list[str]) -> None:
+        self.a0, self.a1, self.a2 = a0, a1, a2
+        self.s0, self.s1, self.s2 = set(a0), set(a1), set(a2)
+
+    @classmethod
+    def of(cls, raw: str) -> AnswerForms:
+        return cls(ANSWER(raw).split(), ANSWER_NUMBERS(raw).split(), ANSWER_STEMS(raw).split())
+
+    @cached_property
+    def dates(self) -> list[tuple]:
+        return dates(self.a1)
+
+    @cached_property
+    def numbers(self) -> list[float]:
+        """The single numbers of the answer (ranges aside), a scale word applied."""
+        return [low for low, high, _, _ in quantities(self.a1) if low == high]
+
+    @cached_property
+    def content2(self) -> list[str]:
+        return content(self.a2)
+
+    @cached_property
+    def words_by_length(self) -> dict[int, list[str]]:
+        """The distinct tokens of ``a1`` that are no number, by length."""
+        out: dict[int, list[str]] = {}
+        for token in self.s1:
+            if not token.isdigit():
+                out.setdefault(len(token), []).append(token)
+        return out
+
+
+# --- a reference ------------------------------------------------------------------------------
+class ReferenceForms:
+    """A reference's tokens under the three normalizers (``raw``: as written), and what the
+    steps read of it, each computed once when first asked for."""
+
+    def __init__(self, raw: str, a0: list[str], a1: list[str], a2: list[str]) -> None:
+        self.raw, self.a0, self.a1, self.a2 = raw, a0, a1, a2
+
+    @classmethod
+    def of(cls, raw: str) -> ReferenceForms:
+        return cls(raw, ANSWER(raw).split(), ANSWER_NUMBERS(raw).split(),
+                   ANSWER_STEMS(raw).split())
+
+    @cached_property
+    def dates(self) -> list[tuple]:
+        return dates(self.a1)
+
+    @cached_property
+    def quantities(self) -> list[tuple]:
+        return quantities(self.a1)
+
+    @cached_property
+    def only_quantities(self) -> bool:
+        """Whether the reference says nothing but quantities (numbers, scale and unit words,
+        stop words, "about")."""
+        return bool(self.quantities) and all(
+            value(t) is not None or t in STOP or t in SCALE or t in APPROXIMATE
+            or t in UNIT_WORDS or t in RANGE_WORDS for t in self.a1)
+
+    @cached_property
+    def content2(self) -> list[str]:
+        return content(self.a2)
+
+    @cached_property
+    def numbers2(self) -> list[str]:
+        return [t for t in self.a2 if any(ch.isdigit() for ch in t)]
+
+    @cached_property
+    def person(self) -> tuple | None:
+        """(given names and nicknames, last name) when the reference reads as a person's
+        name: two to five capitalized words (particles aside), no digit, no comma; None
+        otherwise."""
+        return _person(self.raw)
+
+    @cached_property
+    def components(self) -> list[str]:
+        """The reference cut at , ; ( ) /."""
+        return [c for c in re.split(r",|;|\(|\)|/", self.raw) if c.strip()]
+
+    @cached_property
+    def component_runs(self) -> list[list[str]]:
+        """The content tokens of every run of consecutive components but the whole ("Dodger
+        Stadium" and "Los Angeles" of "Dodger Stadium, Los Angeles")."""
+        parts = [content(_stems(c)) for c in self.components]
+        return [sum(parts[i:j], []) for i in range(len(parts))
+                for j in range(i + 1, len(parts) + 1) if j - i < len(parts)]
+
+    @cached_property
+    def segments(self) -> list[list[str]]:
+        """The components cut again before prepositions, as content tokens."""
+        out = []
+        for component in self.components:
+            current: list[str] = []
+            for token in _stems(component):
+                if token in PREPOSITIONS and current:
+                    out.append(content(current))
+                    current = []
+                elif token not in PREPOSITIONS:
+                    current.append(token)
+            if current:
+                out.append(content(current))
+        return [s for s in out if s]
+
+    @cached_property
+    def capital_runs(self) -> list[tuple[list[str], list[str]]]:
+        """Per component: (its capitalized words' tokens, its content tokens)."""
+        out = []
+        for component in self.components:
+            words = re.findall(r"[\w'\-]+", surface(component))
+            if words and words[0].lower() in ("the", "a", "an"):
+                words = words[1:]
+            capitals = " ".join(w for w in words if w[:1].isupper())
+            out.append((_stems(capitals), content(_stems(component))))
+        return out
+
+
+_GLUE = frozenset(("", "in", "on", "at", "to", "of", "by", "for", "and", "or", "is", "was",
+                   "the", "from", "with", "as", "into", "are", "were"))
+
+
+def glued_to(token: str, word: str) -> bool:
+    """Whether ``token`` is ``word`` with a short word glued before it, after it, or both
+    ("inparis", "parisin"), or ``word`` itself.
+
+    >>> glued_to("cellaornaos", "cella"), glued_to("nelsonin", "nelson"), glued_to("x", "x")
+    (False, True, True)
+    """
+    at = token.find(word)
+    while at >= 0:
+        if token[:at] in _GLUE and token[at + len(word):] in _GLUE:
+            return True
+        at = token.find(word, at + 1)
+    return False
+
+
+def _person(raw: str) -> tuple | None:
+    if "," in raw or any(ch.isdigit() for ch in raw):
+        return None
+    words = re.sub(r'"[^"]*"', " ", surface(raw)).replace(".", ". ").split()
+    words = [w for w in words if w.lower().strip(".,") not in HONORIFICS]
+    if not 2 <= len(words) <= 5 or sum(w[:1].isupper() for w in words) < 2:
+        return None
+    if not all(w[:1].isupper() or w.lower() in PARTICLES for w in words):
+        return None
+    nicknames = [t for n in re.findall(r'"([^"]+)"', raw) for t in ANSWER(n).split()]
+    names = [t for t in ANSWER(re.sub(r'"[^"]*"', " ", raw)).split()
+             if t not in HONORIFICS and t not in SUFFIXES]
+    if len(names) < 2:
+        return None
+    return tuple(names[:-1] + nicknames), names[-1]

@@ -1,0 +1,285 @@
+"""Answer equivalence: is a free-text answer one of its references said another way?
+
+A cascade of named steps, each of which may decide that an answer is equivalent; the first
+that does names the verdict (``step``), and an answer no step accepts is not (``none``). The
+steps that find a reference inside the answer (``exact``, ``contains``, ``number``,
+``plural``) run over every row at once on the tokens of the ``answer`` normalizers
+(:mod:`~recallscore_nb.core.answer_forms`); the others (:mod:`~recallscore_nb.core.answer_parts`)
+read, in Python, only the rows still undecided, each distinct answer and reference list once.
+
+Guards veto a reference found inside the answer: ``negation`` (the reference right after a
+"not", "never", …), ``candidates`` (the answer is a short list of alternatives, one of them
+not a reference) and ``longer-name`` (the reference is part of a longer capitalized name in
+the answer). A vetoed row is decided not equivalent, and the guard names it.
+
+>>> options = EquivalenceOptions()
+>>> verdict, step = equivalence(Attempts(["Not Paris, but Lyon", "a Beatle song", "Seven"]),
+...                             References.build([["Paris"], ["The Beatles"], ["7"]], 3),
+...                             options)
+>>> verdict.tolist(), step.tolist()
+([False, True, True], ['negation', 'plural', 'number'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import answer_checks as checks
+from .answer_forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS
+from .answer_parts import NEGATIONS, AnswerForms, ReferenceForms, contains
+from .engine import Attempts, References, reference_starts, sequence_match
+
+__all__ = ["PHRASE_STEPS", "READ_STEPS", "STEPS", "GUARDS", "LABELS", "NONE", "NORMALIZERS",
+           "EquivalenceOptions", "equivalence", "equivalence_of"]
+
+PHRASE_STEPS = {"exact": ANSWER, "contains": ANSWER, "number": ANSWER_NUMBERS,
+                "plural": ANSWER_STEMS}
+"""The steps that find a reference's tokens in the answer's, by the normalizer of both."""
+READ_STEPS = ("date", "quantity", "glue", "spelling", "order", "name-part", "part", "overlap")
+"""The steps read in Python on the rows no earlier step decided, in order."""
+STEPS = tuple(PHRASE_STEPS) + READ_STEPS
+NORMALIZERS = (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS)
+"""The normalizers the steps compare under."""
+GUARDS = ("negation", "candidates", "longer-name")
+NONE = "none"
+LABELS = STEPS + GUARDS + (NONE,)
+"""Every value of a step column: a step, a guard that vetoed, or none."""
+
+
+@dataclass(frozen=True)
+class EquivalenceOptions:
+    """Every choice of the cascade: the steps in order, the guards on, and each threshold.
+
+    ``tolerance``: the relative distance an approximate scaled quantity may be off;
+    ``shortest``: the shortest word the spelling step lets differ by one edit; ``window``: the
+    words before a last name its given name may be; ``longest``: the most content words a part
+    of a reference may have; ``share`` and ``least``: the content words of a reference the
+    overlap step needs.
+    """
+
+    steps: tuple[str, ...] = STEPS
+    guards: tuple[str, ...] = ("negation",)
+    tolerance: float = 0.05
+    shortest: int = 5
+    window: int = 3
+    longest: int = 4
+    share: Fraction = field(default=Fraction(2, 3))
+    least: int = 2
+
+    def __post_init__(self):
+        for value, known, what in ((self.steps, STEPS, "step"), (self.guards, GUARDS, "guard")):
+            unknown = [v for v in value if v not in known]
+            if unknown:
+                raise ValueError(f"unknown {what} {unknown[0]!r} (known: {', '.join(known)})")
+        object.__setattr__(self, "steps", tuple(s for s in STEPS if s in self.steps))
+        object.__setattr__(self, "guards", tuple(g for g in GUARDS if g in self.guards))
+
+    def option_fields(self) -> list[tuple[str, str]]:
+        """The options as signature fields, in a fixed order."""
+        return [("steps", "+".join(self.steps) or "none"),
+                ("guards", "+".join(self.guards) or "none"),
+                ("tolerance", f"{self.tolerance:g}"), ("shortest", str(self.shortest)),
+                ("window", str(self.window)), ("longest", str(self.longest)),
+                ("share", str(self.share)), ("least", str(self.least))]
+
+
+def equivalence(attempts: Attempts, refs: References,
+                options: EquivalenceOptions) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: (equivalent to one of its references, the name of the step or guard that
+    decided, ``none`` if nothing did)."""
+    n = len(attempts)
+    label = np.full(n, len(LABELS) - 1, dtype=np.int64)
+    open_ = np.ones(n, dtype=bool) if refs.values else np.zeros(n, dtype=bool)
+
+    def decide(rows: np.ndarray, name: str) -> None:
+        rows = rows[open_[rows]]
+        label[rows] = LABELS.index(name)
+        open_[rows] = False
+
+    for step in options.steps:
+        if not open_.any():
+            break
+        if step == "exact":
+            said = pc.not_equal(attempts.normalized(ANSWER), "").to_numpy(zero_copy_only=False)
+            decide(np.flatnonzero(sequence_match(attempts, refs, ANSWER) & said & open_), step)
+        elif step in PHRASE_STEPS:
+            found, vetoed = _found(attempts, refs, PHRASE_STEPS[step], options, open_)
+            for guard, rows in vetoed.items():
+                decide(rows, guard)
+            decide(found, step)
+        else:
+            _read(attempts, refs, options, open_, decide)
+            break
+    labels = np.array(LABELS, dtype=object)[label]
+    return label < len(STEPS), labels
+
+
+def equivalence_of(answer: str, references: Sequence[str],
+                   options: EquivalenceOptions = EquivalenceOptions()) -> tuple[bool, str]:
+    """One answer against its references, step by step in Python: what :func:`equivalence`
+    computes for each row, without the kernels or the vectorized matching (the tests hold
+    the two equal).
+
+    >>> equivalence_of("He was born on 4 July 1776.", ["July 4, 1776"])
+    (True, 'date')
+    """
+    forms = AnswerForms.of(answer)
+    refs = [ReferenceForms.of(r) for r in references]
+    for step in options.steps:
+        if step == "exact":
+            if forms.a0 and any(forms.a0 == r.a0 for r in refs):
+                return True, step
+        elif step in PHRASE_STEPS:
+            level = _LEVEL[step]
+            tokens = getattr(forms, level)
+            starts = [i for r in refs for i in _starts(tokens, getattr(r, level))]
+            if not starts:
+                continue
+            if "negation" in options.guards and all(
+                    checks.negation_cue(answer, forms.a0, i) for i in starts):
+                return False, "negation"
+            if "candidates" in options.guards and checks.candidate_list(answer, refs):
+                return False, "candidates"
+            if "longer-name" in options.guards and _in_longer_names(answer, forms.a0, refs):
+                return False, "longer-name"
+            return True, step
+        else:
+            found = _first_step([s for s in options.steps if s in READ_STEPS], forms, refs,
+                                options)
+            return (True, found) if found else (False, NONE)
+    return False, NONE
+
+
+_LEVEL = {"exact": "a0", "contains": "a0", "number": "a1", "plural": "a2"}
+
+
+def _starts(tokens: list[str], phrase: list[str]) -> list[int]:
+    k = len(phrase)
+    return [i for i in range(len(tokens) - k + 1) if k and tokens[i:i + k] == phrase]
+
+
+# --- phrase steps and guards -------------------------------------------------------------
+def _found(attempts: Attempts, refs: References, normalizer, options: EquivalenceOptions,
+           open_: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The open rows where a reference occurs in the answer under ``normalizer`` and no guard
+    vetoes it, and the rows each guard vetoed."""
+    rows, starts = reference_starts(attempts, refs, normalizer, np.flatnonzero(open_))
+    vetoed: dict[str, np.ndarray] = {}
+    if "negation" in options.guards and len(rows):
+        negated = _negated(attempts, rows, starts)
+        clean = np.unique(rows[~negated])
+        vetoed["negation"] = np.setdiff1d(np.unique(rows[negated]), clean)
+        rows = clean
+    rows = np.unique(rows)
+    for guard, check in (("candidates", _candidates), ("longer-name", _longer_name)):
+        if guard in options.guards and len(rows):
+            hit = check(attempts, refs, rows)
+            vetoed[guard], rows = rows[hit], rows[~hit]
+    return rows, vetoed
+
+
+_NEGATIONS = pa.array(sorted(NEGATIONS))
+
+
+def _negated(attempts: Attempts, rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per found place: is the reference right after a negation cue (:func:`negation_cue`)?"""
+    tokens = attempts.tokens(ANSWER, _NEGATIONS)
+    after_cue = (tokens.positions[starts] > 0) & (tokens.ids[np.maximum(starts - 1, 0)] >= 0)
+    out = np.zeros(len(rows), dtype=bool)
+    if after_cue.any():
+        which = np.flatnonzero(after_cue)
+        raw = attempts.raw.take(pa.array(rows[which])).to_pylist()
+        text = attempts.normalized(ANSWER).take(pa.array(rows[which])).to_pylist()
+        at = tokens.positions[starts[which]]
+        out[which] = [checks.negation_cue(r, t.split(), int(p)) for r, t, p in zip(raw, text, at)]
+    return out
+
+
+def _row_refs(refs: References, rows: np.ndarray) -> list[tuple[int, ...]]:
+    """Each row's reference indices, in slot order."""
+    matrix = np.stack([slot[rows] for slot in refs.slots], axis=1)
+    return [tuple(int(i) for i in r if i >= 0) for r in matrix]
+
+
+def _forms(refs: References, index: int) -> ReferenceForms:
+    """The reference's forms, made once per reference string (its tokens normalized with
+    every other reference's, vectorized)."""
+    memo = refs._memoized("answer_forms", dict)
+    if index not in memo:
+        a0, a1, a2 = (refs.normalized(n)[index] for n in (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS))
+        memo[index] = ReferenceForms(refs.values[index], a0.split(), a1.split(), a2.split())
+    return memo[index]
+
+
+def _candidates(attempts: Attempts, refs: References, rows: np.ndarray) -> np.ndarray:
+    raw = attempts.raw.take(pa.array(rows)).to_pylist()
+    return np.array([checks.candidate_list(r, [_forms(refs, i) for i in ix])
+                     for r, ix in zip(raw, _row_refs(refs, rows))], dtype=bool)
+
+
+def _longer_name(attempts: Attempts, refs: References, rows: np.ndarray) -> np.ndarray:
+    raw = attempts.raw.take(pa.array(rows)).to_pylist()
+    tokens = attempts.normalized(ANSWER).take(pa.array(rows)).to_pylist()
+    return np.array([_in_longer_names(r, t.split(), [_forms(refs, i) for i in ix])
+                     for r, t, ix in zip(raw, tokens, _row_refs(refs, rows))], dtype=bool)
+
+
+def _in_longer_names(raw: str, a0: list[str], forms: list[ReferenceForms]) -> bool:
+    """Whether the references found in the answer as written are each only inside a longer
+    name (one at least found)."""
+    found = [f for f in forms if contains(a0, f.a0)]
+    return bool(found) and all(checks.in_longer_name(raw, f) for f in found)
+
+
+# --- steps read in Python ----------------------------------------------------------------------
+def _read(attempts: Attempts, refs: References, options: EquivalenceOptions,
+          open_: np.ndarray, decide) -> None:
+    """The read steps on the open rows, each distinct (answer, references) pair once."""
+    steps = [s for s in options.steps if s in READ_STEPS]
+    rows = np.flatnonzero(open_)
+    if not steps or not len(rows):
+        return
+    taken = pa.array(rows)
+    texts = [attempts.normalized(n).take(taken) for n in (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS)]
+    codes = pc.dictionary_encode(texts[2]).indices.to_numpy(zero_copy_only=False)
+    ref_lists = _row_refs(refs, rows)
+    pairs: dict[tuple, int] = {}
+    first = np.empty(len(rows), dtype=np.int64)
+    for j, key in enumerate(zip(codes.tolist(), ref_lists)):
+        first[j] = pairs.setdefault(key, j)
+    distinct = np.unique(first)
+    a0, a1, a2 = ([t.split() for t in arr.take(pa.array(distinct)).to_pylist()] for arr in texts)
+    decided = {}
+    for k, j in enumerate(distinct):
+        forms = [_forms(refs, i) for i in ref_lists[j]]
+        decided[j] = _first_step(steps, AnswerForms(a0[k], a1[k], a2[k]), forms, options)
+    for name in steps:
+        hit = np.array([decided[j] == name for j in first], dtype=bool)
+        decide(rows[hit], name)
+
+
+def _first_step(steps, answer: AnswerForms, forms, options: EquivalenceOptions) -> str | None:
+    """The first read step that finds the answer equivalent to one of the references."""
+    for step in steps:
+        check = _CHECKS[step]
+        if any(check(answer, r, options) for r in forms):
+            return step
+    return None
+
+
+_CHECKS = {
+    "date": lambda a, r, o: checks.date_matches(a, r),
+    "quantity": lambda a, r, o: checks.quantity_matches(a, r, o.tolerance),
+    "glue": lambda a, r, o: checks.glue_matches(a, r),
+    "spelling": lambda a, r, o: checks.spelling_matches(a, r, o.shortest),
+    "order": lambda a, r, o: checks.order_matches(a, r),
+    "name-part": lambda a, r, o: checks.name_part_matches(a, r, o.window),
+    "part": lambda a, r, o: checks.part_matches(a, r, o.longest),
+    "overlap": lambda a, r, o: checks.overlap_matches(a, r, o.share, o.least),
+}
