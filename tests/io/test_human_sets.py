@@ -1,0 +1,98 @@
+"""The shipped human-judged sets, and sets read from folders or files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from recallscore_nb.core.errors import InputFileError, UsageError
+from recallscore_nb.io.human_sets import SHIPPED_SETS, judged_set, read_judged_sets
+from tests.human_judgments import HUMAN_JUDGMENTS, needs_data
+
+ROOT = SHIPPED_SETS["example"].parents[2]
+
+
+def test_the_shipped_sets_read_with_their_roles_and_annotators():
+    sets = {s.name: s for s in read_judged_sets("evouna-nq, evouna-tq, openqa-nq301")}
+    assert {n: s.role for n, s in sets.items()} == {
+        "evouna-nq": "development", "evouna-tq": "held-out", "openqa-nq301": "held-out"}
+    assert sets["openqa-nq301"].annotators == ("annotator1", "annotator2")
+    assert len(sets["evouna-nq"].files.attempts) == 15099  # the judged null answer kept
+    assert len(sets["evouna-tq"].files.attempts) == 9690
+    assert len(sets["openqa-nq301"].files.items) == 301
+    assert [s.tag for s in sets.values()] == ["EvounaNq", "EvounaTq", "OpenqaNq"]
+    for name in ("evouna-nq", "evouna-tq", "openqa-nq301"):
+        folder = SHIPPED_SETS[name]
+        assert (folder / "LICENSE").is_file()
+        assert sorted(p.name for p in folder.iterdir()) == [
+            "LICENSE", "attempts.parquet", "items.jsonl.gz", "judgments.parquet", "set.json"]
+
+
+def test_the_licences_and_sources_are_in_the_notice():
+    notice = (ROOT / "NOTICE.md").read_text(encoding="utf-8")
+    for text in ("EVOUNA", "Apache", "OpenQA-eval", "MIT", "human_judgments/evouna-nq",
+                 "human_judgments/openqa-nq301"):
+        assert text in notice
+
+
+def test_a_folder_is_a_set_named_after_it(tmp_path):
+    shutil.copytree(SHIPPED_SETS["example"], tmp_path / "mine")
+    (tmp_path / "mine" / "set.json").unlink()
+    (only,) = read_judged_sets(str(tmp_path / "mine"))
+    assert (only.name, only.role, only.annotators) == ("mine", "", ())
+    assert len(only.files.attempts) == 24
+
+
+def test_three_files_are_one_set(tmp_path):
+    example = SHIPPED_SETS["example"]
+    seen = []
+    (only,) = read_judged_sets("ignored", items_path=str(example / "items.jsonl"),
+                               attempts_path=str(example / "attempts.csv"),
+                               judgments_path=str(example / "judgments.csv"),
+                               read=lambda p: seen.append(p.name) or p)
+    assert only.name == "human_agreement" and seen == ["items.jsonl", "attempts.csv",
+                                                       "judgments.csv"]
+    with pytest.raises(UsageError, match="names its items, attempts and judgments files"):
+        read_judged_sets("", items_path=str(example / "items.jsonl"))
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    ({"role": "tuning"}, r"set.json: \$.role: expected one of development, held-out, example"),
+    ({"annotators": "a1"}, r"set.json: \$.annotators: expected a list of judge names"),
+    ({"annotators": ["nobody"]}, r"set.json: \$.annotators: expected judges of the judgments "
+                                 r"file, got 'nobody'"),
+])
+def test_a_bad_set_json_names_its_field(tmp_path, edit, message):
+    shutil.copytree(SHIPPED_SETS["example"], tmp_path / "s")
+    meta = json.loads((tmp_path / "s" / "set.json").read_text()) | edit
+    (tmp_path / "s" / "set.json").write_text(json.dumps(meta))
+    with pytest.raises(InputFileError, match=message):
+        judged_set(str(tmp_path / "s"))
+
+
+def test_unknown_sets_and_missing_files_are_named(tmp_path):
+    with pytest.raises(UsageError, match="nope: no such judged set .shipped: evouna-nq"):
+        read_judged_sets("nope")
+    with pytest.raises(UsageError, match="name at least one judged set"):
+        read_judged_sets(" , ")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UsageError, match="holds one items file .* found none"):
+        judged_set(str(tmp_path / "empty"))
+
+
+@needs_data
+def test_the_shipped_sets_are_a_fresh_conversion(tmp_path):
+    subprocess.run([sys.executable, str(ROOT / "tools" / "ship_human_judgments.py"),
+                    str(HUMAN_JUDGMENTS), str(tmp_path)], check=True, capture_output=True,
+                   cwd=ROOT)
+    for name in ("evouna-nq", "evouna-tq", "openqa-nq301"):
+        shipped, fresh = SHIPPED_SETS[name], tmp_path / name
+        assert (shipped / "items.jsonl.gz").read_bytes() == (fresh / "items.jsonl.gz").read_bytes()
+        for table in ("attempts.parquet", "judgments.parquet"):
+            pd.testing.assert_frame_equal(pd.read_parquet(shipped / table),
+                                          pd.read_parquet(fresh / table))
