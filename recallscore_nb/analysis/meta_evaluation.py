@@ -49,6 +49,7 @@ from ..core.errors import UsageError
 from ..core.items import OWN_REFERENCES, Items, own_references
 from ..core.scoring import score_items
 from .agreement import cohen_kappa, percent_agreement
+from .annotator_panel import panel_tables
 from .bootstrap import bootstrap_signature
 
 __all__ = [
@@ -61,6 +62,7 @@ __all__ = [
     "systems_table",
     "agreement_table",
     "ranking_table",
+    "rank_table",
     "annotator_table",
     "disagreement_table",
     "disagreement_categories",
@@ -73,6 +75,8 @@ CATEGORIES = ("reference-inside-longer-answer", "number-or-date", "no-token-over
               "partial-overlap")
 """The disagreement categories, checked in this order (the first that applies)."""
 
+TIE_DECIMALS = 9
+"""Means equal to this many decimals are tied (a sum of per-item floats is not exact)."""
 _CONFIDENCE = 0.95
 _BLOCK_ENTRIES = 2**22
 """Index-matrix entries drawn at a time (whole rows), to bound memory."""
@@ -334,7 +338,7 @@ def ranking_table(systems: pd.DataFrame, reference: str) -> pd.DataFrame:
     """Per measure: Kendall's tau-b (scipy) between the systems' means under it and under
     ``reference``, and the pairs it orders the other way (``a>b``: a above b under the
     measure, below under the reference), over the systems both measure."""
-    wide = systems.pivot(index="system", columns="measure", values="mean")
+    wide = systems.pivot(index="system", columns="measure", values="mean").round(TIE_DECIMALS)
     order = list(pd.unique(systems["measure"]))
     records = []
     for measure in order:
@@ -356,6 +360,25 @@ def ranking_table(systems: pd.DataFrame, reference: str) -> pd.DataFrame:
                         "discordant": len(flipped), "discordant_pairs": ";".join(flipped)})
     return pd.DataFrame(records, columns=["measure", "systems", "tau", "p_value", "discordant",
                                           "discordant_pairs"])
+
+
+def rank_table(systems: pd.DataFrame) -> pd.DataFrame:
+    """``system, measure, mean, rank, tied``: each system's rank (1 = best) under each
+    measure; systems whose means are equal to :data:`TIE_DECIMALS` decimals are tied and
+    share the best rank of the tie (``tied``). With a ``set`` column, ranked within each set.
+
+    >>> rank_table(pd.DataFrame({"system": ["a", "b", "c"], "measure": "m",
+    ...                          "mean": [0.5, 0.5 + 1e-15, 0.7]}))[["rank", "tied"]].values.tolist()
+    [[2, True], [2, True], [1, False]]
+    """
+    keys = ["set", "measure"] if "set" in systems.columns else ["measure"]
+    out = systems[[*keys[:-1], "system", "measure", "mean"]].copy()
+    rounded = out["mean"].round(TIE_DECIMALS)
+    out["rank"] = rounded.groupby([out[k] for k in keys]).rank(ascending=False, method="min")
+    out["rank"] = out["rank"].astype("Int64")
+    out["tied"] = rounded.groupby([out[k] for k in keys]).transform(
+        lambda v: v.duplicated(keep=False)).astype(bool)
+    return out.reset_index(drop=True)
 
 
 def annotator_table(judgments, annotators) -> pd.DataFrame:
@@ -406,17 +429,18 @@ def annotator_table(judgments, annotators) -> pd.DataFrame:
 
 def disagreement_categories(attempts, references, contains, exact, f1) -> np.ndarray:
     """The category of each disagreement, the first of :data:`CATEGORIES` that applies:
-    the attempt contains a reference but is not an exact match; digits in the attempt or a
-    reference; no SQuAD token shared (F1 0); else some tokens shared.
+    the attempt contains a reference but is not an exact match; digits in a reference (a
+    number or a date asked for: digits in the attempt alone say nothing of what was asked);
+    no SQuAD token shared (F1 0); else some tokens shared.
 
-    >>> disagreement_categories(["It is Paris", "1972", "Lyon", "west bank"],
-    ...     ["Paris", "1973", "Paris", "west drawer"], [True, False, False, False],
-    ...     [False] * 4, [0.5, 0.0, 0.0, 0.5]).tolist()  # doctest: +NORMALIZE_WHITESPACE
-    ['reference-inside-longer-answer', 'number-or-date', 'no-token-overlap', 'partial-overlap']
+    >>> disagreement_categories(["It is Paris", "1972", "Lyon", "west bank", "Rome, 1990"],
+    ...     ["Paris", "1973", "Paris", "west drawer", "Paris"], [True] + [False] * 4,
+    ...     [False] * 5, [0.5, 0.0, 0.0, 0.5, 0.0]).tolist()  # doctest: +NORMALIZE_WHITESPACE
+    ['reference-inside-longer-answer', 'number-or-date', 'no-token-overlap', 'partial-overlap',
+     'no-token-overlap']
     """
-    digits = pc.match_substring_regex(pa.array(list(attempts), type=pa.string()), r"\d")
-    digits = digits.to_numpy(zero_copy_only=False) | pc.match_substring_regex(
-        pa.array(list(references), type=pa.string()), r"\d").to_numpy(zero_copy_only=False)
+    digits = pc.match_substring_regex(pa.array(list(references), type=pa.string()),
+                                      r"\d").to_numpy(zero_copy_only=False)
     contains, exact, f1 = (np.asarray(contains, dtype=bool), np.asarray(exact, dtype=bool),
                            np.asarray(f1, dtype=float))
     return np.select([contains & ~exact, digits, f1 == 0],
@@ -472,6 +496,10 @@ class MetaEvaluation:
     signature: str
     bootstrap: str
     counts: dict = field(default_factory=dict)
+    panel: pd.DataFrame | None = None
+    """Each rule and judge beside the annotators (:mod:`~recallscore_nb.analysis.
+    annotator_panel`); None when fewer than two annotators were compared."""
+    panel_pairs: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
         c = self.counts
@@ -492,6 +520,8 @@ class MetaEvaluation:
         out = {"systems": self.systems, "agreement": self.agreement, "ranking": self.ranking}
         if self.annotators is not None:
             out["annotators"] = self.annotators
+        if self.panel is not None:
+            out["panel"], out["panel_pairs"] = self.panel, self.panel_pairs
         out["disagreements"] = self.disagreements
         return out
 
@@ -519,6 +549,11 @@ def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
                    rule_verdicts(scored, f1_threshold=f1_threshold), weights, reference_judge)
     systems = systems_table(frame)
     judged = judges[reference_judge].notna()
+    panel = pairs = None
+    if len(annotators) >= 2:
+        others = [j for j in judgments.judges if j != reference_judge]
+        panel, pairs = panel_tables(judges, {c: v for c, (_, v) in frame.rules.items()},
+                                    annotators, others)
     counts = {
         "attempts": len(scored),
         "judged": int(judged.sum()),
@@ -536,4 +571,6 @@ def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
                                   f1_threshold=f1_threshold, resamples=resamples, seed=seed),
         bootstrap=bootstrap_signature(resamples=resamples, seed=seed, unit="item"),
         counts=counts,
+        panel=panel,
+        panel_pairs=pairs,
     )
