@@ -119,6 +119,16 @@ __all__ = [
     "ranking_figure",
     "kappa_figure",
     "categories_figure",
+    "step_ablation_figure",
+    "read_judged_sets",
+    "SHIPPED_SETS",
+    "meta_evaluate_sets",
+    "rank_table",
+    "like_with_like",
+    "step_ablation",
+    "guards_left_out",
+    "equivalence_of",
+    "EquivalenceOptions",
 ]
 
 _LAZY = {
@@ -220,6 +230,16 @@ _LAZY = {
     "ranking_figure": "render.agreement_plots",
     "kappa_figure": "render.agreement_plots",
     "categories_figure": "render.agreement_plots",
+    "step_ablation_figure": "render.agreement_plots",
+    "read_judged_sets": "io.human_sets",
+    "SHIPPED_SETS": "io.human_sets",
+    "meta_evaluate_sets": "analysis.meta_sets",
+    "rank_table": "analysis.meta_evaluation",
+    "like_with_like": "analysis.meta_tables",
+    "step_ablation": "analysis.step_ablation",
+    "guards_left_out": "analysis.step_ablation",
+    "equivalence_of": "core.equivalence",
+    "EquivalenceOptions": "core.equivalence",
 }
 
 

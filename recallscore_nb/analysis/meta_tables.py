@@ -16,11 +16,12 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ..core import rules as registry
+from .annotator_panel import PANEL_COLUMNS
 from .meta_evaluation import CATEGORIES, MetaEvaluation
 
 __all__ = ["DISAGREEMENT_CATEGORIES", "compared_annotators", "measures_present", "judges_of",
-           "ranking_labels", "accuracy_table", "annotator_agreement", "disagreement_counts",
-           "disagreement_examples"]
+           "ranking_labels", "accuracy_table", "annotator_agreement", "like_with_like",
+           "disagreement_counts", "disagreement_examples"]
 
 DISAGREEMENT_CATEGORIES = CATEGORIES
 """The mechanical categories of a disagreement between a rule and the reference judge, in the
@@ -66,12 +67,20 @@ def ranking_labels(evaluation: MetaEvaluation) -> dict[str, str]:
     return {**short, **{j: j for j in judges_of(evaluation)}}
 
 
+def _sets(table: pd.DataFrame) -> list[str]:
+    """``["set"]`` when the table stacks several sets, else nothing."""
+    return ["set"] if "set" in table.columns else []
+
+
 def accuracy_table(evaluation: MetaEvaluation) -> pd.DataFrame:
-    """Each system's accuracy, wide: one row per system, one column per measure (the mean),
-    the rules' first, then the judges'."""
-    table = evaluation.systems.pivot(index="system", columns="measure", values="mean")
+    """Each system's accuracy, wide: one row per system (per set), one column per measure
+    (the mean), the rules' first, then the judges'."""
+    systems = evaluation.systems
+    index = [*_sets(systems), "system"]
+    table = systems.pivot_table(index=index, columns="measure", values="mean", sort=False)
     order = list(measures_present(evaluation)) + judges_of(evaluation)
-    return table[order].reset_index()
+    return table[[c for c in order if c in table.columns]].rename_axis(
+        columns=None).reset_index()
 
 
 def annotator_agreement(evaluation: MetaEvaluation) -> pd.DataFrame:
@@ -82,20 +91,36 @@ def annotator_agreement(evaluation: MetaEvaluation) -> pd.DataFrame:
     return evaluation.annotators
 
 
+def like_with_like(evaluation: MetaEvaluation) -> pd.DataFrame:
+    """Each rule and judge beside the annotators (:mod:`~recallscore_nb.analysis.
+    annotator_panel`; empty when no set compared two annotators)."""
+    if evaluation.panel is None:
+        return pd.DataFrame(columns=PANEL_COLUMNS)
+    return evaluation.panel
+
+
 def disagreement_counts(evaluation: MetaEvaluation) -> pd.DataFrame:
-    """How many disagreements each rule has in each category (zeros included)."""
-    counts = (evaluation.disagreements.groupby(["rule", "category"]).size()
-              .unstack(fill_value=0)
-              .reindex(index=list(measures_present(evaluation)),
-                       columns=list(DISAGREEMENT_CATEGORIES), fill_value=0))
-    return counts.rename_axis(columns=None).reset_index()
+    """How many disagreements each rule has in each category (zeros included), per set."""
+    rows = evaluation.disagreements
+    sets = list(pd.unique(rows["set"])) if _sets(rows) else [None]
+    parts = []
+    for name in sets:
+        mine = rows if name is None else rows[rows["set"] == name]
+        counts = (mine.groupby(["rule", "category"]).size().unstack(fill_value=0)
+                  .reindex(index=list(measures_present(evaluation)),
+                           columns=list(DISAGREEMENT_CATEGORIES), fill_value=0)
+                  .rename_axis(columns=None).reset_index())
+        parts.append(counts if name is None else counts.assign(set=name))
+    out = pd.concat(parts, ignore_index=True)
+    return out[[*_sets(out), *[c for c in out.columns if c != "set"]]]
 
 
 def disagreement_examples(evaluation: MetaEvaluation, *, rules: Sequence[str],
                           per_category: int = 2) -> pd.DataFrame:
-    """Up to ``per_category`` disagreements of each category, from each of ``rules``, sorted
-    by rule and category."""
+    """Up to ``per_category`` disagreements of each category, from each of ``rules`` (in
+    each set), sorted by set, rule and category."""
     rows = evaluation.disagreements
     rows = rows[rows["rule"].isin(list(rules))]
-    return (rows.groupby(["rule", "category"], sort=False).head(per_category)
-            .sort_values(["rule", "category"], kind="stable").reset_index(drop=True))
+    keys = [*_sets(rows), "rule", "category"]
+    return (rows.groupby(keys, sort=False).head(per_category)
+            .sort_values(keys, kind="stable").reset_index(drop=True))

@@ -155,15 +155,35 @@ def fact_status_numbers(matrix: pd.DataFrame, counts: pd.DataFrame, explained: p
 
 
 def human_agreement_numbers(evaluation) -> dict[str, object]:
-    """Notebook 08: the systems, the attempts judged, and each rule's kappa against the
-    reference judge (to three decimals)."""
+    """Notebook 08: per judged set (its tag after ``Agree``; none for a single
+    evaluation), the systems, the attempts judged, and each rule's accuracy, Cohen's kappa,
+    precision (three decimals) and Kendall's tau-b of the system ranking (two) against the
+    reference judge."""
+    evaluations = getattr(evaluation, "evaluations", None)
+    if evaluations is None:
+        return _agree_numbers(evaluation, "")
+    out: dict[str, object] = {}
+    for name, one in evaluations.items():
+        out.update(_agree_numbers(one, evaluation.tags[name]))
+    return out
+
+
+def _agree_numbers(evaluation, tag: str) -> dict[str, object]:
     out: dict[str, object] = {
-        "AgreeSystems": int(evaluation.systems["system"].nunique()),
-        "AgreeJudgedAttempts": int(evaluation.counts["judged"]),
+        f"Agree{tag}Systems": int(evaluation.systems["system"].nunique()),
+        f"Agree{tag}JudgedAttempts": int(evaluation.counts["judged"]),
     }
     reference = evaluation.signature.split("|reference:")[1].split("|")[0]
-    kappas = evaluation.agreement[evaluation.agreement["judge"] == reference]
+    rows = evaluation.agreement[evaluation.agreement["judge"] == reference]
+    taus = dict(zip(evaluation.ranking["measure"], evaluation.ranking["tau"]))
     tags = {m.column: m.tag for m in registry.measures()}
-    for rule, kappa in zip(kappas["rule"], kappas["kappa"]):
-        out[f"AgreeKappa{tags[rule]}"] = "n/a" if pd.isna(kappa) else f"{kappa:.3f}"
+
+    def text(value, digits=3):
+        return "n/a" if pd.isna(value) else f"{value:.{digits}f}"
+    for rule, accuracy, kappa, precision in zip(rows["rule"], rows["accuracy"], rows["kappa"],
+                                                rows["precision"]):
+        out[f"Agree{tag}Kappa{tags[rule]}"] = text(kappa)
+        out[f"Agree{tag}Accuracy{tags[rule]}"] = text(accuracy)
+        out[f"Agree{tag}Precision{tags[rule]}"] = text(precision)
+        out[f"Agree{tag}Tau{tags[rule]}"] = text(taus.get(rule), 2)
     return out

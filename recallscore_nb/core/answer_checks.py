@@ -14,6 +14,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .answer_forms import ANSWER
@@ -195,10 +196,16 @@ def negation_cue(raw_answer: str, a0: list[str], start: int) -> bool:
 TITLES = HONORIFICS | {"mount", "mt", "lake", "river"}
 
 
+@functools.lru_cache(maxsize=2**16)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    return tuple(ANSWER(word).split())
+
+
 def _words(raw_answer: str) -> list[tuple[str, str]]:
-    """(token, the word as written) for each ``answer`` token, word by word."""
+    """(token, the word as written) for each ``answer`` token, word by word (each distinct
+    word normalized once: answers share most of their words)."""
     return [(token, word) for word in surface(raw_answer).split()
-            for token in ANSWER(word).split()]
+            for token in _word_tokens(word)]
 
 
 def in_longer_name(raw_answer: str, ref: ReferenceForms) -> bool:

@@ -23,11 +23,12 @@ def examples_of(evaluation):
 
 @pytest.fixture
 def evaluation(tmp_path):
-    return evaluate(session(STEM, tmp_path, resamples=50))
+    return evaluate(session(STEM, tmp_path, resamples=50, sets="example"))
 
 
 def test_accuracy_by_hand(evaluation):
     table = rs.accuracy_table(evaluation).set_index("system")
+    assert (table.pop("set") == "example").all()
     # verbose: eight sentences, all judged correct by the majority; no exact match; seven
     # contain a reference (not "299,792 kilometres per second" against "299,792 km/s")
     assert table.loc["verbose", "human"] == 1.0
@@ -41,6 +42,7 @@ def test_accuracy_by_hand(evaluation):
 
 def test_agreement_and_ceiling(evaluation):
     agreement = evaluation.agreement.set_index(["rule", "judge"])
+    assert agreement.pop("set").eq("example").all()
     assert agreement.loc[("contains", "human"), "n"] == 24
     assert agreement.loc[("contains", "human"), "accuracy"] == 23 / 24
     annotators = rs.annotator_agreement(evaluation)
@@ -51,8 +53,24 @@ def test_agreement_and_ceiling(evaluation):
     assert annotators.loc[1, "percent_agreement"] == 100 * 21 / 24
 
 
+def test_like_with_like_puts_the_rules_beside_the_annotators(evaluation):
+    panel = rs.like_with_like(evaluation).set_index("rater")
+    assert panel.loc[["annotator1", "annotator2", "annotator3"], "kind"].eq("annotator").all()
+    assert panel.loc["contains", "kind"] == "rule"
+    # every annotator's alpha row is the annotators' alpha, as the annotators table has it
+    alpha = rs.annotator_agreement(evaluation).loc[0, "alpha"]
+    assert panel.loc["annotator1", "alpha_with_annotators"] == pytest.approx(alpha)
+    # a rule faces the same leave-one-out majorities as the annotators: its value is the
+    # mean of its kappas against each of them
+    pairs = evaluation.panel_pairs
+    mine = pairs[(pairs["rater"] == "contains") & pairs["against"].str.startswith("majority")]
+    assert len(mine) == 3
+    assert panel.loc["contains", "kappa_majority_of_others"] == pytest.approx(mine["kappa"].mean())
+
+
 def test_categories_and_examples(evaluation):
     categories = rs.disagreement_counts(evaluation).set_index("rule")
+    assert categories.pop("set").eq("example").all()
     # exact match misses the seven verbose answers that contain a reference, and span's
     # "Graham Bell" (which contains "Bell")
     assert categories.loc["squad_exact_match", "reference-inside-longer-answer"] == 8
@@ -63,8 +81,12 @@ def test_categories_and_examples(evaluation):
 
 def test_numbers(evaluation):
     numbers = rs.human_agreement_numbers(evaluation)
-    assert numbers["AgreeSystems"] == 3 and numbers["AgreeJudgedAttempts"] == 24
-    assert set(numbers) >= {"AgreeKappaContains", "AgreeKappaSquad"}
+    assert numbers["AgreeExampleSystems"] == 3 and numbers["AgreeExampleJudgedAttempts"] == 24
+    assert set(numbers) >= {"AgreeExampleKappaContains", "AgreeExampleKappaSquad",
+                            "AgreeExampleAccuracyEquivalent", "AgreeExampleTauEquivalent"}
+    agreement = evaluation.agreement.set_index(["rule", "judge"])
+    assert numbers["AgreeExampleAccuracyContains"] == \
+        f"{agreement.loc[('contains', 'human'), 'accuracy']:.3f}"
 
 
 @needs_data
@@ -84,15 +106,19 @@ def test_08_on_a_converted_evouna_subset(tmp_path):
                  attempts_path=str(tmp_path / "attempts.parquet"),
                  judgments_path=str(tmp_path / "judgments.csv"))
     evaluation = evaluate(nb)
-    assert evaluation.counts["judged"] == 1000  # five systems, every answer judged
-    assert rs.annotator_agreement(evaluation).empty
+    assert evaluation.sets == (tmp_path.name,)  # a set of files: named after their folder
+    only = evaluation.evaluations[evaluation.sets[0]]
+    assert only.counts["judged"] == 1000  # five systems, every answer judged
+    assert rs.annotator_agreement(evaluation).empty and rs.like_with_like(evaluation).empty
     accuracy = rs.accuracy_table(evaluation).set_index("system")
     assert (accuracy["contains"] > accuracy["squad_exact_match"]).loc[["gpt4", "newbing"]].all()
+    assert (accuracy["equivalent"] >= accuracy["contains"]).all()
     measures = rs.measures_present(evaluation)
     for figure in (rs.accuracy_figure(evaluation.systems, measures, rs.judges_of(evaluation)),
-                   rs.ranking_figure(evaluation.systems, rs.ranking_labels(evaluation)),
+                   rs.ranking_figure(rs.rank_table(evaluation.systems),
+                                     rs.ranking_labels(evaluation)),
                    rs.categories_figure(evaluation.disagreements, measures,
                                         rs.DISAGREEMENT_CATEGORIES)):
         nb.save("figure", figure)
-    nb.save("kappa", rs.kappa_figure(evaluation.agreement, evaluation.annotators, measures,
+    nb.save("kappa", rs.kappa_figure(evaluation.agreement, evaluation.panel, measures,
                                      nb.params.reference_judge))
