@@ -1,12 +1,17 @@
 """Notebook 08's figures: rules against human judges. Each ``*_figure`` draws on a figure of
-its own under the shipped style and returns it; the caller writes its bytes.
+its own under the shipped style and returns it; the caller writes its bytes. Tables with a
+``set`` column (several judged sets) get one panel per set, in order.
 
 - :func:`accuracy_figure`: each system's accuracy under each rule and each judge, with its
   interval (the rules' under-credit of long answers made visible).
-- :func:`ranking_figure`: the systems' rank under each measure (a rank chart).
-- :func:`kappa_figure`: each rule's Cohen's kappa against the reference judge with its
-  interval, beside the annotators' agreement with each other (the ceiling).
+- :func:`ranking_figure`: the systems' rank under each measure (a rank chart; systems tied
+  under a measure share its rank and are drawn as open markers).
+- :func:`kappa_figure`: each rule's and judge's Cohen's kappa beside the annotators', like
+  with like: against the majority of the other annotators, the annotators' own the ceiling;
+  a set with one verdict per answer has no ceiling, and its panel says so.
 - :func:`categories_figure`: the disagreements per rule, by category.
+- :func:`step_ablation_figure`: what each step and guard of the ``equivalent`` rule fixes and
+  breaks, against people.
 """
 
 from __future__ import annotations
@@ -18,108 +23,198 @@ import pandas as pd
 
 from .figures import FIGURE_WIDTH, figure, style
 
-__all__ = ["accuracy_figure", "ranking_figure", "kappa_figure", "categories_figure"]
+__all__ = ["accuracy_figure", "ranking_figure", "kappa_figure", "categories_figure",
+           "step_ablation_figure"]
+
+
+def _by_set(table: pd.DataFrame) -> list[tuple[str | None, pd.DataFrame]]:
+    if "set" not in table.columns:
+        return [(None, table)]
+    return [(name, table[table["set"] == name]) for name in pd.unique(table["set"])]
+
+
+def _panels(parts, heights, width=FIGURE_WIDTH):
+    """A figure of one panel per set, stacked, each as tall as it needs."""
+    fig, axes = figure(len(parts), 1, figsize=(width, sum(heights)), squeeze=False,
+                       layout="constrained", height_ratios=heights)
+    return fig, [row[0] for row in axes]
 
 
 def accuracy_figure(systems: pd.DataFrame, measures: Mapping[str, str], judges: Sequence[str]):
-    """One panel per system: its accuracy (``mean``, ``low``, ``high`` of ``systems``) under
-    each rule (``measures``: column -> label, drawn in blue) and each judge (in orange)."""
-    names = list(dict.fromkeys(systems["system"]))
+    """Each system's accuracy (``mean``, ``low``, ``high`` of ``systems``) under each rule
+    (``measures``: column -> label, in colour) and each judge (grey shapes), one row per
+    system."""
+    parts = _by_set(systems)
     rows = list(measures) + [j for j in judges if j not in measures]
     labels = [measures.get(r, r) for r in rows]
+    heights = [0.22 * len(pd.unique(t["system"])) * (1 + len(rows) / 8) + 0.7 for _, t in parts]
     with style():
-        fig, axes = figure(1, len(names), figsize=(FIGURE_WIDTH, 0.3 * len(rows) + 1.3),
-                           sharey=True, layout="constrained", squeeze=False)
-        for ax, system in zip(axes[0], names):
-            table = systems[systems["system"] == system].set_index("measure").reindex(rows)
-            y = np.arange(len(rows))[::-1]
-            mean, low, high = (table[c].to_numpy(dtype=float) for c in ("mean", "low", "high"))
-            judge = np.array([r in judges for r in rows])
-            for mask, color, label in ((~judge, "C0", "rule"), (judge, "C1", "judge")):
-                ax.errorbar(mean[mask], y[mask], xerr=[np.nan_to_num(mean - low)[mask],
-                                                       np.nan_to_num(high - mean)[mask]],
-                            fmt="o", color=color, markersize=3.5, capsize=2, linewidth=1,
-                            label=label)
-            ax.set_yticks(y, labels)
-            ax.set_xlim(-0.05, 1.05)
-            ax.set_title(system)
+        fig, axes = _panels(parts, heights)
+        for ax, (name, table) in zip(axes, parts):
+            names = list(pd.unique(table["system"]))
+            base = np.arange(len(names))[::-1].astype(float)
+            offsets = np.linspace(-0.35, 0.35, len(rows))
+            for k, (row, label) in enumerate(zip(rows, labels)):
+                t = table[table["measure"] == row].set_index("system").reindex(names)
+                mean, low, high = (t[c].to_numpy(dtype=float) for c in ("mean", "low", "high"))
+                judge = row in judges
+                ax.errorbar(mean, base + offsets[k], xerr=[np.nan_to_num(mean - low),
+                                                          np.nan_to_num(high - mean)],
+                            fmt="D" if judge else "o", markersize=3, capsize=1.5,
+                            linewidth=0.8, color=f"{0.15 + 0.5 * (k % 2)}" if judge
+                            else f"C{k % 10}", label=label if ax is axes[0] else None)
+            ax.set_yticks(base, names)
+            ax.set_xlim(-0.02, 1.02)
             ax.grid(axis="x", linewidth=0.4, alpha=0.5)
-            ax.set_xlabel("accuracy")
-        handles, texts = axes[0][0].get_legend_handles_labels()
-        fig.legend(handles, texts, loc="outside lower center", ncols=2)
-        fig.suptitle("Accuracy per system under each rule and each judge, 95% item-bootstrap "
-                     "interval")
+            ax.set_title(name or "", loc="left")
+        axes[-1].set_xlabel("accuracy (95% item-bootstrap interval)")
+        fig.legend(loc="outside lower center", ncols=4, fontsize=7)
+        fig.suptitle("Each system's accuracy under every rule (colours) and judge (grey)")
     return fig
 
 
-def ranking_figure(systems: pd.DataFrame, measures: Mapping[str, str]):
-    """A rank chart: each system's rank (1 = best) under each measure (``measures``: column
-    -> label, left to right), one line per system."""
-    wide = systems.pivot(index="system", columns="measure", values="mean")
-    columns = [m for m in measures if m in wide.columns]
-    ranks = wide[columns].rank(ascending=False, method="min")
+def ranking_figure(ranks: pd.DataFrame, measures: Mapping[str, str]):
+    """A rank chart per set: each system's rank (1 = best) under each measure (``ranks``:
+    :func:`~recallscore_nb.analysis.meta_evaluation.rank_table`; ``measures``: column ->
+    label, left to right). Systems tied under a measure share its rank, drawn as open
+    markers."""
+    parts = _by_set(ranks)
+    heights = [0.3 * len(pd.unique(t["system"])) + 1.6 for _, t in parts]
     with style():
-        fig, ax = figure(figsize=(FIGURE_WIDTH, 0.35 * len(ranks) + 1.8), layout="constrained")
-        x = np.arange(len(columns))
-        for k, (system, row) in enumerate(ranks.iterrows()):
-            ax.plot(x, row.to_numpy(), marker="o", markersize=4, linewidth=1.2,
-                    color=f"C{k % 10}", label=system)
-        ax.set_xticks(x, [measures[c] for c in columns], rotation=40, ha="right")
-        ax.set_yticks(np.arange(1, len(ranks) + 1))
-        ax.invert_yaxis()
-        ax.set_ylabel("rank (1 = best)")
-        ax.grid(axis="y", linewidth=0.4, alpha=0.5)
-        handles, texts = ax.get_legend_handles_labels()
-        fig.legend(handles, texts, loc="outside right upper", fontsize=7)
-        ax.set_title("System ranking under each measure")
+        fig, axes = _panels(parts, heights)
+        for ax, (name, table) in zip(axes, parts):
+            rank = table.pivot(index="system", columns="measure", values="rank")
+            tied = table.pivot(index="system", columns="measure", values="tied")
+            columns = [m for m in measures if m in rank.columns]
+            order = list(pd.unique(table["system"]))
+            rank, tied = rank.reindex(order)[columns], tied.reindex(order)[columns]
+            x = np.arange(len(columns))
+            for k, system in enumerate(order):
+                values = rank.loc[system].to_numpy(dtype=float)
+                open_ = tied.loc[system].to_numpy(dtype=bool)
+                color = f"C{k % 10}"
+                ax.plot(x, values, linewidth=1.1, color=color, label=system)
+                ax.plot(x[~open_], values[~open_], "o", markersize=4, color=color)
+                ax.plot(x[open_], values[open_], "o", markersize=5, color=color,
+                        markerfacecolor="white")
+            ax.set_xticks(x, [measures[c] for c in columns], rotation=30, ha="right")
+            ax.set_yticks(np.arange(1, len(order) + 1))
+            ax.invert_yaxis()
+            ax.set_ylabel("rank (1 = best)")
+            ax.grid(axis="y", linewidth=0.4, alpha=0.5)
+            ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
+            ax.set_title(f"{name + ': ' if name else ''}open markers: systems tied under "
+                         "that measure (same rank)", loc="left")
+        fig.suptitle("System ranking under each measure")
     return fig
 
 
-def kappa_figure(agreement: pd.DataFrame, annotators: pd.DataFrame | None,
+def kappa_figure(agreement: pd.DataFrame, panel: pd.DataFrame | None,
                  measures: Mapping[str, str], reference: str):
-    """Each rule's Cohen's kappa against ``reference`` with its interval; the annotator pairs'
-    kappa drawn as grey lines: the agreement people reach with each other, the ceiling."""
-    rows = agreement[agreement["judge"] == reference].set_index("rule").reindex(
-        [m for m in measures if m in set(agreement["rule"])])
+    """Per set: with two annotators or more, each rule's and judge's Cohen's kappa against
+    the majority of the other annotators (averaged over the annotator left out), beside each
+    annotator's against the majority of the others (grey: the ceiling); with fewer, each
+    rule's kappa against ``reference`` with its interval, and no ceiling."""
+    parts = _by_set(agreement)
+    panels = dict(_by_set(panel)) if panel is not None and len(panel) else {}
+    heights = [0.2 * (len(panels[name]) if name in panels else len(measures)) + 0.8
+               for name, _ in parts]
+    low = min([-0.1] + [float(np.nanmin(p["kappa_majority_of_others"])) - 0.05
+                        for p in panels.values()])
     with style():
-        fig, ax = figure(figsize=(FIGURE_WIDTH, 0.3 * len(rows) + 1.6), layout="constrained")
-        y = np.arange(len(rows))[::-1]
-        k, lo, hi = (rows[c].to_numpy(dtype=float) for c in ("kappa", "kappa_low", "kappa_high"))
-        ax.errorbar(k, y, xerr=[np.nan_to_num(k - lo), np.nan_to_num(hi - k)], fmt="o",
-                    color="C0", markersize=4, capsize=2, linewidth=1,
-                    label=f"rule against {reference}")
-        if annotators is not None:
-            pairs = annotators[annotators["kappa"].notna()]
-            for i, (judges, kappa) in enumerate(zip(pairs["judges"], pairs["kappa"])):
-                ax.axvline(kappa, color="0.5", linewidth=0.8, linestyle=("--", ":", "-.")[i % 3],
-                           label=f"annotators {judges.replace(',', ' & ')}")
-        ax.set_yticks(y, [measures[r] for r in rows.index])
-        ax.set_xlim(-1.05, 1.05)
-        ax.set_xlabel("Cohen's kappa")
-        ax.grid(axis="x", linewidth=0.4, alpha=0.5)
-        handles, texts = ax.get_legend_handles_labels()
-        fig.legend(handles, texts, loc="outside lower center", ncols=2, fontsize=7)
-        ax.set_title(f"Agreement with {reference}, and among the annotators (the ceiling)")
+        fig, axes = _panels(parts, heights)
+        for ax, (name, table) in zip(axes, parts):
+            mine = panels.get(name)
+            if mine is not None and len(mine):
+                _like_with_like(ax, mine, measures)
+                ceiling = "grey: each annotator against the others' majority, the ceiling"
+                title = f"{name + ': ' if name else ''}against the majority of the other " \
+                        f"annotators; {ceiling}"
+            else:
+                _against_reference(ax, table, measures, reference)
+                title = f"{name + ': ' if name else ''}against {reference}, one verdict " \
+                        "per answer: no ceiling to compare with"
+            ax.set_xlim(low, 1.02)
+            ax.grid(axis="x", linewidth=0.4, alpha=0.5)
+            ax.set_title(title, loc="left", fontsize=7.5)
+        axes[-1].set_xlabel("Cohen's kappa")
+        fig.suptitle("Agreement with people, like with like")
     return fig
+
+
+def _like_with_like(ax, panel: pd.DataFrame, measures: Mapping[str, str]) -> None:
+    rows = panel.reset_index(drop=True)
+    y = np.arange(len(rows))[::-1]
+    colors = {"annotator": "0.55", "rule": "C0", "judge": "C1"}
+    for kind, color in colors.items():
+        mask = (rows["kind"] == kind).to_numpy()
+        ax.plot(rows["kappa_majority_of_others"].to_numpy(dtype=float)[mask], y[mask], "o",
+                color=color, markersize=4, label=kind)
+    ceiling = rows.loc[rows["kind"] == "annotator", "kappa_majority_of_others"].mean()
+    ax.axvline(ceiling, color="0.55", linewidth=0.8, linestyle="--")
+    ax.set_yticks(y, [measures.get(r, r) for r in rows["rater"]])
+    ax.legend(loc="lower left", fontsize=7)
+
+
+def _against_reference(ax, table: pd.DataFrame, measures: Mapping[str, str],
+                       reference: str) -> None:
+    rows = table[table["judge"] == reference].set_index("rule").reindex(
+        [m for m in measures if m in set(table["rule"])])
+    y = np.arange(len(rows))[::-1]
+    k, lo, hi = (rows[c].to_numpy(dtype=float) for c in ("kappa", "kappa_low", "kappa_high"))
+    ax.errorbar(k, y, xerr=[np.nan_to_num(k - lo), np.nan_to_num(hi - k)], fmt="o",
+                color="C0", markersize=4, capsize=2, linewidth=1)
+    ax.set_yticks(y, [measures[r] for r in rows.index])
 
 
 def categories_figure(disagreements: pd.DataFrame, measures: Mapping[str, str],
                       categories: Sequence[str]):
-    """Stacked bars: per rule, how many attempts it judges otherwise than the reference
-    judge, by category."""
-    counts = (disagreements.groupby(["rule", "category"]).size().unstack(fill_value=0)
-              .reindex(index=[m for m in measures], columns=list(categories), fill_value=0))
+    """Stacked bars per set: per rule, how many attempts it judges otherwise than the
+    reference judge, by category."""
+    parts = _by_set(disagreements)
+    heights = [0.25 * len(measures) + 0.9 for _ in parts]
     with style():
-        fig, ax = figure(figsize=(FIGURE_WIDTH, 0.3 * len(counts) + 1.8), layout="constrained")
-        y = np.arange(len(counts))[::-1]
-        left = np.zeros(len(counts))
-        for k, category in enumerate(categories):
-            values = counts[category].to_numpy(dtype=float)
-            ax.barh(y, values, left=left, color=f"C{k}", label=category, height=0.6)
-            left += values
-        ax.set_yticks(y, [measures[r] for r in counts.index])
-        ax.set_xlabel("attempts where the rule and the judge disagree")
-        handles, texts = ax.get_legend_handles_labels()
-        fig.legend(handles, texts, loc="outside lower center", ncols=2, fontsize=7)
-        ax.set_title("Disagreements with the reference judge, by category")
+        fig, axes = _panels(parts, heights)
+        for ax, (name, table) in zip(axes, parts):
+            counts = (table.groupby(["rule", "category"]).size().unstack(fill_value=0)
+                      .reindex(index=list(measures), columns=list(categories), fill_value=0))
+            y = np.arange(len(counts))[::-1]
+            left = np.zeros(len(counts))
+            for k, category in enumerate(categories):
+                values = counts[category].to_numpy(dtype=float)
+                ax.barh(y, values, left=left, color=f"C{k}", height=0.6,
+                        label=category if ax is axes[0] else None)
+                left += values
+            ax.set_yticks(y, [measures[r] for r in counts.index])
+            ax.set_title(name or "", loc="left")
+        axes[-1].set_xlabel("attempts where the rule and the reference judge disagree")
+        fig.legend(loc="outside lower center", ncols=2, fontsize=7)
+        fig.suptitle("Disagreements with the reference judge, by category")
+    return fig
+
+
+def step_ablation_figure(ablation: pd.DataFrame):
+    """Per set: what each step and guard of the ``equivalent`` rule does against people,
+    as bars: the verdicts it fixes (right) and breaks (left); a guard off by default is
+    drawn as it would be if switched on."""
+    rows = ablation[ablation["kind"] != ""]
+    parts = _by_set(rows)
+    heights = [0.2 * len(pd.unique(t["element"])) + 0.8 for _, t in parts]
+    with style():
+        fig, axes = _panels(parts, heights)
+        for ax, (name, table) in zip(axes, parts):
+            y = np.arange(len(table))[::-1]
+            ax.barh(y, table["fixed"].to_numpy(), color="C2", height=0.6,
+                    label="fixed" if ax is axes[0] else None)
+            ax.barh(y, -table["broken"].to_numpy(), color="C3", height=0.6,
+                    label="broken" if ax is axes[0] else None)
+            ax.axvline(0, color="0.3", linewidth=0.6)
+            ax.set_yticks(y, [f"{e} ({'guard, off' if d == 'off' else k})" if k == "guard"
+                              else e for e, k, d in zip(table["element"], table["kind"],
+                                                        table["default"])])
+            ax.set_title(name or "", loc="left")
+        axes[-1].set_xlabel("verdicts each element fixes (right) and breaks (left), "
+                            "against the reference judge")
+        fig.legend(loc="outside lower center", ncols=2, fontsize=7)
+        fig.suptitle("The equivalent rule's steps and guards against people")
     return fig

@@ -62,16 +62,18 @@ def write_attempts(tmp_path: Path, rows, header="id,system,attempt") -> Path:
     return path
 
 
+def judged_sets(nb):
+    """Notebook 08's reading cell."""
+    params = nb.params
+    return rs.read_judged_sets(params.sets, items_path=params.items_path,
+                               attempts_path=params.attempts_path,
+                               judgments_path=params.judgments_path, read=nb.read_input)
+
+
 def evaluate(nb):
     """Notebook 08's reading and evaluation cells."""
     params = nb.params
-    judged = rs.read_judged_files(
-        nb.read_input(params.items_path or rs.DEFAULT_JUDGED_ITEMS),
-        nb.read_input(params.attempts_path or rs.DEFAULT_JUDGED_ATTEMPTS),
-        nb.read_input(params.judgments_path or rs.DEFAULT_JUDGMENTS))
-    return rs.meta_evaluate(
-        judged.items, judged.attempts, judged.judgments,
-        reference_judge=params.reference_judge, protocol=params.protocol,
-        annotators=rs.compared_annotators(params.annotators, judged.judgments.judges,
-                                          reference_judge=params.reference_judge),
-        seed=params.seed, resamples=params.resamples, f1_threshold=0.5)
+    return rs.meta_evaluate_sets(
+        judged_sets(nb), reference_judge=params.reference_judge, annotators=params.annotators,
+        protocol=params.protocol, seed=params.seed, resamples=params.resamples,
+        f1_threshold=0.5)

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import recallscore_nb as rs
-from tests.analysis.notebook_steps import evaluate, intervals_figure, steps as steps_05
+from tests.analysis.notebook_steps import evaluate, intervals_figure, judged_sets
+from tests.analysis.notebook_steps import steps as steps_05
 from tests.workbook.sessions import session
 
 
@@ -39,13 +40,17 @@ def _accuracy(nb):
 
 def _ranking(nb):
     evaluation = evaluate(nb)
-    return rs.ranking_figure(evaluation.systems, rs.ranking_labels(evaluation))
+    return rs.ranking_figure(rs.rank_table(evaluation.systems), rs.ranking_labels(evaluation))
 
 
 def _kappa(nb):
     evaluation = evaluate(nb)
-    return rs.kappa_figure(evaluation.agreement, evaluation.annotators,
+    return rs.kappa_figure(evaluation.agreement, evaluation.panel,
                            rs.measures_present(evaluation), nb.params.reference_judge)
+
+
+def _step_ablation(nb):
+    return rs.step_ablation_figure(rs.step_ablation(judged_sets(nb)))
 
 
 def _categories(nb):
@@ -68,6 +73,7 @@ FIGURES = {
     "08 ranking": ("08_human_agreement", _ranking),
     "08 kappa": ("08_human_agreement", _kappa),
     "08 categories": ("08_human_agreement", _categories),
+    "08 step ablation": ("08_human_agreement", _step_ablation),
 }
 """Each figure's name (notebook and what) -> its notebook and how its notebook makes it."""
 

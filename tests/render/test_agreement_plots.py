@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from recallscore_nb.analysis.meta_evaluation import rank_table
 from recallscore_nb.render import agreement_plots
 
 SYSTEMS = pd.DataFrame({
@@ -15,28 +16,45 @@ def texts(fig):
     return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
 
 
-def test_accuracy_figure_one_panel_per_system():
+def test_accuracy_figure_one_row_per_system_one_panel_per_set():
     fig = agreement_plots.accuracy_figure(SYSTEMS, {"contains": "contains a reference"},
                                           ["human"])
-    assert [ax.get_title() for ax in fig.axes] == ["a", "b"]
-    assert "contains a reference" in texts(fig) and "judge" in texts(fig)
+    assert len(fig.axes) == 1 and [t.get_text() for t in fig.axes[0].get_yticklabels()] == \
+        ["a", "b"]
+    assert "contains a reference" in texts(fig) and "human" in texts(fig)
+    two = pd.concat([SYSTEMS.assign(set="x"), SYSTEMS.assign(set="y")])
+    fig = agreement_plots.accuracy_figure(two, {"contains": "contains"}, ["human"])
+    assert [ax.get_title(loc="left") for ax in fig.axes] == ["x", "y"]
 
 
-def test_ranking_figure_ranks_best_first():
-    fig = agreement_plots.ranking_figure(SYSTEMS, {"contains": "contains", "human": "human"})
+def test_ranking_figure_ranks_best_first_and_draws_ties_open():
+    fig = agreement_plots.ranking_figure(rank_table(SYSTEMS),
+                                         {"contains": "contains", "human": "human"})
     ax = fig.axes[0]
-    lines = {line.get_label(): line.get_ydata().tolist() for line in ax.lines}
+    lines = {line.get_label(): line.get_ydata().tolist() for line in ax.lines
+             if not line.get_label().startswith("_")}
     assert lines == {"a": [1.0, 2.0], "b": [2.0, 1.0]}
+    tied = SYSTEMS.assign(mean=[0.5, 0.75, 0.5 + 1e-15, 1.0])  # equal but for float noise
+    fig = agreement_plots.ranking_figure(rank_table(tied), {"contains": "c", "human": "h"})
+    open_markers = [line for line in fig.axes[0].lines if line.get_markerfacecolor() == "white"
+                    and len(line.get_xdata())]
+    assert sorted(line.get_ydata()[0] for line in open_markers) == [1.0, 1.0]
+    assert "open markers" in fig.axes[0].get_title(loc="left")
 
 
-def test_kappa_figure_draws_the_ceiling():
-    agreement = pd.DataFrame({"rule": ["contains"], "judge": ["human"], "kappa": [0.5],
-                              "kappa_low": [0.25], "kappa_high": [0.75]})
-    annotators = pd.DataFrame({"judges": ["x,y,z", "x,y"], "kappa": [float("nan"), 0.8]})
-    fig = agreement_plots.kappa_figure(agreement, annotators, {"contains": "contains"}, "human")
-    assert "annotators x & y" in texts(fig)
-    assert [line.get_xdata()[0] for line in fig.axes[0].lines if line.get_linestyle() == "--"] \
-        == [0.8]
+def test_kappa_figure_like_with_like_and_its_ceiling():
+    agreement = pd.DataFrame({"set": ["s", "t"], "rule": ["contains"] * 2,
+                              "judge": ["human"] * 2, "kappa": [0.5, 0.6],
+                              "kappa_low": [0.25, 0.5], "kappa_high": [0.75, 0.7]})
+    panel = pd.DataFrame({"set": ["s"] * 3, "rater": ["x", "y", "contains"],
+                          "kind": ["annotator", "annotator", "rule"],
+                          "kappa_majority_of_others": [0.8, 0.6, 0.5]})
+    fig = agreement_plots.kappa_figure(agreement, panel, {"contains": "contains"}, "human")
+    first, second = (ax.get_title(loc="left") for ax in fig.axes)
+    assert "majority of the other annotators" in first and "the ceiling" in first
+    assert "no ceiling" in second
+    ceiling = [line.get_xdata()[0] for line in fig.axes[0].lines if line.get_linestyle() == "--"]
+    assert ceiling == [0.7]  # the annotators' mean
 
 
 def test_categories_figure_stacks_the_counts():
@@ -47,3 +65,16 @@ def test_categories_figure_stacks_the_counts():
                                             ["number-or-date", "partial-overlap"])
     widths = [p.get_width() for p in fig.axes[0].patches]
     assert widths == [1.0, 1.0, 0.0, 1.0]  # number-or-date (literal, contains), then partial
+
+
+def test_step_ablation_figure_fixed_right_broken_left():
+    ablation = pd.DataFrame({"set": ["s"] * 3, "change": ["none", "without date",
+                                                          "with longer-name"],
+                             "element": ["", "date", "longer-name"],
+                             "kind": ["", "step", "guard"], "default": ["", "on", "off"],
+                             "fixed": [0, 5, 1], "broken": [0, 2, 9]})
+    fig = agreement_plots.step_ablation_figure(ablation)
+    widths = [p.get_width() for p in fig.axes[0].patches]
+    assert widths == [5, 1, -2, -9]
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == ["date", "longer-name (guard, off)"]
