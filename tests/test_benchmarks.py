@@ -36,3 +36,10 @@ def test_the_cpu_time_ratio_is_printed_for_one_process_only():
               "--skip-independent", "--processes", "1")
     assert "ratio by CPU time" not in two and "ratio with one process" in two
     assert "ratio by CPU time" in one
+
+
+def test_bench_agree_times_equivalent_against_contains_in_one_run():
+    lines = run("benchmarks/bench_agree.py", "--skip-agree", "--rounds", "1").splitlines()
+    assert [line.split(":")[0].strip() for line in lines[:2]] == ["contains", "equivalent"]
+    assert all("15,099 answers in" in line and "answers/s" in line for line in lines[:2])
+    assert lines[2].startswith("equivalent / contains: ") and "goal 20,000 answers/s" in lines[2]
