@@ -14,14 +14,19 @@ and everything else count. That is how OpenQA-eval compares: it strips each pred
 looks its text up. A text verdict that no listed system gave is kept (and counted): the
 ``judged-references`` protocol uses every answer a judge assessed, whoever gave it.
 
-Refused, naming file, row (or line), row id where there is one, and field: a missing
-column, both key columns or neither, an empty item or judge, an unknown item or system, a
-verdict that is not one, a ``system`` verdict whose system has no attempt at the item, and
-two different verdicts of one judge on one attempt.
+Refused, naming the file, where the row is (the line its record starts on, in a CSV or JSON
+lines file; a Parquet table's row, counted from 1), its item where it has one, and the field:
+a missing column, both key columns or neither, an empty item or judge, an unknown item or
+system (the rows naming unknown systems counted, a system the attempts spell in another
+case suggested), a verdict that is not one, a ``system`` verdict whose system has no attempt
+at the item, and two different verdicts of one judge on one attempt.
 """
 
 from __future__ import annotations
 
+import csv
+import difflib
+import io
 import os
 from dataclasses import dataclass
 
@@ -119,12 +124,26 @@ def _read_frame(path: str) -> pd.DataFrame:
     return frame
 
 
-def _where(frame: pd.DataFrame) -> np.ndarray:
-    """Each row's location: ``row N`` (from 0, as attempts files) or a JSONL ``line N``."""
+def _where(frame: pd.DataFrame, name: str) -> np.ndarray:
+    """Each row's location as a person finds it: the ``line N`` of the file where its record
+    starts (CSV, the header being line 1; JSON lines), or a Parquet table's ``row N``
+    counted from 1."""
     lines = frame.attrs.get("lines")
+    if lines is None and name.lower().endswith(".csv"):
+        lines = _csv_lines(read_input(name, JudgmentsFormatError))
     if lines is not None:
         return np.array([f"line {int(n)}" for n in lines], dtype=object)
-    return np.array([f"row {i}" for i in range(len(frame))], dtype=object)
+    return np.array([f"row {i + 1}" for i in range(len(frame))], dtype=object)
+
+
+def _csv_lines(data: bytes) -> list[int]:
+    """The line each data record of a CSV file starts on (a quoted field may span lines)."""
+    reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""))
+    starts, line = [], 1
+    for _ in reader:
+        starts.append(line)
+        line = reader.line_num + 1
+    return starts[1:]
 
 
 def _text_column(frame: pd.DataFrame, column: str) -> pd.Series:
@@ -156,10 +175,11 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
     name = os.fspath(path)
     frame = _read_frame(name)
     have, keys = _checked_columns(name, frame, attempts)
-    where = _where(frame)
+    where = _where(frame, name)
 
     def fail(row: int, field: str, message: str, row_id=None):
-        raise JudgmentsFormatError(name, where[row], field, message=message, row_id=row_id)
+        place = where[row] if row_id is None else f"{where[row]} (item {row_id})"
+        raise JudgmentsFormatError(name, place, field, message=message)
 
     item, judge, item_code, verdict = _read_fields(frame, items, fail)
     system, text, by_system, by_text = _what_is_judged(frame, have, keys, item, fail)
@@ -278,7 +298,7 @@ def _key_space(attempts: pd.DataFrame, items: Items, item: pd.Series, item_code:
     unknown = np.flatnonzero(by_system & (system_code < 0))
     if len(unknown):
         row = int(unknown[0])
-        fail(row, "system", f"unknown system {system.iloc[row]!r} (not in the attempts)",
+        fail(row, "system", _unknown_systems(system.iloc[unknown], systems),
              row_id=item.iloc[row])
     att_text = pd.Series(att["attempt"].astype(object), dtype=STRING).str.strip()
     vocab = pd.Index(pd.unique(pd.concat([att_text, text.dropna()]).astype(object)))
@@ -290,6 +310,21 @@ def _key_space(attempts: pd.DataFrame, items: Items, item: pd.Series, item_code:
                 att_item.astype(np.int64) * width + len(systems) + vocab.get_indexer(
                     att_text.astype(object))]
     return row_key, att_keys
+
+
+def _unknown_systems(named: pd.Series, systems: pd.Index) -> str:
+    """What is said of verdicts naming systems the attempts do not have: the first, a name
+    it may have meant (same letters but for case, or close), and how many rows and names."""
+    first = str(named.iloc[0])
+    known = [str(s) for s in systems]
+    same_case = [s for s in known if s.lower() == first.lower()]
+    close = same_case or difflib.get_close_matches(first, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    names = list(dict.fromkeys(map(str, named)))
+    more = "" if len(named) == 1 else (
+        f" ({len(named)} rows name {len(names)} such system(s): "
+        f"{', '.join(map(repr, names[:5]))}{', ...' if len(names) > 5 else ''})")
+    return f"unknown system {first!r} (not in the attempts{hint}){more}"
 
 
 def _one_verdict_each(row_key: np.ndarray, judge: pd.Series, verdict: pd.Series,

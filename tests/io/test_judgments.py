@@ -90,30 +90,30 @@ def test_jsonl_numbers_and_missing_verdicts(tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ("item,judge,system,verdict\nq9,h,a,yes\n",
-     "j.csv: row 0: item: unknown item 'q9' (not in items.jsonl)"),
+     "j.csv: line 2: item: unknown item 'q9' (not in items.jsonl)"),
     ("item,judge,system,verdict\nq1,h,a,yes\nq1,h,zz,yes\n",
-     "j.csv: row 1 (id q1): system: unknown system 'zz' (not in the attempts)"),
+     "j.csv: line 3 (item q1): system: unknown system 'zz' (not in the attempts)"),
     ("item,judge,system,verdict\nq1,h,a,maybe\n",
-     "j.csv: row 0 (id q1): verdict: expected true/false, yes/no or 1/0 (any case) or nothing, "
+     "j.csv: line 2 (item q1): verdict: expected true/false, yes/no or 1/0 (any case) or nothing, "
      "got 'maybe'"),
     ("item,judge,system,verdict\nq1,h,a,yes\nq1,h,a,no\n",
-     "j.csv: row 1 (id q1): verdict: judge 'h' already gave this system a different verdict "
-     "(row 0)"),
+     "j.csv: line 3 (item q1): verdict: judge 'h' already gave this system a different verdict "
+     "(line 2)"),
     ("item,judge,attempt,verdict\nq1,h,Lyon,yes\nq1,h, Lyon,no\n",
-     "j.csv: row 1 (id q1): verdict: judge 'h' already gave this answer a different verdict "
-     "(row 0)"),
+     "j.csv: line 3 (item q1): verdict: judge 'h' already gave this answer a different verdict "
+     "(line 2)"),
     ("item,judge,verdict\nq1,h,yes\n",
      "j.csv: system: missing column: a judgments file has system (a verdict on a system's "
      "attempt) or attempt (a verdict on an answer text), or both, one a row"),
     ("item,judge,system,attempt,verdict\nq1,h,a,Paris,yes\n",
-     "j.csv: row 0 (id q1): attempt: a row judges a system's attempt or an answer text, not "
+     "j.csv: line 2 (item q1): attempt: a row judges a system's attempt or an answer text, not "
      "both (got system 'a')"),
     ("item,judge,system,attempt,verdict\nq1,h,,,yes\n",
-     "j.csv: row 0 (id q1): system: expected a system or an answer text, got nothing"),
+     "j.csv: line 2 (item q1): system: expected a system or an answer text, got nothing"),
     ("item,system,verdict\nq1,a,yes\n",
      "j.csv: judge: missing column (a judgments file has item, judge, verdict, and system or "
      "attempt)"),
-    ("item,judge,system,verdict\nq1,,a,yes\n", "j.csv: row 0: judge: expected a non-empty "
+    ("item,judge,system,verdict\nq1,,a,yes\n", "j.csv: line 2: judge: expected a non-empty "
      "string, got nothing"),
 ])
 def test_faults_name_file_row_and_field(tmp_path, text, message):
@@ -129,5 +129,29 @@ def test_a_system_judgment_that_matches_no_attempt(tmp_path):
     path = write(tmp_path, "item,judge,system,verdict\nq1,h,b,yes\nq1,h,a,no\n")
     with pytest.raises(JudgmentsFormatError) as info:
         load_judgments(path, ITEMS, attempts)
-    assert str(info.value).endswith("row 1 (id q1): system: matches no attempt: system 'a' has "
-                                    "no attempt at item 'q1'")
+    assert str(info.value).endswith("line 3 (item q1): system: matches no attempt: system 'a' "
+                                    "has no attempt at item 'q1'")
+
+
+def test_systems_named_in_another_case_are_counted_with_a_suggestion(tmp_path):
+    rows = "".join(f"q{i},h,{s},yes\n" for i in (1, 2) for s in ("A", "b"))
+    path = write(tmp_path, "item,judge,system,verdict\n" + rows)
+    with pytest.raises(JudgmentsFormatError) as info:
+        load_judgments(path, ITEMS, ATTEMPTS)
+    assert str(info.value).replace(str(tmp_path) + "/", "") == (
+        "j.csv: line 2 (item q1): system: unknown system 'A' (not in the attempts; did you "
+        "mean 'a'?) (2 rows name 1 such system(s): 'A')")
+
+
+def test_a_quoted_line_break_moves_the_lines_after_it(tmp_path):
+    path = write(tmp_path, 'item,judge,attempt,verdict\nq1,h,"two\nlines",yes\nq1,h,x,maybe\n')
+    with pytest.raises(JudgmentsFormatError, match=r"j.csv: line 4 \(item q1\): verdict"):
+        load_judgments(path, ITEMS, ATTEMPTS)
+
+
+def test_a_parquet_file_counts_its_rows_from_one(tmp_path):
+    path = tmp_path / "j.parquet"
+    pd.DataFrame({"item": ["q1", "q1"], "judge": ["h", "h"], "system": ["a", "zz"],
+                  "verdict": [1, 0]}).to_parquet(path)
+    with pytest.raises(JudgmentsFormatError, match=r"j.parquet: row 2 \(item q1\): system"):
+        load_judgments(path, ITEMS, ATTEMPTS)
