@@ -51,11 +51,16 @@ def date_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
     return False
 
 
+ROUNDING = 0.001
+"""How far (relatively) a more precise number may be from the whole number it rounds to."""
+
+
 def quantity_matches(answer: AnswerForms, ref: ReferenceForms, tolerance: float) -> bool:
     """Every quantity of a reference that says only quantities is in the answer: the same
     number, a number inside the range it gives, a more precise number that rounds to a whole
-    one ("1227.986" for "1,228"), or, for an approximate one with a scale word or a decimal,
-    a number within ``tolerance`` of it."""
+    one and is within :data:`ROUNDING` of it ("1227.986" for "1,228"; never "12.5" for
+    "12"), or, for an approximate one with a scale word or a decimal, a number within
+    ``tolerance`` of it."""
     if not ref.only_quantities:
         return False
     numbers = answer.numbers
@@ -63,7 +68,8 @@ def quantity_matches(answer: AnswerForms, ref: ReferenceForms, tolerance: float)
     def found(low, high, approximate, scaled):
         tol = tolerance if approximate and scaled else 0.0
         return any(low * (1 - tol) <= n <= high * (1 + tol)
-                   or (low == high and round(n) == low != n) for n in numbers)
+                   or (low == high and round(n) == low != n
+                       and abs(n - low) <= ROUNDING * abs(low)) for n in numbers)
     return all(found(*q) for q in ref.quantities)
 
 

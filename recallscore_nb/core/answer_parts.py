@@ -52,7 +52,8 @@ APPROXIMATE = frozenset({"about", "around", "approximately", "nearly", "roughly"
 UNIT_WORDS = frozenset({"year", "kilometer", "mile", "foot", "inch", "pound", "kilogram",
                         "hour", "minute", "second", "meter", "centimeter", "millimeter",
                         "percent", "dollar", "euro", "rupee", "yen", "mph", "degree",
-                        "celsius", "fahrenheit", "c", "f"})
+                        "celsius", "fahrenheit", "c", "f", "h", "s", "m", "g", "l", "kph",
+                        "mg", "ml", "gb", "mb"})
 RANGE_WORDS = frozenset({"to", "until", "through"})
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _DAY = re.compile(r"[0-9]{1,2}")
