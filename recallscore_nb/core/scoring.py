@@ -25,10 +25,12 @@ from . import engine, item_tables, rules
 from .errors import UsageError
 from .facts import as_facts
 from .items import OWN_REFERENCES, Items, own_references
-from .rules import Checklist, LiteralMatch, NormalizedMatch, Rule, SquadExactMatch, Target, TokenF1
+from .rules import (Checklist, Equivalent, LiteralMatch, NormalizedMatch, Rule, SquadExactMatch,
+                    Target, TokenF1)
 
 __all__ = [
     "literal_match",
+    "equivalent",
     "normalized_match",
     "squad_exact_match",
     "token_f1",
@@ -137,6 +139,21 @@ def token_f1(attempts, references, *, mode: str = "v1.1", norm: str = "squad") -
     [0.857]
     """
     return _pair_rule(TokenF1(mode=mode, norm=norm), attempts, references)
+
+
+def equivalent(attempts, references, **options) -> pd.DataFrame:
+    """The ``equivalent`` rule (:class:`~recallscore_nb.core.rules.Equivalent`; ``options``
+    are its fields, such as ``guards``): each attempt's verdict and the step or guard that
+    decided it.
+
+    >>> equivalent(["seven", "Not Paris, but Lyon", "Paris, Lyon or Marseille"],
+    ...            ["7", "Paris", "Paris"], guards=("negation", "candidates")).values.tolist()
+    [[True, 'number'], [False, 'negation'], [False, 'candidates']]
+    """
+    rule = Equivalent(**options)
+    prepared = engine.Attempts(attempts)
+    target = Target(references=engine.References.build(references, len(prepared)))
+    return pd.DataFrame(rule.compute(prepared, target), index=_index_of(attempts))
 
 
 def checklist(attempts, facts) -> pd.DataFrame:
