@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import matplotlib
 import numpy as np
 import pandas as pd
 
@@ -41,35 +42,35 @@ def _panels(parts, heights, width=FIGURE_WIDTH):
 
 
 def accuracy_figure(systems: pd.DataFrame, measures: Mapping[str, str], judges: Sequence[str]):
-    """Each system's accuracy (``mean``, ``low``, ``high`` of ``systems``) under each rule
-    (``measures``: column -> label, in colour) and each judge (grey shapes), one row per
-    system."""
+    """Each system's accuracy (``mean`` of ``systems``) under each rule (``measures``:
+    column -> label) and each judge, as a grid: one row per system, one column per measure,
+    the value written in its cell; one panel per set (the intervals are in the table)."""
     parts = _by_set(systems)
-    rows = list(measures) + [j for j in judges if j not in measures]
-    labels = [measures.get(r, r) for r in rows]
-    heights = [0.22 * len(pd.unique(t["system"])) * (1 + len(rows) / 8) + 0.7 for _, t in parts]
+    columns = list(measures) + [j for j in judges if j not in measures]
+    heights = [0.2 * len(pd.unique(t["system"])) + 0.45 for _, t in parts]
+    heights[-1] += 1.2  # the measures' names under the last panel
     with style():
         fig, axes = _panels(parts, heights)
         for ax, (name, table) in zip(axes, parts):
             names = list(pd.unique(table["system"]))
-            base = np.arange(len(names))[::-1].astype(float)
-            offsets = np.linspace(-0.35, 0.35, len(rows))
-            for k, (row, label) in enumerate(zip(rows, labels)):
-                t = table[table["measure"] == row].set_index("system").reindex(names)
-                mean, low, high = (t[c].to_numpy(dtype=float) for c in ("mean", "low", "high"))
-                judge = row in judges
-                ax.errorbar(mean, base + offsets[k], xerr=[np.nan_to_num(mean - low),
-                                                          np.nan_to_num(high - mean)],
-                            fmt="D" if judge else "o", markersize=3, capsize=1.5,
-                            linewidth=0.8, color=f"{0.15 + 0.5 * (k % 2)}" if judge
-                            else f"C{k % 10}", label=label if ax is axes[0] else None)
-            ax.set_yticks(base, names)
-            ax.set_xlim(-0.02, 1.02)
-            ax.grid(axis="x", linewidth=0.4, alpha=0.5)
+            wide = table.pivot(index="system", columns="measure", values="mean").reindex(
+                index=names, columns=columns)
+            values = wide.to_numpy(dtype=float)
+            ax.imshow(values, cmap="Blues", vmin=0, vmax=1.4, aspect="auto",
+                      interpolation="nearest")
+            for (i, j), v in np.ndenumerate(values):
+                if not np.isnan(v):
+                    ax.text(j, i, f"{v:.2f}".lstrip("0"), ha="center", va="center",
+                            fontsize=7)
+            ax.set_yticks(np.arange(len(names)), names)
+            ax.set_xticks(np.arange(len(columns)),
+                          [measures.get(c, c) for c in columns] if ax is axes[-1] else [],
+                          rotation=90)
+            for j in range(len(list(measures)) - 1, len(columns) - 1):
+                if columns[j] in measures and columns[j + 1] not in measures:
+                    ax.axvline(j + 0.5, color="0.3", linewidth=1)
             ax.set_title(name or "", loc="left")
-        axes[-1].set_xlabel("accuracy (95% item-bootstrap interval)")
-        fig.legend(loc="outside lower center", ncols=4, fontsize=7)
-        fig.suptitle("Each system's accuracy under every rule (colours) and judge (grey)")
+        fig.suptitle("Each system's accuracy under every rule (left of the line) and judge")
     return fig
 
 
@@ -79,7 +80,7 @@ def ranking_figure(ranks: pd.DataFrame, measures: Mapping[str, str]):
     label, left to right). Systems tied under a measure share its rank, drawn as open
     markers."""
     parts = _by_set(ranks)
-    heights = [0.3 * len(pd.unique(t["system"])) + 1.6 for _, t in parts]
+    heights = [0.16 * len(pd.unique(t["system"])) + 1.45 for _, t in parts]
     with style():
         fig, axes = _panels(parts, heights)
         for ax, (name, table) in zip(axes, parts):
@@ -92,20 +93,21 @@ def ranking_figure(ranks: pd.DataFrame, measures: Mapping[str, str]):
             for k, system in enumerate(order):
                 values = rank.loc[system].to_numpy(dtype=float)
                 open_ = tied.loc[system].to_numpy(dtype=bool)
-                color = f"C{k % 10}"
+                color = f"C{k}" if len(order) <= 10 else matplotlib.colormaps["tab20"](k % 20)
                 ax.plot(x, values, linewidth=1.1, color=color, label=system)
                 ax.plot(x[~open_], values[~open_], "o", markersize=4, color=color)
                 ax.plot(x[open_], values[open_], "o", markersize=5, color=color,
                         markerfacecolor="white")
-            ax.set_xticks(x, [measures[c] for c in columns], rotation=30, ha="right")
+            ax.set_xticks(x, [measures[c] for c in columns], rotation=90)
             ax.set_yticks(np.arange(1, len(order) + 1))
             ax.invert_yaxis()
             ax.set_ylabel("rank (1 = best)")
             ax.grid(axis="y", linewidth=0.4, alpha=0.5)
-            ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
-            ax.set_title(f"{name + ': ' if name else ''}open markers: systems tied under "
-                         "that measure (same rank)", loc="left")
-        fig.suptitle("System ranking under each measure")
+            ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7,
+                      ncols=1 + len(order) // 7)
+            ax.set_title(name or "", loc="left")
+        fig.suptitle("System ranking under each measure (open markers: tied systems, "
+                     "sharing a rank)")
     return fig
 
 
@@ -117,7 +119,7 @@ def kappa_figure(agreement: pd.DataFrame, panel: pd.DataFrame | None,
     rule's kappa against ``reference`` with its interval, and no ceiling."""
     parts = _by_set(agreement)
     panels = dict(_by_set(panel)) if panel is not None and len(panel) else {}
-    heights = [0.2 * (len(panels[name]) if name in panels else len(measures)) + 0.8
+    heights = [0.16 * (len(panels[name]) if name in panels else len(measures)) + 0.6
                for name, _ in parts]
     low = min([-0.1] + [float(np.nanmin(p["kappa_majority_of_others"])) - 0.05
                         for p in panels.values()])
@@ -127,13 +129,12 @@ def kappa_figure(agreement: pd.DataFrame, panel: pd.DataFrame | None,
             mine = panels.get(name)
             if mine is not None and len(mine):
                 _like_with_like(ax, mine, measures)
-                ceiling = "grey: each annotator against the others' majority, the ceiling"
-                title = f"{name + ': ' if name else ''}against the majority of the other " \
-                        f"annotators; {ceiling}"
+                title = f"{name + ': ' if name else ''}against the other annotators' " \
+                        "majority; dashed: the annotators' own (the ceiling)"
             else:
                 _against_reference(ax, table, measures, reference)
-                title = f"{name + ': ' if name else ''}against {reference}, one verdict " \
-                        "per answer: no ceiling to compare with"
+                title = f"{name + ': ' if name else ''}against {reference}: one verdict per " \
+                        "answer, no ceiling"
             ax.set_xlim(low, 1.02)
             ax.grid(axis="x", linewidth=0.4, alpha=0.5)
             ax.set_title(title, loc="left", fontsize=7.5)
@@ -194,27 +195,30 @@ def categories_figure(disagreements: pd.DataFrame, measures: Mapping[str, str],
 
 
 def step_ablation_figure(ablation: pd.DataFrame):
-    """Per set: what each step and guard of the ``equivalent`` rule does against people,
-    as bars: the verdicts it fixes (right) and breaks (left); a guard off by default is
-    drawn as it would be if switched on."""
+    """What each step and guard of the ``equivalent`` rule does against people, one panel
+    per set side by side: the verdicts it fixes (right) and breaks (left); a guard off by
+    default is drawn as it would be if switched on."""
     rows = ablation[ablation["kind"] != ""]
     parts = _by_set(rows)
-    heights = [0.2 * len(pd.unique(t["element"])) + 0.8 for _, t in parts]
+    elements = list(pd.unique(rows["element"]))
     with style():
-        fig, axes = _panels(parts, heights)
+        fig, axes = figure(1, len(parts), figsize=(FIGURE_WIDTH, 0.17 * len(elements) + 1.3),
+                           squeeze=False, sharey=True, layout="constrained")
+        axes = list(axes[0])
+        y = np.arange(len(elements))[::-1]
         for ax, (name, table) in zip(axes, parts):
-            y = np.arange(len(table))[::-1]
-            ax.barh(y, table["fixed"].to_numpy(), color="C2", height=0.6,
+            table = table.set_index("element").reindex(elements)
+            ax.barh(y, table["fixed"].to_numpy(dtype=float), color="C2", height=0.6,
                     label="fixed" if ax is axes[0] else None)
-            ax.barh(y, -table["broken"].to_numpy(), color="C3", height=0.6,
+            ax.barh(y, -table["broken"].to_numpy(dtype=float), color="C3", height=0.6,
                     label="broken" if ax is axes[0] else None)
             ax.axvline(0, color="0.3", linewidth=0.6)
-            ax.set_yticks(y, [f"{e} ({'guard, off' if d == 'off' else k})" if k == "guard"
-                              else e for e, k, d in zip(table["element"], table["kind"],
-                                                        table["default"])])
             ax.set_title(name or "", loc="left")
-        axes[-1].set_xlabel("verdicts each element fixes (right) and breaks (left), "
-                            "against the reference judge")
+            ax.locator_params(axis="x", nbins=4)
+        first = rows.drop_duplicates("element").set_index("element")
+        axes[0].set_yticks(y, [f"{e} (guard, off)" if first.loc[e, "kind"] == "guard"
+                               and first.loc[e, "default"] == "off" else e for e in elements])
         fig.legend(loc="outside lower center", ncols=2, fontsize=7)
-        fig.suptitle("The equivalent rule's steps and guards against people")
+        fig.suptitle("The equivalent rule's steps and guards against people: the verdicts "
+                     "each fixes and breaks")
     return fig

@@ -22,6 +22,7 @@ def test_accuracy_figure_one_row_per_system_one_panel_per_set():
     assert len(fig.axes) == 1 and [t.get_text() for t in fig.axes[0].get_yticklabels()] == \
         ["a", "b"]
     assert "contains a reference" in texts(fig) and "human" in texts(fig)
+    assert {".50", ".75", ".25", "1.00"} <= set(texts(fig))  # each cell's accuracy written
     two = pd.concat([SYSTEMS.assign(set="x"), SYSTEMS.assign(set="y")])
     fig = agreement_plots.accuracy_figure(two, {"contains": "contains"}, ["human"])
     assert [ax.get_title(loc="left") for ax in fig.axes] == ["x", "y"]
@@ -39,7 +40,7 @@ def test_ranking_figure_ranks_best_first_and_draws_ties_open():
     open_markers = [line for line in fig.axes[0].lines if line.get_markerfacecolor() == "white"
                     and len(line.get_xdata())]
     assert sorted(line.get_ydata()[0] for line in open_markers) == [1.0, 1.0]
-    assert "open markers" in fig.axes[0].get_title(loc="left")
+    assert "open markers" in fig.get_suptitle()
 
 
 def test_kappa_figure_like_with_like_and_its_ceiling():
@@ -51,7 +52,7 @@ def test_kappa_figure_like_with_like_and_its_ceiling():
                           "kappa_majority_of_others": [0.8, 0.6, 0.5]})
     fig = agreement_plots.kappa_figure(agreement, panel, {"contains": "contains"}, "human")
     first, second = (ax.get_title(loc="left") for ax in fig.axes)
-    assert "majority of the other annotators" in first and "the ceiling" in first
+    assert "the other annotators' majority" in first and "the ceiling" in first
     assert "no ceiling" in second
     ceiling = [line.get_xdata()[0] for line in fig.axes[0].lines if line.get_linestyle() == "--"]
     assert ceiling == [0.7]  # the annotators' mean
