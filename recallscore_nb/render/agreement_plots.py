@@ -174,6 +174,7 @@ def categories_figure(disagreements: pd.DataFrame, measures: Mapping[str, str],
     reference judge, by category."""
     parts = _by_set(disagreements)
     heights = [0.25 * len(measures) + 0.9 for _ in parts]
+    labelled: set[str] = set()  # each category named once, where it first has a bar
     with style():
         fig, axes = _panels(parts, heights)
         for ax, (name, table) in zip(axes, parts):
@@ -183,8 +184,10 @@ def categories_figure(disagreements: pd.DataFrame, measures: Mapping[str, str],
             left = np.zeros(len(counts))
             for k, category in enumerate(categories):
                 values = counts[category].to_numpy(dtype=float)
+                drawn = values.any() and category not in labelled
+                labelled |= {category} if drawn else set()
                 ax.barh(y, values, left=left, color=f"C{k}", height=0.6,
-                        label=category if ax is axes[0] else None)
+                        label=category if drawn else None)
                 left += values
             ax.set_yticks(y, [measures[r] for r in counts.index])
             ax.set_title(name or "", loc="left")
