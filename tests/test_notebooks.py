@@ -127,8 +127,7 @@ def test_notebook_runs_and_writes_what_it_lists(path, tmp_path):
     assert manifest["notebooks"][path.stem]["defaults"] == {
         name: p.default for name, p in declared_parameters(path).items() if name != "output_dir"}
     assert not (tmp_path / "fragments").exists()
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [
-        ".recallscore.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
     for frame in tables(tmp_path, path.stem).values():
         assert len(frame.columns) > 0
     VALUE_CHECKS.get(path.stem, lambda t: None)(tables(tmp_path, path.stem))

@@ -61,6 +61,8 @@ from .paths import (
 __all__ = ["Session", "SavedFigure", "start_notebook", "check_input_parameter", "one_line",
            "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo"]
 
+PACKAGE_PARENT = Path(__file__).resolve().parents[2]
+"""The folder holding the package: its shipped data are recorded relative to it."""
 FRAGMENTS = "fragments"
 RUN_WORK_VARIABLE = "RECALLSCORE_RUN_WORK"
 """Set by ``recallscore run`` in its workers: the work folder whose sessions write fragments."""
@@ -68,13 +70,18 @@ SESSION_LOCK_WAIT = 60.0
 """Seconds a notebook waits at ``finish`` for another run to release its output folder."""
 
 
-def relative_to_repo(path: str | Path) -> str:
-    """A path as committed outputs record it: relative to the repository when inside it."""
+def relative_to_repo(path: str | Path, given: dict[str, str] | None = None) -> str:
+    """A path as outputs record it, never a machine's: relative to the repository when inside
+    it, else to the folder holding the package (its shipped data), else as the user gave it
+    (``given`` maps a path as resolved to the text given), else as it is."""
     resolved = Path(path).resolve()
-    try:
-        return resolved.relative_to(REPO_ROOT).as_posix()
-    except (ValueError, TypeError):  # outside the workbook, or no workbook
-        return Path(path).as_posix()
+    for base in (REPO_ROOT, PACKAGE_PARENT):
+        try:
+            return resolved.relative_to(base).as_posix()
+        except (ValueError, TypeError):  # outside it, or no workbook
+            continue
+    shown = (given or {}).get(str(Path(path))) or (given or {}).get(str(resolved))
+    return Path(shown if shown else path).as_posix()
 
 
 def check_input_parameter(name: str, given: str, path: Path) -> None:
@@ -165,6 +172,9 @@ class Session:
     _failed: bool = field(default=False, repr=False)
     _published: list[str] | None = field(default=None, repr=False)
     _shell: object = field(default=None, repr=False)
+    given_paths: dict[str, str] = field(default_factory=dict, repr=False)
+    """Each ``*_path`` parameter as resolved -> as the user gave it (how inputs outside the
+    repository are recorded)."""
 
     def __repr__(self) -> str:
         """The notebook, its parameters, its inputs and the signatures its outputs carry."""
@@ -235,7 +245,7 @@ class Session:
     def read_input(self, path: str | Path) -> Path:
         """Record an input file (its SHA-256) and return its path."""
         path = Path(path)
-        self.inputs[relative_to_repo(path)] = sha256(path)
+        self.inputs[relative_to_repo(path, self.given_paths)] = sha256(path)
         return path
 
     @property
@@ -479,18 +489,19 @@ def start_notebook(stem: str, namespace: dict, *, history: list[str] | None = No
     types = ({name: p.type for name, p in declared.items()} if declared is not None else
              {name: namespace["__annotations__"][name] for name in given})
     base = user_folder(REPO_ROOT)
-    values = dict(given)
+    values, given_paths = dict(given), {}
     for name, value in given.items():
         if name.endswith("_path") and value:
             path = resolve_user_path(str(value), base)
             check_input_parameter(name, str(value), path)
             values[name] = str(path)
+            given_paths[str(path)] = str(value)
     params = parameters_object(values, types)
     text = str(given.get("output_dir") or "")
     run_work = os.environ.get(RUN_WORK_VARIABLE)
     if run_work and not text:  # under recallscore run: a fragment in the run's work folder
         return _read_named_inputs(Session(stem=stem, params=params, output_dir=Path(run_work),
-                                          given=given))
+                                          given=given, given_paths=given_paths))
     if not text and REPORTS_DIR is None:
         raise UsageError(f"output_dir: empty means the workbook's reports/, and no workbook was "
                          f"found; give an output_dir, or set {ROOT_VARIABLE} to the folder that "
@@ -501,6 +512,6 @@ def start_notebook(stem: str, namespace: dict, *, history: list[str] | None = No
     if REPORTS_DIR is not None and inside(output_dir, REPORTS_DIR):
         _refuse_changed_into_reports(stem, given)
     session = Session(stem=stem, params=params, output_dir=output_dir, given=given,
-                      publishing=True)
+                      publishing=True, given_paths=given_paths)
     session.watch(shell)
     return _read_named_inputs(session)

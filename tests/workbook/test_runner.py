@@ -174,7 +174,8 @@ def test_declared_parameters_follow_papermills_inspectable_form(book):
 
 def test_the_readme_example_with_relative_paths_from_another_folder(tmp_path):
     """`recallscore run 05 -p attempts_path my_attempts.csv --output-dir my_reports`, verbatim,
-    from a folder of the user's: both paths mean that folder, and nothing else is left behind."""
+    from a folder of the user's: both paths mean that folder, the outputs record the path as
+    given (never the machine's), and nothing else is left behind, not even a lock file."""
     root = Path(__file__).resolve().parents[2]
     shipped = root / "recallscore_nb" / "data" / "attempts" / "four_fact_systems.csv"
     (tmp_path / "my_attempts.csv").write_bytes(shipped.read_bytes())
@@ -186,9 +187,13 @@ def test_the_readme_example_with_relative_paths_from_another_folder(tmp_path):
     assert run.stderr == "" and "ran 1 notebook(s)" in run.stdout
     out = tmp_path / "my_reports"
     manifest = json.loads((out / "manifest.json").read_text())
-    assert {"path": str(tmp_path / "my_attempts.csv"),
+    assert {"path": "my_attempts.csv",
             "sha256": hashlib.sha256(shipped.read_bytes()).hexdigest()} in manifest["inputs"]
+    assert manifest["parameters"]["05_reanalysis"]["attempts_path"] == "my_attempts.csv"
+    for path in out.rglob("*"):
+        if path.suffix in (".json", ".ipynb", ".md", ".tex", ".svg"):
+            assert str(tmp_path) not in path.read_text(encoding="utf-8"), path
     assert (out / "tables" / "05_reanalysis__intervals.csv").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my_attempts.csv", "my_reports"]
-    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".recallscore.lock"]
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
     assert sorted(p.name for p in (root / "notebooks").iterdir()) == before
