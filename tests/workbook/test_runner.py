@@ -197,3 +197,26 @@ def test_the_readme_example_with_relative_paths_from_another_folder(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my_attempts.csv", "my_reports"]
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
     assert sorted(p.name for p in (root / "notebooks").iterdir()) == before
+
+
+def test_a_committed_notebook_lab_saved_runs_to_the_same_executed_bytes(tmp_path):
+    """Failure 2 of issue 21: open notebooks/01 in JupyterLab, run all, save: the notebook now
+    names the kernel `Python 3 (ipykernel)`, carries the kernel's language info, outputs and
+    view state; run, it must still give the committed executed copy, byte for byte."""
+    root = Path(__file__).resolve().parents[2]
+    node = json.loads((root / "notebooks" / "01_reproduce_benchmark.ipynb").read_text())
+    node["metadata"] = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                       "name": "python3"},
+                        "language_info": {"codemirror_mode": {"name": "ipython", "version": 3},
+                                          "file_extension": ".py", "name": "python",
+                                          "version": "3.11.2"}}
+    for cell in node["cells"]:
+        if cell["cell_type"] == "code":
+            cell["metadata"]["scrolled"] = True
+            cell["execution_count"], cell["outputs"] = 7, [
+                {"output_type": "stream", "name": "stdout", "text": ["left by Lab\n"]}]
+    saved = tmp_path / "01_reproduce_benchmark.ipynb"
+    saved.write_text(json.dumps(node, indent=1) + "\n")
+    workbook.run_workbook([str(saved)], output_dir=tmp_path / "out", progress=False, stamps=False)
+    ran = (tmp_path / "out" / "notebooks" / saved.name).read_bytes()
+    assert ran == (root / "reports" / "notebooks" / saved.name).read_bytes()
