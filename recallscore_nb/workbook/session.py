@@ -55,6 +55,7 @@ from .paths import (
     make_folders,
     remove_empty_folders,
     resolve_user_path,
+    settle_kernel,
     user_folder,
 )
 
@@ -480,10 +481,13 @@ def start_notebook(stem: str, namespace: dict, *, history: list[str] | None = No
     session writes into the run's work folder. The benchmark and the catalogue the
     parameters name are read now. Running a notebook again in the same kernel discards what
     the unfinished earlier run wrote; so does a cell that raises (the session watches the
-    kernel's cells).
+    kernel's cells). In a kernel, shell commands then read relative paths as Python does, and
+    find ``recallscore`` (:func:`~recallscore_nb.workbook.paths.settle_kernel`).
     """
     shell = _shell()
     _watch_cells(shell)
+    if shell is not None:
+        settle_kernel(REPO_ROOT)
     declared, shown = _canonical(stem)
     given = check_parameters(namespace, history, declared=declared, notebook=shown)
     types = ({name: p.type for name, p in declared.items()} if declared is not None else
