@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
+# JupyterLab run from the venv saves the notebooks of notebooks/ without outputs
+# (recallscore_nb/workbook/lab.py), so that a save in JupyterLab leaves git status clean.
+JUPYTER_CONFIG := $(VENV)/etc/jupyter
 
 # `make paper` builds paper/paper.pdf from what reports/ holds, with latexmk and pdfLaTeX
 # (Debian's TeX Live: PAPER_PACKAGES). `make system-packages` installs, as root with apt-get,
@@ -33,9 +36,11 @@ system-packages:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		$(PAPER_PACKAGES) $(BROWSER_PACKAGES)
 
-$(INSTALLED): pyproject.toml constraints.txt
+$(INSTALLED): pyproject.toml constraints.txt recallscore_nb/data/jupyter/jupyter_server_config.json
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test,dask]'
+	mkdir -p $(JUPYTER_CONFIG)
+	cp recallscore_nb/data/jupyter/jupyter_server_config.json $(JUPYTER_CONFIG)/
 	touch $(INSTALLED)
 
 clean-venv:
