@@ -3,22 +3,26 @@ sentence each, composed from the tables; and what each of those notebooks found,
 numbers it quotes. See :mod:`~recallscore_nb.render.notes`.
 
 >>> import pandas as pd
->>> passes(pd.DataFrame({"literal_match": [True, False], "checklist_full_match": [True, True]}))
-'Of 2 variants, literal_match passes 1 and checklist_full_match 2.'
+>>> frame = pd.DataFrame({"id": ["R1", "R9"], Checklist.present: [4, 3], Checklist.total: [4, 4],
+...                       "missing": ["", "material"]})
+>>> facts(frame)
+'1 of 2 variants state every fact; R9 (material) misses some.'
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from ..core import rules as registry
+from ..core.rules import Checklist, NormalizedMatch
+
 __all__ = ["passes", "labels", "summary", "by_label", "facts", "pipelines", "verdicts",
            "changed_cells", "flips", "verb", "complete", "agreement", "precision_recall",
            "disagreements", "found_reproduction", "found_rule_figures", "found_ablation",
            "found_agreement", "plural", "listed", "shown"]
 
-VERDICTS = ("literal_match", "normalized_match", "squad_exact_match", "contains",
-            "checklist_full_match", "literal", "normalized", "checklist")
-"""The columns of binary verdicts a table of variants may hold, in the registry's order."""
+SCHEMA_VERDICT = "schema_full_match"
+"""The scoring schema's verdict column (the schema-aware checklist)."""
 
 
 def plural(n: int, noun: str) -> str:
@@ -59,7 +63,7 @@ def _passing(frame: pd.DataFrame, column: str) -> int:
 
 def passes(frame: pd.DataFrame) -> str:
     """How many variants each binary rule passes."""
-    rules = [c for c in VERDICTS if c in frame.columns]
+    rules = [m.column for m in registry.binary_measures() if m.column in frame.columns]
     counts = [f"{rule} passes {_passing(frame, rule)}" if i == 0 else f"{rule} {_passing(frame, rule)}"
               for i, rule in enumerate(rules)]
     return f"Of {plural(len(frame), 'variant')}, {listed(counts)}."
@@ -105,7 +109,7 @@ def by_label(frame: pd.DataFrame) -> str:
 
 def facts(frame: pd.DataFrame) -> str:
     """How many variants state every fact, and which fact each other one misses."""
-    full = frame["facts_present"] == frame["facts_total"]
+    full = frame[Checklist.present] == frame[Checklist.total]
     short = [f"{r.id} ({r.missing})" for r in frame[~full].itertuples(index=False)]
     return (f"{int(full.sum())} of {plural(len(frame), 'variant')} state every fact"
             + (f"; {listed(short)} {verb(len(short), 'misses', 'miss')} some." if short else "."))
@@ -121,7 +125,7 @@ def pipelines(frame: pd.DataFrame) -> str:
 def verdicts(frame: pd.DataFrame) -> str:
     """The range of passes of each verdict over the pipelines."""
     parts = []
-    for column in ("normalized_match", "checklist_full_match", "schema_full_match"):
+    for column in (NormalizedMatch.column, Checklist.column, SCHEMA_VERDICT):
         if column in frame.columns:
             counts = (frame[column] == True).groupby(frame["pipeline"], sort=False).sum()  # noqa: E712
             parts.append(f"{column} from {counts.min()} to {counts.max()}")
@@ -147,11 +151,15 @@ def flips(frame: pd.DataFrame) -> str:
             f"{listed(named)}.")
 
 
+def _partial_credit() -> str:
+    return next(m.column for m in registry.measures() if m.tag == "PartialCredit")
+
+
 def complete(frame: pd.DataFrame) -> str:
     """How many variants are facts-complete, and their mean partial credit."""
     full = int((frame["facts_complete"] == True).sum())  # noqa: E712
     return (f"{full} of {plural(len(frame), 'variant')} are facts-complete; the mean partial "
-            f"credit is {shown(frame['partial_credit'].mean())}.")
+            f"credit is {shown(frame[_partial_credit()].mean())}.")
 
 
 def agreement(frame: pd.DataFrame) -> str:

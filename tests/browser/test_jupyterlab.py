@@ -16,17 +16,16 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from tests.lab_server import jupyter_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -34,16 +33,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 BIN = Path(sys.executable).parent
 TIMEOUT_MS = 180_000
+LAB_OPTIONS = ("--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",)
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.is_file() or shutil.which("git") is None,
     reason=f"{CHROMIUM} or git not installed: `make system-packages` (as root) installs Chromium")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _git(folder: Path, *args: str) -> str:
@@ -66,38 +60,6 @@ def _env(book: Path, home: Path) -> dict:
             "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "JUPYTER_DATA_DIR": str(home / "data"),
             "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
             "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
-
-
-@contextmanager
-def jupyter_lab(book: Path, home: Path):
-    """JupyterLab started from the clone's root, as `.venv/bin/jupyter lab` starts it; yields
-    its base URL and token."""
-    port, token = _free_port(), secrets.token_hex(16)
-    log = (home / "lab.log").open("wb")
-    server = subprocess.Popen(
-        [str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", "--allow-root",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        cwd=book, env=_env(book, home), stdout=log, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise AssertionError((home / "lab.log").read_text()[-3000:]) from None
-                time.sleep(0.5)
-        yield base, token
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
 
 
 @contextmanager
@@ -195,8 +157,8 @@ def test_explore_run_twice_then_a_committed_notebook_leaves_git_status_clean(boo
     assert edited != parameters
 
     started = time.monotonic()
-    with jupyter_lab(book, tmp_path) as (base, token), chromium(tmp_path) as page, \
-            screenshot_on_failure(page, tmp_path):
+    with jupyter_lab(tmp_path / "lab.log", cwd=book, env=env, options=LAB_OPTIONS) as (base, token), \
+            chromium(tmp_path) as page, screenshot_on_failure(page, tmp_path):
         page.set_default_timeout(TIMEOUT_MS)
         open_notebook(page, base, token, "scratch/05_reanalysis.ipynb")
         edit_parameters(page, edited)

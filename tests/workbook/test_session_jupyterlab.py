@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
-import socket
-import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -18,14 +14,9 @@ import nbformat
 import pytest
 
 import recallscore_nb as rs
+from tests.lab_server import jupyter_lab
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _get(url: str, token: str, method: str = "GET", body: dict | None = None):
@@ -61,34 +52,12 @@ def lab(tmp_path_factory):
     """JupyterLab started as `.venv/bin/jupyter lab` starts it, without activating the venv:
     its folder of scripts is not on PATH. Yields (base URL, token, runtime folder)."""
     tmp_path = tmp_path_factory.mktemp("lab")
-    port, token = _free_port(), secrets.token_hex(16)
     scripts = str(Path(sys.executable).parent)
     path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p != scripts)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={ROOT}",
-         "--ServerApp.open_browser=False", "--allow-root"],
-        stdout=subprocess.DEVNULL, stderr=(tmp_path / "lab.log").open("wb"),
-        env={**os.environ, "PATH": path, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")},
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                _get(f"{base}/api/contents/notebooks", token)
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise AssertionError((tmp_path / "lab.log").read_text()[-2000:]) from None
-                time.sleep(0.5)
+    env = {**os.environ, "PATH": path, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    with jupyter_lab(tmp_path / "lab.log", cwd=ROOT, env=env,
+                     options=(f"--ServerApp.root_dir={ROOT}",)) as (base, token):
         yield base, token, tmp_path / "runtime"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 def _open(lab, name: str) -> tuple[dict, Path]:
