@@ -69,7 +69,8 @@ def summary_tables(scored: pd.DataFrame, *, by: str = "system", rules=None, pair
     a, b = paired
     rows = [paired_comparison(scored, a, b, by=by, rule=rule, resamples=resamples, seed=seed,
                               confidence=confidence) for rule in names]
-    pairs = pd.DataFrame(rows)[PAIRED_COLUMNS + ["items_only_a", "items_only_b", "mcnemar_note"]]
+    kept = ["items_only_a", "items_only_b", "attempts_a", "attempts_b", "mcnemar_note"]
+    pairs = pd.DataFrame(rows)[PAIRED_COLUMNS + kept]
     pairs = pairs.astype({"a_only_correct": "Int64", "b_only_correct": "Int64",
                           "mcnemar_p": float})
     signatures = list(dict.fromkeys(row["signature"] for row in rows))
@@ -102,8 +103,15 @@ def paired_footer(pairs: pd.DataFrame) -> list[str]:
     """The notes under the paired table: signatures, what the difference is, what was left out."""
     first = pairs.iloc[0]
     lines = list(pairs.attrs["signatures"])
-    lines.append(f"difference = {first['a']} - {first['b']} on the items both answered; "
-                 f"share_le_zero: share of resampled differences <= 0")
+    if first["unit"] == "attempt":  # one common item: the attempts are the unit, unpaired
+        lines.append(f"difference = {first['a']} - {first['b']} over their attempts "
+                     f"({int(first['attempts_a'])} and {int(first['attempts_b'])}) at the one "
+                     "item both answered: the unit is the attempt, each system's attempts "
+                     "resampled on their own; share_le_zero: share of resampled differences <= 0")
+    else:
+        lines.append(f"difference = {first['a']} - {first['b']} on the items both answered "
+                     f"(the unit is the item: {int(first['items'])} items, paired); "
+                     "share_le_zero: share of resampled differences <= 0")
     if (pairs["items_only_a"] > 0).any() or (pairs["items_only_b"] > 0).any():
         lines.append(f"items answered by one system only, left out: {first['a']} "
                      f"{int(pairs['items_only_a'].max())}, {first['b']} "

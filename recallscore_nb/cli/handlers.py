@@ -378,8 +378,10 @@ def run_command(notebooks, parameters, *, output_dir=None, jobs: int = 2, force:
 def check_command(*, update: bool = False, jobs: int = 2, progress: bool = False,
                   accept_defaults: bool = False) -> tuple[list[str], bool]:
     """Rerun the workbook and compare with ``reports/`` (``recallscore check``); the lines to
-    print and whether every file matched."""
-    from ..workbook.runner import check_workbook
+    print and whether every file matched. Files of ``reports/`` that differ from the last
+    commit are named too: the comparison was against them as they are now."""
+    from ..workbook.committed import changed_since_commit
+    from ..workbook.runner import REPO_ROOT, check_workbook
 
     problems = check_workbook(update=update, jobs=jobs, progress=progress,
                               accept_defaults=accept_defaults)
@@ -388,6 +390,12 @@ def check_command(*, update: bool = False, jobs: int = 2, progress: bool = False
         lines.append("reports/ rewritten from a fresh run")
     elif not problems:
         lines.append("reports/ matches a fresh run byte for byte")
+    changed = changed_since_commit(REPO_ROOT, "reports")
+    if changed:
+        lines += [f"  {line}" for line in changed]
+        lines.append(f"note: {len(changed)} file(s) of reports/ differ from the last commit "
+                     "(git status), listed above: the comparison was against reports/ as it is "
+                     "now; commit them, or restore them with git checkout -- reports/")
     return lines, not problems
 
 

@@ -53,7 +53,8 @@ def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
     panels says what the markers and the shading mean."""
     with style():
         rows = max(1, -(-len(measures) // 3))  # three panels a row, as many rows as needed
-        fig, axes = figure(rows, 3, figsize=(FIGURE_WIDTH, 2.6 * rows), sharex=True,
+        per_row = 0.75 + 0.13 * table["system"].nunique()  # the panel's rows, its title, its ticks
+        fig, axes = figure(rows, 3, figsize=(FIGURE_WIDTH, 0.9 + per_row * rows), sharex=True,
                            sharey=True, layout="constrained", squeeze=False)
         for ax in axes.flat[len(measures):]:
             ax.set_visible(False)
@@ -73,9 +74,11 @@ def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
                      f"{threshold:g} and their intervals overlap")
             handles[label] = Patch(facecolor=_SATURATED_FACE, edgecolor=_SATURATED_TITLE,
                                    linewidth=0.8)
+        for ax in axes.flat[:len(measures)]:
+            ax.xaxis.set_tick_params(labelbottom=True)  # every panel reads its own scores
+            ax.set_xticks([0, 0.25, 0.5, 0.75, 1], ["0", ".25", ".5", ".75", "1"])
         for ax in axes.flat[max(0, len(measures) - 3):len(measures)]:
             ax.set_xlabel("mean score")  # the lowest panel of each column
-            ax.xaxis.set_tick_params(labelbottom=True)
         fig.legend(list(handles.values()), list(handles), loc="outside lower center",
                    ncols=min(len(handles), 2))
         fig.suptitle(f"Mean score per system, {confidence:.0%} percentile bootstrap interval\n"

@@ -88,7 +88,7 @@ def rule_labels() -> dict[str, str]:
 
 
 VERDICT_TITLES = {NormalizedMatch.column: "normalized match",
-                  Checklist.column: "checklist full match\n(facts present of {total})",
+                  Checklist.column: "checklist full match\n(\u2713/\u2717, facts present of {total})",
                   "schema_full_match": "schema-aware checklist\n(all facts present)"}
 """Each ablation verdict's title in its heatmap (``{total}``: the benchmark's facts total)."""
 
@@ -136,18 +136,20 @@ def _ablation_title(panel) -> str:
 
 
 def _ablation_label(panel, i: int, j: int, ok: bool) -> str:
-    if panel.verdict == Checklist.column:
+    mark = "\u2713" if ok else "\u2717"
+    if panel.verdict == Checklist.column:  # the verdict as the other panels read it, then the count
         present = panel.present.iat[i, j]
-        return f"{present}" if len(panel.totals) == 1 else f"{present}/{panel.total.iat[i, j]}"
-    return "\u2713" if ok else "\u2717"
+        return (f"{mark}{present}" if len(panel.totals) == 1
+                else f"{mark}{present}/{panel.total.iat[i, j]}")
+    return mark
 
 
 def plot_ablation(ax, panel, *, baseline: str = "seed", legend: bool = True) -> list:
     """Draw one verdict of the ablation as a rows × pipelines heatmap, flipped cells outlined.
 
     ``panel`` is :func:`recallscore_nb.analysis.ablation.heatmap_panel`'s. Cells are coloured
-    pass or fail and read ``✓``/``✗`` (the checklist's the number of facts present instead,
-    its title the facts total); a cell whose verdict differs from ``baseline`` is outlined in
+    pass or fail and read ``✓``/``✗`` (the checklist's followed by the number of facts
+    present, its title the facts total); a cell whose verdict differs from ``baseline`` is outlined in
     red. The pipelines label the columns upright (read bottom to top). With ``legend``, a
     legend naming what this heatmap draws (:func:`ablation_handles`) sits to the right of the
     axes. Returns the artists drawn: the image, the cell texts, the outlines, the legend.
@@ -200,17 +202,33 @@ def ablation_handles(panels, *, baseline: str = "seed") -> list[Patch]:
     return [Patch(**kwargs) for drawn, kwargs in entries if drawn]
 
 
-def ablation_figure(panels, *, baseline: str = "seed"):
-    """The ablation's heatmaps, one panel per verdict side by side, the legend below them."""
+def _pipeline_key(pipelines: pd.DataFrame) -> str:
+    """What each pipeline changes, as a key under the heatmaps (``name: change``, a few a
+    line)."""
+    entries = [f"{r.pipeline}: {r.change}" for r in pipelines.itertuples(index=False)]
+    lines = ["    ".join(entries[i:i + 2]) for i in range(0, len(entries), 2)]
+    return "\n".join(lines)
+
+
+def ablation_figure(panels, *, baseline: str = "seed", pipelines: pd.DataFrame | None = None):
+    """The ablation's heatmaps, one panel per verdict side by side, the legend below them,
+    and, given ``pipelines`` (:func:`~recallscore_nb.analysis.ablation.ablation_pipelines`'s
+    table: ``pipeline``, ``change``), what each pipeline changes, so its name is explained
+    in the figure itself (the legend's title)."""
     n_rows = max((len(p.passes) for p in panels), default=0)
+    key = "" if pipelines is None else _pipeline_key(pipelines)
+    height = 1.9 + 0.24 * n_rows + 0.15 * (key.count("\n") + 1 if key else 0)
     with style():
-        fig, axes = figure(1, len(panels), figsize=(FIGURE_WIDTH, 1.9 + 0.24 * n_rows),
+        fig, axes = figure(1, len(panels), figsize=(FIGURE_WIDTH, height),
                            sharey=True, layout="constrained")
         for ax, panel in zip(np.atleast_1d(axes), panels):
             plot_ablation(ax, panel, baseline=baseline, legend=False)
             ax.set_xlabel("pipeline")
-        fig.legend(handles=ablation_handles(panels, baseline=baseline),
-                   loc="outside lower center", ncols=3)
+        legend = fig.legend(handles=ablation_handles(panels, baseline=baseline),
+                            loc="outside lower center", ncols=3,
+                            **({"title": key, "title_fontsize": 7} if key else {}))
+        if key:
+            legend.get_title().set_linespacing(1.4)
         fig.suptitle("Normalization is the scorer: verdicts under each pipeline, "
                      f"flips relative to {baseline}")
     return fig
@@ -280,10 +298,10 @@ def plot_label_bars(ax, counts: pd.DataFrame) -> list:
     """Grouped bars: per rule, the facts-complete and facts-incomplete fixtures it passes.
 
     ``counts`` is :func:`~recallscore_nb.analysis.agreement.label_counts`'s table. Each bar
-    reads ``passing/total``; with no labelled row the axes say so instead. The legend, below
-    the axes (outside them under a constrained layout), names only the groups with a bar
-    drawn; a group that no rule passes (all its bars of height zero) is said so in a line
-    under the axes instead, as are the rows left out. Returns the artists.
+    reads ``passing/total``; with no labelled row the axes say so instead. A group that no
+    rule passes (all its bars of height zero) is not drawn, and keeps no empty slot: a line
+    under the axes says so, as it names the rows left out. The legend, below the axes
+    (outside them under a constrained layout), names the groups drawn. Returns the artists.
     """
     complete_total = int(counts["complete_total"].max()) if len(counts) else 0
     incomplete_total = int(counts["incomplete_total"].max()) if len(counts) else 0
@@ -293,21 +311,22 @@ def plot_label_bars(ax, counts: pd.DataFrame) -> list:
         return [ax.text(0.5, 0.5, "n/a: no row carries a fixtureFactsComplete label",
                         ha="center", va="center", transform=ax.transAxes)]
     x = np.arange(len(counts))
-    width = 0.38
     artists, handles, notes = [], [], []
-    groups = [("complete", complete_total, _COMPLETE_COLOR, -width / 2, "facts complete"),
-              ("incomplete", incomplete_total, _INCOMPLETE_COLOR, width / 2,
-               "facts incomplete")]
-    for key, total, color, offset, name in groups:
+    groups = [("complete", complete_total, _COMPLETE_COLOR, "facts complete"),
+              ("incomplete", incomplete_total, _INCOMPLETE_COLOR, "facts incomplete")]
+    drawn = [g for g in groups if counts[f"{g[0]}_pass"].to_numpy().any()]
+    for key, total, _, name in groups:
+        if (key, total) not in {(g[0], g[1]) for g in drawn} and total:
+            notes.append(f"no {name} fixture passes any rule (0/{total} under each)")
+    width = 0.76 / max(len(drawn), 1)  # no slot kept for a group with no bar
+    for k, (key, total, color, name) in enumerate(drawn):
         passing = counts[f"{key}_pass"].to_numpy()
+        offset = (k - (len(drawn) - 1) / 2) * width
         bars = ax.bar(x + offset, passing, width, color=color,
                       label=f"{name} fixtures passing (of {total})")
         artists.append(bars)
         artists += ax.bar_label(bars, labels=[f"{p}/{total}" for p in passing], padding=2)
-        if passing.any():
-            handles.append(bars)
-        elif total:
-            notes.append(f"no {name} fixture passes any rule (0/{total} under each)")
+        handles.append(bars)
     ax.set_ylim(0, max(complete_total, incomplete_total) * 1.12)
     labels = rule_labels()
     ax.set_xticks(x, [labels.get(r, r) for r in counts["rule"]])

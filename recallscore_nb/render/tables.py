@@ -9,6 +9,8 @@ Markdown and LaTeX, the same bytes on every run.
 
 from __future__ import annotations
 
+import unicodedata
+
 import numpy as np
 import pandas as pd
 
@@ -23,15 +25,59 @@ _LATEX_SPECIALS = {
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
     "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}",
 }
+_LATEX_UNICODE = {
+    "\u00a0": "~", "\u2018": "`", "\u2019": "'", "\u201c": "``", "\u201d": "''",
+    "\u2013": "--", "\u2014": "---", "\u2026": r"\ldots{}", "\u2022": r"\textbullet{}",
+    "\u00d7": r"\texttimes{}", "\u2212": r"\textminus{}", "\u2192": r"\textrightarrow{}",
+    "\u2190": r"\textleftarrow{}", "\u2264": r"\ensuremath{\leq}", "\u2265": r"\ensuremath{\geq}",
+    "\u00b1": r"\textpm{}", "\u00b0": r"\textdegree{}", "\u00b5": r"\textmu{}",
+    "\u00b7": r"\textperiodcentered{}", "\u00a7": r"\S{}", "\u00b6": r"\P{}",
+    "\u00a9": r"\textcopyright{}", "\u20ac": r"\texteuro{}", "\u00a3": r"\pounds{}",
+    "\u00df": r"\ss{}", "\u00e6": r"\ae{}", "\u00c6": r"\AE{}", "\u00f8": r"\o{}",
+    "\u00d8": r"\O{}", "\u0153": r"\oe{}", "\u0152": r"\OE{}", "\u0142": r"\l{}",
+    "\u0141": r"\L{}", "\u0131": r"\i{}", "\u00a1": r"\textexclamdown{}",
+    "\u00bf": r"\textquestiondown{}", "\u2713": r"\ensuremath{\surd}",
+}
+"""Characters outside ASCII that pdfLaTeX prints with the kernel's own commands (no package)."""
+_LATEX_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~",
+                  "\u0327": "c", "\u030c": "v", "\u0304": "=", "\u0306": "u", "\u030a": "r",
+                  "\u030b": "H", "\u0307": "."}
+"""Combining accents as the kernel's accent commands (``é`` is ``e`` then U+0301: ``\\'{e}``)."""
+
+
+def _latex_char(char: str) -> str:
+    r"""One character (NFC) as pdfLaTeX prints it: ASCII as is or escaped, known characters
+    by their command, a letter with accents by accent commands, anything else by its code
+    point (``<U+4E2D>``), so that no text breaks a table.
+
+    >>> _latex_char("é"), _latex_char("中")
+    ("\\'{e}", '\\textless{}U+4E2D\\textgreater{}')
+    """
+    if char in _LATEX_SPECIALS:
+        return _LATEX_SPECIALS[char]
+    if char.isascii() and (char.isprintable() or char in "\t\n"):
+        return " " if char in "\t\n" else char
+    if char in _LATEX_UNICODE:
+        return _LATEX_UNICODE[char]
+    base, *marks = unicodedata.normalize("NFD", char)
+    if base.isascii() and base.isalpha() and marks and all(m in _LATEX_ACCENTS for m in marks):
+        text = "\\i" if base == "i" else base
+        for mark in marks:
+            text = f"\\{_LATEX_ACCENTS[mark]}{{{text}}}"
+        return text
+    return rf"\textless{{}}U+{ord(char):04X}\textgreater{{}}"
 
 
 def latex_escape(text: str) -> str:
-    r"""Escape LaTeX's special characters.
+    r"""Escape LaTeX's special characters, and any character outside ASCII, so that the text
+    prints with pdfLaTeX and no package beyond booktabs (see :func:`_latex_char`).
 
     >>> latex_escape("50% of R&D_x | y")
     '50\\% of R\\&D\\_x \\textbar{} y'
+    >>> latex_escape("Café — 5 °C")
+    "Caf\\'{e} --- 5 \\textdegree{}C"
     """
-    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+    return "".join(_latex_char(ch) for ch in unicodedata.normalize("NFC", text))
 
 
 def _display_cell(value, float_format: str) -> str:

@@ -2,7 +2,11 @@
 
 papermill records when each cell ran and for how long, where the notebook was read and
 written, and gives the cell it injects a random id; the kernel reports its Python's patch
-version. :func:`clean_executed` removes all of that, gives the injected cell a fixed id, and
+version; and the notebook carries what the editor that last saved it wrote: JupyterLab names
+the kernel ``Python 3 (ipykernel)``, other editors add metadata of their own, and cells keep
+view state (``scrolled``, ``collapsed``). :func:`clean_executed` removes all of that, names the
+kernel the run used as the workbook's notebooks do (:data:`KERNELSPEC`), keeps only the
+notebook's and cells' metadata that a run writes, gives the injected cell a fixed id, and
 makes every path under the folders of the run relative (the run's work folder, its output
 folder, the repository, the folder relative paths mean), so that the same notebook run with
 the same inputs gives the same bytes wherever and whenever it runs, and ``recallscore check``
@@ -37,6 +41,12 @@ VOLATILE_NOTEBOOK = ("start_time", "end_time", "duration", "exception", "input_p
 """The fields of a notebook's ``papermill`` metadata that change from run to run."""
 VOLATILE_CELL = ("start_time", "end_time", "duration", "exception")
 """The fields of a cell's ``papermill`` metadata that change from run to run."""
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+"""The kernel every notebook of the workbook runs on, as the stored notebooks name it."""
+NOTEBOOK_METADATA = ("kernelspec", "language_info", "papermill")
+"""The notebook metadata an executed copy keeps: the rest is the editor's."""
+CELL_METADATA = ("tags", "papermill")
+"""The cell metadata an executed copy keeps (the tags mark the parameters cells)."""
 INJECTED_TAG = "injected-parameters"
 _BINARY = ("image/png", "image/jpeg", "image/gif", "application/pdf")
 
@@ -75,7 +85,11 @@ def _prefixes(folders: Iterable[str | os.PathLike[str]]) -> list[str]:
 def clean_executed(node: dict, folders: Iterable[str | os.PathLike[str]] = ()) -> dict:
     """An executed notebook (its JSON) without volatile fields, paths under ``folders`` made
     relative to them; see the module docstring."""
-    metadata = node.get("metadata", {})
+    metadata = {key: value for key, value in node.get("metadata", {}).items()
+                if key in NOTEBOOK_METADATA}
+    node["metadata"] = metadata
+    if "kernelspec" in metadata:
+        metadata["kernelspec"] = dict(KERNELSPEC)
     papermill = metadata.get("papermill")
     if isinstance(papermill, dict):
         for key in VOLATILE_NOTEBOOK:
@@ -84,8 +98,9 @@ def clean_executed(node: dict, folders: Iterable[str | os.PathLike[str]] = ()) -
     if isinstance(language, dict):
         language.pop("version", None)  # the Python patch version: not a pinned one
     for cell in node.get("cells", []):
-        cell_metadata = cell.get("metadata", {})
-        cell_metadata.pop("execution", None)
+        cell_metadata = {key: value for key, value in cell.get("metadata", {}).items()
+                         if key in CELL_METADATA}
+        cell["metadata"] = cell_metadata
         cell_papermill = cell_metadata.get("papermill")
         if isinstance(cell_papermill, dict):
             for key in VOLATILE_CELL:

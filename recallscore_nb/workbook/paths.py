@@ -23,13 +23,15 @@ repository root for a notebook opened in JupyterLab, whatever folder its kernel 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from ..core.errors import UsageError
 
 __all__ = [
     "REPO_ROOT", "NOTEBOOKS_DIR", "REPORTS_DIR", "STAMPS_DIR", "SCRATCH_DIR", "ROOT_VARIABLE",
-    "find_root", "require_workbook", "under_jupyter_server", "user_folder", "resolve_user_path",
+    "find_root", "require_workbook", "under_jupyter_server", "user_folder", "settle_kernel",
+    "resolve_user_path",
     "inside", "check_output_folder",
 ]
 
@@ -105,6 +107,28 @@ def user_folder(repo_root: Path | None = None) -> Path:
     if under_jupyter_server() and root is not None:
         return Path(root)
     return Path.cwd()
+
+
+def settle_kernel(root: Path | None, environ=None, *, chdir=os.chdir) -> None:
+    """Make a notebook's shell commands read paths as its Python does: under a Jupyter server
+    the kernel moves to the workbook's root (the folder relative paths mean, whatever folder
+    JupyterLab started the kernel in), so ``!ls x`` and ``open("x")`` name one file; and the
+    folder of this Python's scripts goes first on ``PATH``, so ``!recallscore`` runs this
+    package however JupyterLab was started (``.venv/bin/jupyter lab`` does not activate the
+    venv). Called by the session cell, in the kernel.
+
+    >>> env = {"PATH": "/usr/bin"}
+    >>> settle_kernel(None, env)
+    >>> env["PATH"].split(os.pathsep)[1:]
+    ['/usr/bin']
+    """
+    environ = os.environ if environ is None else environ
+    scripts = str(Path(sys.executable).parent)
+    path = environ.get("PATH", "")
+    if scripts not in path.split(os.pathsep):
+        environ["PATH"] = os.pathsep.join([scripts, path]) if path else scripts
+    if root is not None and environ.get(JUPYTER_SESSION_VARIABLE):
+        chdir(root)
 
 
 def resolve_user_path(text: str | os.PathLike[str], base: Path) -> Path:

@@ -48,6 +48,7 @@ COMMITTED = ("tables", "figures", "paper", EXECUTED)
 MANIFEST = "manifest.json"
 NUMBERS = Path("paper") / "numbers.tex"
 LOCK_NAME = ".recallscore.lock"
+"""The lock file older versions left in every output folder (git-ignored); see :func:`lock_file`."""
 OWNER_SUFFIX = ".owner"
 WORK_PREFIXES = (".recallscore-run-", ".recallscore-work-", ".recallscore-check-",
                  "recallscore-check-")
@@ -61,13 +62,25 @@ MAIN_PACKAGES = ("pandas", "pyarrow", "numpy", "matplotlib", "papermill", "nbcli
 
 
 # --- locks and work folders ------------------------------------------------------------------
+def lock_file(root: str | Path) -> Path:
+    """Where the lock of output folder ``root`` lives: in the system's temporary folder, named
+    by a hash of the folder's resolved path, so that nothing of it stays in the folder.
+
+    >>> lock_file("/srv/out") == lock_file("/srv/x/../out"), lock_file("/srv/out").suffix
+    (True, '.lock')
+    """
+    key = sha256(str(Path(root).resolve()).encode())[:32]
+    return Path(tempfile.gettempdir()) / f"recallscore-lock-{key}.lock"
+
+
 class OutputLock:
     """The lock of an output folder, held while a run or a notebook writes into it.
 
     Entering creates the folder when needed (a folder that cannot be created or written is a
     :class:`~recallscore_nb.core.errors.UsageError` naming ``option``), then waits up to ``wait``
-    seconds for another holder; the holder's pid, host and command are written beside the
-    lock so that a waiter can say who holds it. The operating system releases the lock of a
+    seconds for another holder; the lock file lies outside the folder (:func:`lock_file`),
+    and the holder's pid, host and command are written beside it while it is held, so that a
+    waiter can say who holds it. The operating system releases the lock of a
     process that dies. A folder the lock created is removed again on a failure that leaves it
     holding nothing but the lock.
     """
@@ -79,14 +92,15 @@ class OutputLock:
 
     @property
     def _owner(self) -> Path:
-        return self.root / (LOCK_NAME + OWNER_SUFFIX)
+        return lock_file(self.root).with_name(lock_file(self.root).name + OWNER_SUFFIX)
 
     def __enter__(self) -> OutputLock:
         from filelock import FileLock, Timeout
 
         self._created = make_folders(self.root, self.option)
-        lock = FileLock(self.root / LOCK_NAME, timeout=self.wait)
+        lock = FileLock(lock_file(self.root), timeout=self.wait, mode=0o666)
         try:
+            tempfile.TemporaryFile(dir=self.root).close()  # the folder itself must be writable
             lock.acquire()
         except Timeout:
             self._remove_if_created()
@@ -126,10 +140,9 @@ class OutputLock:
             return "a process that did not say who it is"
 
     def _remove_if_created(self) -> None:
-        """Remove the folders this lock created, if they hold nothing but the lock."""
+        """Remove the folders this lock created, if they hold nothing."""
         if self._created is None:
             return
-        (self.root / LOCK_NAME).unlink(missing_ok=True)
         remove_empty_folders(self.root, self._created)
 
 

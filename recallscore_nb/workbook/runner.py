@@ -135,10 +135,22 @@ def _is_fresh(root: Path, notebook: Path, key: str, manifest: dict) -> bool:
     return listed is not None and sorted((e["path"], e["sha256"]) for e in listed) == stamped
 
 
-def _write_stamp(root: Path, stem: str, key: str, fragment: dict) -> None:
+def _write_stamp(root: Path, stem: str, key: str, fragment: dict, base: Path) -> None:
+    """Record what a run of ``stem`` read and wrote; an input recorded relative (to the
+    repository, or as the user gave it against ``base``) is stamped with its absolute path."""
     stamp = _stamp_path(root, stem)
-    record = {"key": key, "inputs": fragment["inputs"], "outputs": fragment["outputs"]}
+    inputs = [entry | {"path": str(_input_file(entry["path"], base))} for entry in fragment["inputs"]]
+    record = {"key": key, "inputs": inputs, "outputs": fragment["outputs"]}
     write_file(stamp, json.dumps(record, indent=1))
+
+
+def _input_file(recorded: str, base: Path) -> Path:
+    """The file an input's recorded path names: as is when absolute, else in the repository
+    when there, else against ``base``."""
+    path = Path(recorded)
+    if path.is_absolute() or (REPO_ROOT / path).is_file():
+        return REPO_ROOT / path
+    return resolve_user_path(path, base)
 
 
 # --- execution -------------------------------------------------------------------------------
@@ -171,7 +183,7 @@ def _worker_init(parent: int, work: str, root: str) -> None:
     _die_with_parent(parent)
     os.environ[RUN_WORK_VARIABLE] = work  # the sessions write fragments here, not publish
     os.environ[ROOT_VARIABLE] = root  # the kernels find the workbook this run found
-    os.environ.pop("JPY_SESSION_NAME", None)  # paths are already absolute; not a lab kernel
+    os.environ.pop("JPY_SESSION_NAME", None)  # relative paths mean the kernel's folder, the caller's
 
 
 def _execute(notebook: str, executed: str, parameters: dict, cwd: str,
@@ -249,19 +261,21 @@ def _changed(notebook: Path, values: dict) -> dict:
             if name not in defaults or defaults[name] != value}
 
 
-def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool) -> None:
-    """Run every planned notebook, their executed copies written (cleaned) into
-    ``work/notebooks/``; the first failure (by notebook) is raised once all have ended."""
+def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool, cwd: Path
+                 ) -> None:
+    """Run every planned notebook in ``cwd`` (the folder the user's relative paths mean),
+    their executed copies written (cleaned) into ``work/notebooks/``; the first failure (by
+    notebook) is raised once all have ended."""
     from tqdm import tqdm
 
     (work / "notebooks").mkdir(parents=True, exist_ok=True)
-    folders = (str(work), str(work.parent), str(REPO_ROOT), os.getcwd())
+    folders = (str(work), str(work.parent), str(REPO_ROOT), str(cwd))
     failures = []
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(plan))), initializer=_worker_init,
                              initargs=(os.getpid(), str(work), str(REPO_ROOT))) as pool:
         futures = [
             pool.submit(_execute, str(nb), str(work / "notebooks" / nb.name),
-                        _changed(nb, params), os.getcwd(), folders)
+                        _changed(nb, params), str(cwd), folders)
             for nb, params in plan.items()
         ]
         bar = tqdm(total=len(futures), desc="notebooks", unit="nb", disable=not progress,
@@ -312,8 +326,9 @@ def _unknown_parameter(name: str, declared: list[str]) -> str:
 
 def _plan_parameters(notebooks: list[Path], overrides: list[tuple[str, str]],
                      base: Path) -> dict[Path, dict]:
-    """Each notebook's parameter values: defaults, then ``-p`` values converted to the declared
-    type; a relative ``*_path`` is made absolute against ``base`` and must name a file."""
+    """Each notebook's parameter values as the user gave them: defaults, then ``-p`` values
+    converted to the declared type; a ``*_path`` must name a file, read against ``base``
+    (the notebooks run in ``base``, so they read it the same way, and record it as given)."""
     declared = {nb: declared_parameters(nb) for nb in notebooks}
     names = sorted({n for params in declared.values() for n in params} - {"output_dir"})
     for name, _ in overrides:
@@ -328,11 +343,17 @@ def _plan_parameters(notebooks: list[Path], overrides: list[tuple[str, str]],
             if name in params:
                 values[name] = params[name].convert(text)
                 if name.endswith("_path") and values[name]:
-                    path = resolve_user_path(str(values[name]), base)
-                    check_input_parameter(name, str(values[name]), path)
-                    values[name] = str(path)
+                    check_input_parameter(name, str(values[name]),
+                                          resolve_user_path(str(values[name]), base))
         plan[nb] = values
     return plan
+
+
+def _resolved(values: dict, base: Path) -> dict:
+    """``values`` with every ``*_path`` made absolute against ``base``: what a stamp keys on,
+    so that the same text given from another folder is another input."""
+    return {name: str(resolve_user_path(str(value), base))
+            if name.endswith("_path") and value else value for name, value in values.items()}
 
 
 def _changed_from_defaults(plan: dict[Path, dict]) -> list[str]:
@@ -392,20 +413,20 @@ def run_workbook(names: list[str] = (), overrides: list[tuple[str, str]] = (), *
             remove_stale_work(folder)
         manifest = read_manifest(root / MANIFEST)
         code = _code_fingerprint()
-        keys = {nb: _stamp_key(nb, plan[nb], code) for nb in notebooks}
+        keys = {nb: _stamp_key(nb, _resolved(plan[nb], caller), code) for nb in notebooks}
         todo = [nb for nb in notebooks if force or not _is_fresh(root, nb, keys[nb], manifest)]
         skipped = tuple(nb.stem for nb in notebooks if nb not in todo)
         if not todo:
             return RunResult((), skipped, root)
         with WorkFolder(root, ".recallscore-run-") as work:
-            _execute_all({nb: plan[nb] for nb in todo}, work.path, jobs, progress)
+            _execute_all({nb: plan[nb] for nb in todo}, work.path, jobs, progress, caller)
             fragments = _fragments(work.path, [nb.stem for nb in todo])
             known = {nb.stem for nb in all_notebooks()} | {nb.stem for nb in notebooks}
             publish(root, work.path, fragments,
                     defaults={nb.stem: declared_defaults(nb) for nb in todo},
                     keep=lambda stem: stem in known)
         for nb in todo if stamps else ():
-            _write_stamp(root, nb.stem, keys[nb], fragments[nb.stem])
+            _write_stamp(root, nb.stem, keys[nb], fragments[nb.stem], caller)
     return RunResult(tuple(nb.stem for nb in todo), skipped, root)
 
 

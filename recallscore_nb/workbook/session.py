@@ -44,6 +44,7 @@ from ..core.errors import InputFileError, RecallScoreError, UsageError
 from ..core.rules import rules_for
 from ..io.data import DEFAULT_BENCHMARK
 from ..io.files import require_regular_file, sha256, write_file
+from .display import NoteBoard, Published, show_tables
 from .parameters import check_parameters, declared_parameters, parameters_object
 from .paths import (
     NOTEBOOKS_DIR,
@@ -55,12 +56,15 @@ from .paths import (
     make_folders,
     remove_empty_folders,
     resolve_user_path,
+    settle_kernel,
     user_folder,
 )
 
 __all__ = ["Session", "SavedFigure", "start_notebook", "check_input_parameter", "one_line",
            "FRAGMENTS", "RUN_WORK_VARIABLE", "relative_to_repo"]
 
+PACKAGE_PARENT = Path(__file__).resolve().parents[2]
+"""The folder holding the package: its shipped data are recorded relative to it."""
 FRAGMENTS = "fragments"
 RUN_WORK_VARIABLE = "RECALLSCORE_RUN_WORK"
 """Set by ``recallscore run`` in its workers: the work folder whose sessions write fragments."""
@@ -68,13 +72,18 @@ SESSION_LOCK_WAIT = 60.0
 """Seconds a notebook waits at ``finish`` for another run to release its output folder."""
 
 
-def relative_to_repo(path: str | Path) -> str:
-    """A path as committed outputs record it: relative to the repository when inside it."""
+def relative_to_repo(path: str | Path, given: dict[str, str] | None = None) -> str:
+    """A path as outputs record it, never a machine's: relative to the repository when inside
+    it, else to the folder holding the package (its shipped data), else as the user gave it
+    (``given`` maps a path as resolved to the text given), else as it is."""
     resolved = Path(path).resolve()
-    try:
-        return resolved.relative_to(REPO_ROOT).as_posix()
-    except (ValueError, TypeError):  # outside the workbook, or no workbook
-        return Path(path).as_posix()
+    for base in (REPO_ROOT, PACKAGE_PARENT):
+        try:
+            return resolved.relative_to(base).as_posix()
+        except (ValueError, TypeError):  # outside it, or no workbook
+            continue
+    shown = (given or {}).get(str(Path(path))) or (given or {}).get(str(resolved))
+    return Path(shown if shown else path).as_posix()
 
 
 def check_input_parameter(name: str, given: str, path: Path) -> None:
@@ -165,6 +174,12 @@ class Session:
     _failed: bool = field(default=False, repr=False)
     _published: list[str] | None = field(default=None, repr=False)
     _shell: object = field(default=None, repr=False)
+    _shown: object = field(default=None, repr=False)
+    _tables: dict = field(default_factory=dict, repr=False)
+    _board: object = field(default_factory=lambda: NoteBoard(), repr=False)
+    given_paths: dict[str, str] = field(default_factory=dict, repr=False)
+    """Each ``*_path`` parameter as resolved -> as the user gave it (how inputs outside the
+    repository are recorded)."""
 
     def __repr__(self) -> str:
         """The notebook, its parameters, its inputs and the signatures its outputs carry."""
@@ -172,6 +187,22 @@ class Session:
         lines += [f"  {path}  sha256:{sha}" for path, sha in sorted(self.inputs.items())] or ["  none"]
         lines += ["signatures:"] + [f"  {s}" for s in self.signatures]
         return "\n".join(lines)
+
+    def _ipython_display_(self) -> None:
+        """Jupyter shows the session as its text, then draws it again whenever the session
+        reads an input or records a signature, so the session cell lists every input the
+        notebook read, however late (a display that the kernel updates in place)."""
+        from IPython.display import display
+
+        bundle = {"text/plain": repr(self)}
+        if self._shown is None:
+            self._shown = display(bundle, raw=True, display_id=True)
+        else:
+            display(bundle, raw=True)
+
+    def _redraw(self) -> None:
+        if self._shown is not None:
+            self._shown.update({"text/plain": repr(self)}, raw=True)
 
     def _param(self, name: str, default: object = "") -> object:
         return getattr(self.params, name, default)
@@ -204,6 +235,7 @@ class Session:
         """Remove what this unfinished session wrote: its work folder, and the output folders
         it created when they hold nothing else; stop watching the kernel's cells."""
         self._unwatch()
+        self._board.show(ran=False)
         self._drop_work()
         created, self._created = self._created, None
         remove_empty_folders(self.output_dir, created)
@@ -227,15 +259,19 @@ class Session:
             shell.events.unregister("post_run_cell", self._after_cell)
 
     def _after_cell(self, result) -> None:
-        """IPython's ``post_run_cell`` callback: when the cell raised, this session fails."""
+        """IPython's ``post_run_cell`` callback: when the cell raised, this session fails;
+        otherwise what the cell's results say is shown below them."""
         if getattr(result, "error_in_exec", None) is not None:
             self.fail()
+        else:
+            self._board.show()
 
     # --- inputs -------------------------------------------------------------------------
     def read_input(self, path: str | Path) -> Path:
         """Record an input file (its SHA-256) and return its path."""
         path = Path(path)
-        self.inputs[relative_to_repo(path)] = sha256(path)
+        self.inputs[relative_to_repo(path, self.given_paths)] = sha256(path)
+        self._redraw()
         return path
 
     @property
@@ -280,6 +316,7 @@ class Session:
         for signature in signatures:
             if signature not in self.signatures:
                 self.signatures.append(signature)
+        self._redraw()
 
     def sign_rules(self, squad_mode: str = "v1.1") -> None:
         """Record every rule's signature, in the registry's order (those with a SQuAD mode
@@ -312,6 +349,8 @@ class Session:
         texts = table_texts(frame, self.footer(), float_format)
         for ext, text in texts.items():
             self.outputs.append(write_file(work / "tables" / f"{self.stem}__{what}.{ext}", text))
+        self._tables[what] = frame
+        self._note(what)
         return frame
 
     def figure(self, what: str, fig) -> SavedFigure:
@@ -324,7 +363,19 @@ class Session:
         paths = tuple(write_file(work / "figures" / f"{self.stem}__{what}.{fmt}", data)
                       for fmt, data in rendered.items())
         self.outputs += paths
+        self._note(what, figure=True)
         return SavedFigure(tuple(p.relative_to(work).as_posix() for p in paths), rendered.get("png"))
+
+    def _note(self, what: str, *, figure: bool = False) -> None:
+        """Have the kernel show, after this cell, what result ``what`` says
+        (:mod:`~recallscore_nb.render.notes`); a table of another shape than the notebook's
+        own (the user's data) may say nothing."""
+        from ..render.notes import note_for
+
+        try:
+            self._board.add(note_for(self.stem, what, self._tables, figure=figure))
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError):
+            pass
 
     def number(self, name: str, value) -> None:
         """Record a number the paper quotes, as the LaTeX macro ``\\rs<Name>``."""
@@ -360,9 +411,16 @@ class Session:
 
     def finish(self) -> list[str]:
         """End the notebook: write its manifest fragment, or, run alone, publish its outputs
-        into ``output_dir``; return the outputs written, for display."""
+        into ``output_dir``; stop watching the cells; return the outputs written, shown with
+        what the notebook found (:mod:`~recallscore_nb.render.notes`)."""
         if self._published is not None:
             return self._published
+        from ..render.notes import found_for
+
+        try:
+            found = found_for(self.stem, self.numbers)
+        except (KeyError, ValueError, TypeError):
+            found = None
         fragment = self.fragment()
         if self.publishing:
             self._publish(fragment)
@@ -370,7 +428,8 @@ class Session:
             path = self.output_dir / FRAGMENTS / f"{self.stem}.json"
             text = json.dumps(fragment, indent=2, sort_keys=True) + "\n"
             write_file(path, text)
-        self._published = [o["path"] for o in fragment["outputs"]]
+            self._unwatch()
+        self._published = Published([o["path"] for o in fragment["outputs"]], found)
         return self._published
 
     def _publish(self, fragment: dict) -> None:
@@ -470,27 +529,34 @@ def start_notebook(stem: str, namespace: dict, *, history: list[str] | None = No
     session writes into the run's work folder. The benchmark and the catalogue the
     parameters name are read now. Running a notebook again in the same kernel discards what
     the unfinished earlier run wrote; so does a cell that raises (the session watches the
-    kernel's cells).
+    kernel's cells). In a kernel, shell commands then read relative paths as Python does, and
+    find ``recallscore`` (:func:`~recallscore_nb.workbook.paths.settle_kernel`).
     """
     shell = _shell()
     _watch_cells(shell)
+    if shell is not None:
+        settle_kernel(REPO_ROOT)
+        show_tables(shell)
     declared, shown = _canonical(stem)
     given = check_parameters(namespace, history, declared=declared, notebook=shown)
     types = ({name: p.type for name, p in declared.items()} if declared is not None else
              {name: namespace["__annotations__"][name] for name in given})
     base = user_folder(REPO_ROOT)
-    values = dict(given)
+    values, given_paths = dict(given), {}
     for name, value in given.items():
         if name.endswith("_path") and value:
             path = resolve_user_path(str(value), base)
             check_input_parameter(name, str(value), path)
             values[name] = str(path)
+            given_paths[str(path)] = str(value)
     params = parameters_object(values, types)
     text = str(given.get("output_dir") or "")
     run_work = os.environ.get(RUN_WORK_VARIABLE)
     if run_work and not text:  # under recallscore run: a fragment in the run's work folder
-        return _read_named_inputs(Session(stem=stem, params=params, output_dir=Path(run_work),
-                                          given=given))
+        session = Session(stem=stem, params=params, output_dir=Path(run_work), given=given,
+                          given_paths=given_paths)
+        session.watch(shell)  # to show what each result says; its work folder is the run's
+        return _read_named_inputs(session)
     if not text and REPORTS_DIR is None:
         raise UsageError(f"output_dir: empty means the workbook's reports/, and no workbook was "
                          f"found; give an output_dir, or set {ROOT_VARIABLE} to the folder that "
@@ -501,6 +567,6 @@ def start_notebook(stem: str, namespace: dict, *, history: list[str] | None = No
     if REPORTS_DIR is not None and inside(output_dir, REPORTS_DIR):
         _refuse_changed_into_reports(stem, given)
     session = Session(stem=stem, params=params, output_dir=output_dir, given=given,
-                      publishing=True)
+                      publishing=True, given_paths=given_paths)
     session.watch(shell)
     return _read_named_inputs(session)

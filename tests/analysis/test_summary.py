@@ -55,3 +55,16 @@ def test_too_many_resamples_is_a_usage_error_naming_the_limit():
         summarize_command(path, rules=RULES, resamples=1_000_000_000)
     assert str(caught.value).startswith(
         f"'resamples' must be at most {MAX_RESAMPLES:,} (got 1,000,000,000): ")
+
+
+def test_the_paired_footer_names_the_unit_the_difference_is_over(scored):
+    """Failure 7 of issue 21: on the README's example (one item) `summarize --paired` said
+    "on the items both answered" though the unit is the attempt."""
+    from recallscore_nb.analysis.summary import paired_footer, summary_tables
+
+    _, _, pairs = summary_tables(scored, by="system", rules=["literal_match"],
+                                 paired=("sys-a", "sys-c"), resamples=50, seed=1)
+    [line] = [line for line in paired_footer(pairs) if line.startswith("difference")]
+    assert line.startswith("difference = sys-a - sys-c over their attempts (24 and 24) at the one "
+                           "item both answered: the unit is the attempt")
+    assert "items both answered;" not in line

@@ -19,7 +19,8 @@ def _by_label(nb):
 
 def _heatmap(nb):
     verdicts = rs.ablation_table(nb.benchmark, schema=nb.schema)
-    return rs.ablation_figure(rs.heatmap_panels(verdicts, baseline="seed"), baseline="seed")
+    return rs.ablation_figure(rs.heatmap_panels(verdicts, baseline="seed"), baseline="seed",
+                              pipelines=rs.ablation_pipelines())
 
 
 def _intervals(nb):

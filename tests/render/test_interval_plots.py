@@ -25,3 +25,14 @@ def test_05_one_panel_per_measure(drawn):
     fig, _ = drawn["05 intervals"]
     titles = [ax.get_title().split("\n")[0] for ax in fig.axes if ax.get_visible()]
     assert titles == list(measures().values())  # the registry's, then the schema's two
+
+
+def test_05_is_no_page_tall_and_every_panel_reads_its_scores(drawn):
+    """Issue 21: 05 was 7.8 in tall, a full page, and its top panels had no x tick labels."""
+    fig, m = drawn["05 intervals"]
+    assert m.height <= 6.5
+    for ax in (a for a in fig.axes if a.get_visible()):
+        shown = [t.get_text() for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
+        assert shown == ["0", ".25", ".5", ".75", "1"], ax.get_title()
+        assert all(t.get_visible() for t in ax.get_xticklabels())
+        assert ax.xaxis.get_tick_params()["labelbottom"]

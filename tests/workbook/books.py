@@ -25,7 +25,7 @@ def notebook(path: Path, *sources: str, parameters: str = PARAMETERS) -> Path:
     return path
 
 
-def fake_execute_all(plan, work, jobs, progress):
+def fake_execute_all(plan, work, jobs, progress, cwd=None):
     """What each notebook's session writes into the work folder, without a kernel."""
     (work / "notebooks").mkdir(parents=True, exist_ok=True)
     for nb, values in plan.items():

@@ -94,3 +94,28 @@ def test_write_clean_rewrites_a_valid_notebook_in_nbformats_layout(tmp_path):
     assert str(tmp_path) not in text and "start_time" not in text
     write_clean(path, [tmp_path])
     assert path.read_text(encoding="utf-8") == text  # cleaning twice changes nothing
+
+
+def lab_saved(node: dict) -> dict:
+    """``node`` as JupyterLab saves it after Run All: its own kernel name, the kernel's full
+    language info, the cells' view state and timings, metadata of other editors."""
+    saved = copy.deepcopy(node)
+    saved["metadata"]["kernelspec"]["display_name"] = "Python 3 (ipykernel)"
+    saved["metadata"]["language_info"] |= {"version": "3.11.2"}  # the run's kernel rewrites it
+    saved["metadata"]["vscode"] = {"interpreter": {"hash": "0f3c"}}
+    for cell in saved["cells"]:
+        cell["metadata"] |= {"scrolled": True, "collapsed": False, "jupyter": {"outputs_hidden": False},
+                             "execution": {"iopub.status.idle": "2026-11-30T12:58:46"}}
+    return saved
+
+
+def test_a_notebook_lab_merely_saved_cleans_to_the_same_bytes():
+    """Failure 2 of issue 21: a plain save in JupyterLab named the kernel `Python 3
+    (ipykernel)`, which the executed copy kept, so `make reports` rewrote reports/."""
+    node = executed("/work/run")
+    plain = clean_executed(copy.deepcopy(node), ["/work/run"])
+    assert clean_executed(lab_saved(node), ["/work/run"]) == plain
+    assert plain["metadata"]["kernelspec"] == {"display_name": "Python 3", "language": "python",
+                                               "name": "python3"}
+    assert plain["cells"][0]["metadata"] == {"tags": ["injected-parameters"],
+                                             "papermill": {"status": "completed"}}

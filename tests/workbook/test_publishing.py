@@ -50,7 +50,7 @@ def test_a_failed_publish_leaves_every_old_output_as_it_was(book, monkeypatch, c
     assert failures
     monkeypatch.undo()
     assert hashes(out) == before
-    assert leftovers(out) == [".recallscore.lock"]
+    assert leftovers(out) == []
 
 
 def test_a_move_across_filesystems_inside_the_output_folder_is_copied(book, monkeypatch):
@@ -60,7 +60,7 @@ def test_a_move_across_filesystems_inside_the_output_folder_is_copied(book, monk
     workbook.run_workbook(["01"], [("label", "changed")], output_dir=out, progress=False)
     monkeypatch.undo()
     assert failures and "changed" in (out / "tables" / "01_first__values.csv").read_text()
-    assert leftovers(out) == [".recallscore.lock"]
+    assert leftovers(out) == []
 
 
 def test_publishing_replaces_then_removes_what_a_notebook_no_longer_writes(book):

@@ -174,7 +174,8 @@ def test_declared_parameters_follow_papermills_inspectable_form(book):
 
 def test_the_readme_example_with_relative_paths_from_another_folder(tmp_path):
     """`recallscore run 05 -p attempts_path my_attempts.csv --output-dir my_reports`, verbatim,
-    from a folder of the user's: both paths mean that folder, and nothing else is left behind."""
+    from a folder of the user's: both paths mean that folder, the outputs record the path as
+    given (never the machine's), and nothing else is left behind, not even a lock file."""
     root = Path(__file__).resolve().parents[2]
     shipped = root / "recallscore_nb" / "data" / "attempts" / "four_fact_systems.csv"
     (tmp_path / "my_attempts.csv").write_bytes(shipped.read_bytes())
@@ -186,9 +187,36 @@ def test_the_readme_example_with_relative_paths_from_another_folder(tmp_path):
     assert run.stderr == "" and "ran 1 notebook(s)" in run.stdout
     out = tmp_path / "my_reports"
     manifest = json.loads((out / "manifest.json").read_text())
-    assert {"path": str(tmp_path / "my_attempts.csv"),
+    assert {"path": "my_attempts.csv",
             "sha256": hashlib.sha256(shipped.read_bytes()).hexdigest()} in manifest["inputs"]
+    assert manifest["parameters"]["05_reanalysis"]["attempts_path"] == "my_attempts.csv"
+    for path in out.rglob("*"):
+        if path.suffix in (".json", ".ipynb", ".md", ".tex", ".svg"):
+            assert str(tmp_path) not in path.read_text(encoding="utf-8"), path
     assert (out / "tables" / "05_reanalysis__intervals.csv").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my_attempts.csv", "my_reports"]
-    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".recallscore.lock"]
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
     assert sorted(p.name for p in (root / "notebooks").iterdir()) == before
+
+
+def test_a_committed_notebook_lab_saved_runs_to_the_same_executed_bytes(tmp_path):
+    """Failure 2 of issue 21: open notebooks/01 in JupyterLab, run all, save: the notebook now
+    names the kernel `Python 3 (ipykernel)`, carries the kernel's language info, outputs and
+    view state; run, it must still give the committed executed copy, byte for byte."""
+    root = Path(__file__).resolve().parents[2]
+    node = json.loads((root / "notebooks" / "01_reproduce_benchmark.ipynb").read_text())
+    node["metadata"] = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                       "name": "python3"},
+                        "language_info": {"codemirror_mode": {"name": "ipython", "version": 3},
+                                          "file_extension": ".py", "name": "python",
+                                          "version": "3.11.2"}}
+    for cell in node["cells"]:
+        if cell["cell_type"] == "code":
+            cell["metadata"]["scrolled"] = True
+            cell["execution_count"], cell["outputs"] = 7, [
+                {"output_type": "stream", "name": "stdout", "text": ["left by Lab\n"]}]
+    saved = tmp_path / "01_reproduce_benchmark.ipynb"
+    saved.write_text(json.dumps(node, indent=1) + "\n")
+    workbook.run_workbook([str(saved)], output_dir=tmp_path / "out", progress=False, stamps=False)
+    ran = (tmp_path / "out" / "notebooks" / saved.name).read_bytes()
+    assert ran == (root / "reports" / "notebooks" / saved.name).read_bytes()

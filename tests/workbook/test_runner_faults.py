@@ -173,14 +173,14 @@ def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_u
                 pass
         if run.poll() is None:
             run.kill()
-    assert leftovers(out) != [".recallscore.lock"]  # the killed run's work folder is still there
+    assert leftovers(out) != []  # the killed run's work folder is still there
     monkeypatch.setattr(workbook, "_execute_all", fake_execute_all)
     workbook.run_workbook([str(path)], output_dir=out, progress=False, stamps=False)
-    assert leftovers(out) == [".recallscore.lock"]
+    assert leftovers(out) == []
 
 
 def test_a_failed_run_leaves_no_output_folder_it_created(book, monkeypatch, capsys):
-    def failing(plan, work, jobs, progress):
+    def failing(plan, work, jobs, progress, cwd=None):
         raise NotebookFailed("01_first", 2, "ValueError", "broken on purpose")
 
     monkeypatch.setattr(workbook, "_execute_all", failing)
@@ -190,7 +190,7 @@ def test_a_failed_run_leaves_no_output_folder_it_created(book, monkeypatch, caps
     assert not (book / "new").exists()
     (book / "kept").mkdir()
     assert main(["run", "--output-dir", str(book / "kept")]) == 3
-    assert [p.name for p in (book / "kept").iterdir()] == [".recallscore.lock"]
+    assert [p.name for p in (book / "kept").iterdir()] == []
 
 
 # --- invalid input is exit 2 from every command (verifier's gap 1) --------------------------------

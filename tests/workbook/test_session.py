@@ -92,7 +92,7 @@ def test_run_all_twice_in_one_kernel_with_new_parameters_and_paths_from_the_repo
     manifest = manifest_of(out)
     assert manifest["parameters"]["05_fake"] == {"resamples": 500, "label": "second"}
     assert "\\newcommand{\\rsFakeResamples}{500}" in (out / "paper" / "numbers.tex").read_text()
-    assert not (out / "fragments").exists() and leftovers(out) == [".recallscore.lock"]
+    assert not (out / "fragments").exists() and leftovers(out) == []
     assert sorted(p.name for p in (repo / "notebooks").iterdir()) == ["05_fake.ipynb"]
 
 
@@ -130,7 +130,7 @@ def test_papermill_runs_resolve_publish_and_refuse(repo, tmp_path):
     listed = {o["path"] for o in manifest_of(out)["outputs"]}
     assert "tables/05_fake__values.csv" in listed
     assert "\\rsFakeResamples" in (out / "paper" / "numbers.tex").read_text()
-    assert not (out / "fragments").exists() and leftovers(out) == [".recallscore.lock"]
+    assert not (out / "fragments").exists() and leftovers(out) == []
 
     code, err = done["changed into reports"]
     assert code != 0
@@ -201,7 +201,7 @@ def test_a_session_outside_run_publishes_completely_and_merges(tmp_path):
         f"tables/{s}__values.{e}" for s in ("01_one", "02_two") for e in ("csv", "md", "tex")}
     numbers = (out / "paper" / "numbers.tex").read_text()
     assert "\\rsValueOne" in numbers and "\\rsValueTwo" in numbers
-    assert not (out / "fragments").exists() and leftovers(out) == [".recallscore.lock"]
+    assert not (out / "fragments").exists() and leftovers(out) == []
 
 
 # --- a typo in the parameters cell, as JupyterLab runs it (verifier's gap 2) ----------------------
