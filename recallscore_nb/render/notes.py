@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import notes_agreement as agreement
 from . import notes_benchmark as benchmark
 from . import notes_systems as systems
 from .shown import Note
@@ -60,6 +61,11 @@ NOTES: dict[str, Callable[[dict], str]] = {
     "07_fact_status/matrix": lambda t: systems.statuses(t["matrix"]),
     "07_fact_status/counts": lambda t: systems.counts(t["counts"]),
     "07_fact_status/explanations": lambda t: systems.explanations(t["explanations"]),
+    **{f"08_human_agreement/{what}": (lambda t, w=what: getattr(agreement, w)(t[w]))
+       for what in ("systems", "accuracy", "agreement", "ranking", "ranks", "annotators",
+                    "like_with_like", "step_ablation", "guards_left_out", "categories",
+                    "examples")},
+    "08_human_agreement/figure:kappa": lambda t: agreement.like_with_like(t["like_with_like"]),
 }
 """What each result says: ``"<stem>/<what>"`` -> a function of the saved tables."""
 
@@ -71,6 +77,7 @@ FOUND: dict[str, Callable[[dict], list[str]]] = {
     "05_reanalysis": systems.found_reanalysis,
     "06_suite_catalogue": systems.found_catalogue,
     "07_fact_status": systems.found_fact_status,
+    "08_human_agreement": agreement.found_human_agreement,
 }
 """What each notebook found: stem -> a function of its quoted numbers, giving short lines."""
 

@@ -55,17 +55,7 @@ def test_no_two_texts_overlap(drawn, name):
     assert m.overlaps() == []
 
 
-ADOPTING = {"08 categories": "08's categories legend names a category with no bar (issue 20)"}
-"""Figures of notebook 08 that fail a check of issue 21; their owner fixes them (the strict
-expected failure turns into a failure when fixed: drop the entry then)."""
-
-
-def _adopting(check: str):
-    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=ADOPTING[name]))
-            if name in ADOPTING and check in ADOPTING[name] else name for name in FIGURES]
-
-
-@pytest.mark.parametrize("name", _adopting("legend"))
+@pytest.mark.parametrize("name", FIGURES)
 def test_legends_name_only_what_is_drawn(drawn, name):
     """Issue 21: legends listed categories that have no bars."""
     fig, _ = drawn[name]
@@ -84,7 +74,7 @@ def _numeric_ticks(ax, axis) -> list[str] | None:
     return shown if shown and numeric else None
 
 
-@pytest.mark.parametrize("name", _adopting("axis"))
+@pytest.mark.parametrize("name", FIGURES)
 def test_numeric_axes_show_readable_ticks(drawn, name):
     """Issue 21: a numeric axis showed only the ticks 0 and 1; every numeric axis with tick
     labels shows at least three."""
