@@ -15,6 +15,9 @@ from .figures import FIGURE_WIDTH, figure, style
 __all__ = ["plot_intervals", "intervals_figure"]
 
 _SATURATED_TITLE, _SATURATED_FACE = "C3", "#fbeaea"
+_ROW_HEIGHT, _MOST_HEIGHT = 2.6, 8.8
+"""Inches per row of panels, and the most the whole figure takes (a page's text is about 9
+inches high): four rows or more share it."""
 
 
 def plot_intervals(ax, table: pd.DataFrame, *, controls: Sequence[str] = (),
@@ -53,7 +56,8 @@ def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
     panels says what the markers and the shading mean."""
     with style():
         rows = max(1, -(-len(measures) // 3))  # three panels a row, as many rows as needed
-        fig, axes = figure(rows, 3, figsize=(FIGURE_WIDTH, 2.6 * rows), sharex=True,
+        height = min(_ROW_HEIGHT * rows, _MOST_HEIGHT)
+        fig, axes = figure(rows, 3, figsize=(FIGURE_WIDTH, height), sharex=True,
                            sharey=True, layout="constrained", squeeze=False)
         for ax in axes.flat[len(measures):]:
             ax.set_visible(False)
