@@ -412,7 +412,7 @@ def disagreements(benchmark, scores: pd.DataFrame) -> pd.DataFrame:
     >>> t = disagreements(b, score_benchmark(b))
     >>> row = t.loc[t["id"] == "R02"].iloc[0]
     >>> row["failing"], len(row["passing"].split(", "))
-    ('literal', 4)
+    ('literal', 5)
     >>> t.loc[t["id"] == "R02", "first_difference"].iloc[0]
     "equal after seed normalization; raw char 1: 'H' vs 'h'"
     """

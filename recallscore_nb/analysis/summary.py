@@ -31,8 +31,8 @@ __all__ = ["read_scored", "summary_tables", "summary_footer", "paired_footer", "
 
 MAX_RESAMPLES = 1_000_000
 """The most bootstrap resamples summarize draws: each system keeps ``resamples`` means per rule
-(8 bytes each; 6 rules and a sorted copy for the bounds: about 100 MB at this limit, 800 GB at
-a billion), and the bounds' Monte Carlo error is then far below the three decimals shown."""
+(8 bytes each; 8 measures and a sorted copy for the bounds: about 130 MB at this limit, 130 GB
+at a billion), and the bounds' Monte Carlo error is then far below the three decimals shown."""
 PAIRED_COLUMNS = ["rule", "a", "b", "items", "mean_a", "mean_b", "difference", "low", "high",
                   "share_le_zero", "unit", "a_only_correct", "b_only_correct", "mcnemar_p"]
 """The paired comparison's table: one row per rule."""

@@ -35,8 +35,10 @@ _KIND_SCHEMAS = {
     registry.BINARY: {"type": "boolean"},
     registry.GRADED: {"type": "number", "minimum": 0, "maximum": 1},
     registry.COUNT: {"type": "integer", "minimum": 0},
+    registry.LABEL: {"type": "string"},
 }
-"""The JSON Schema of a rule's value, by what its column holds."""
+"""The JSON Schema of a rule's value, by what its column holds (a label's names added by
+:func:`_value_schema`)."""
 _OPTIONAL = "null for an item without a checklist (a report of an items file)"
 
 
@@ -50,12 +52,24 @@ def rules_schema() -> dict:
     properties = {}
     for name in registry.verdict_columns():
         column = registry.column_of(name)
-        value = dict(_KIND_SCHEMAS[column.kind])
+        value = _value_schema(column)
         if column.optional:
             value = {"description": _OPTIONAL, **value, "type": [value["type"], "null"]}
         properties[name] = value
     return {"type": "object", "required": list(properties), "additionalProperties": False,
             "properties": properties}
+
+
+def _value_schema(column: registry.Column) -> dict:
+    """The schema of one column's value: by its kind; a label one of the column's names.
+
+    >>> _value_schema(registry.Column("step", registry.LABEL, labels=("exact", "none")))
+    {'type': 'string', 'enum': ['exact', 'none']}
+    """
+    value = dict(_KIND_SCHEMAS[column.kind])
+    if column.kind == registry.LABEL:
+        value["enum"] = list(column.labels)
+    return value
 
 
 def report_schema() -> dict:

@@ -5,7 +5,8 @@ The file is read through the package's strict readers
 naming the file, row, id and column of a fault. In a scored CSV every field is text: the rule
 columns are parsed here as the rule registry declares them
 (:func:`recallscore_nb.core.rules.column_of`: binary ones ``true``/``false`` in any case,
-graded ones numbers from 0 to 1, counts integers), and an empty field is missing, which only a
+graded ones numbers from 0 to 1, counts integers, labels one of the names the column
+declares), and an empty field is missing, which only a
 rule's optional columns may be (the checklist's, for an item without a checklist).
 """
 
@@ -22,7 +23,7 @@ import pyarrow.json as pa_json
 
 from ..core.engine import STRING
 from ..core.errors import InputFileError, UsageError
-from ..core.rules import BINARY, COUNT, GRADED, column_of, stored_columns
+from ..core.rules import BINARY, COUNT, GRADED, LABEL, Column, column_of, stored_columns
 from .files import read_input
 from .strict_readers import FORMATS, read_jsonl_records, read_parquet_table, read_strict_csv
 
@@ -53,19 +54,19 @@ def read_scored(path, *, by: str = "system", columns: Sequence[str] = ()) -> pd.
     -------
     DataFrame
         The file's columns, with every rule's columns typed by their kind (binary ones as
-        nullable booleans, graded ones as floats, counts as nullable integers), and ``by``
-        and ``item`` (when present) as strings.
+        nullable booleans, graded ones as floats, counts as nullable integers, labels as
+        strings), and ``by`` and ``item`` (when present) as strings.
 
     Raises
     ------
     InputFileError
         Naming the file, and the row (0-based), id and column at fault: a file that is not
         a scored file (no rule column: run ``recallscore score`` first), a missing column, a
-        value that is not true/false or not a number in range, or a missing value where only
-        the checklist columns may be missing. The file itself is read by the strict readers
-        of :mod:`recallscore_nb.io.attempts` (a regular file; CSV all text, one header, no
-        unterminated quote; strict JSON lines; Parquet without a repeated column), whose
-        errors name the line.
+        value that is not true/false, not a number in range or not one of a label column's
+        names, or a missing value where only the checklist columns may be missing. The file
+        itself is read by the strict readers of :mod:`recallscore_nb.io.attempts` (a
+        regular file; CSV all text, one header, no unterminated quote; strict JSON lines;
+        Parquet without a repeated column), whose errors name the line.
 
     Examples
     --------
@@ -172,43 +173,73 @@ def _typed(frame: pd.DataFrame, name: str, by: str) -> pd.DataFrame:
             if missing.any():
                 fail(missing, column, "a name", raw)
             frame[column] = raw.astype(str).astype(STRING)
-    kinds = {c: column_of(c) for c in frame.columns}
-    booleans = [c for c, kind in kinds.items() if kind is not None and kind.kind == BINARY]
-    for column in booleans:
-        raw = frame[column]
-        values, missing, bad = _parse_booleans(raw)
-        if bad.any():
-            fail(bad, column, _EXPECTED[BINARY], raw)
-        if missing.any() and not kinds[column].optional:
-            fail(missing, column, _EXPECTED[BINARY], raw)
-        out = pd.array(values, dtype="boolean")
-        out[missing] = pd.NA
-        frame[column] = out
-    numbers = [c for c in stored_columns() if c.kind != BINARY and c.name in frame.columns]
-    for kind in numbers:
-        column, expected = kind.name, _EXPECTED[kind.kind]
-        raw = frame[column]
-        values, missing, bad = _parse_numbers(raw)
-        if kind.kind == GRADED:
-            bad |= ~missing & ~bad & ((values < 0) | (values > 1))
-        else:
-            bad |= ~missing & ~bad & ((values < 0) | (values != np.floor(values)))
-        if bad.any():
-            fail(bad, column, expected, raw)
-        if missing.any() and not kind.optional:
-            fail(missing, column, expected, raw)
-        if kind.kind == GRADED:
-            frame[column] = values
-        else:
-            out = pd.array(np.where(missing, 0, values).astype(np.int64), dtype="Int64")
-            out[missing] = pd.NA
-            frame[column] = out
-    for kind in numbers:
+    kinds = [column_of(c) for c in frame.columns]
+    booleans = [kind for kind in kinds if kind is not None and kind.kind == BINARY]
+    others = [c for c in stored_columns() if c.kind != BINARY and c.name in frame.columns]
+    for kind in booleans + others:
+        frame[kind.name] = _PARSERS[kind.kind](frame[kind.name], kind, fail)
+    for kind in others:
         if kind.at_most is not None and kind.at_most in frame.columns:
             over = (frame[kind.name] > frame[kind.at_most]).fillna(False).to_numpy(bool)
             if over.any():
                 fail(over, kind.name, f"at most {kind.at_most}", frame[kind.name])
     return frame
+
+
+def _expected(kind: Column) -> str:
+    """What a rule column must hold, as an error says it."""
+    if kind.kind == LABEL:
+        return f"one of {', '.join(kind.labels)}"
+    return _EXPECTED[kind.kind]
+
+
+def _checked(kind: Column, raw: pd.Series, missing: np.ndarray, bad: np.ndarray,
+             fail) -> None:
+    """Fail on the first bad value, or the first missing one of a column that may not miss."""
+    if bad.any():
+        fail(bad, kind.name, _expected(kind), raw)
+    if missing.any() and not kind.optional:
+        fail(missing, kind.name, _expected(kind), raw)
+
+
+def _boolean_column(raw: pd.Series, kind: Column, fail):
+    values, missing, bad = _parse_booleans(raw)
+    _checked(kind, raw, missing, bad, fail)
+    out = pd.array(values, dtype="boolean")
+    out[missing] = pd.NA
+    return out
+
+
+def _number_column(raw: pd.Series, kind: Column, fail):
+    """A graded column as floats, a count as nullable integers."""
+    values, missing, bad = _parse_numbers(raw)
+    if kind.kind == GRADED:
+        bad |= ~missing & ~bad & ((values < 0) | (values > 1))
+    else:
+        bad |= ~missing & ~bad & ((values < 0) | (values != np.floor(values)))
+    _checked(kind, raw, missing, bad, fail)
+    if kind.kind == GRADED:
+        return values
+    out = pd.array(np.where(missing, 0, values).astype(np.int64), dtype="Int64")
+    out[missing] = pd.NA
+    return out
+
+
+def _label_column(raw: pd.Series, kind: Column, fail):
+    """A label column as text, each value one of the column's labels (as written: labels
+    are names, their case is theirs)."""
+    if pd.api.types.is_bool_dtype(raw.dtype) or pd.api.types.is_numeric_dtype(raw.dtype):
+        missing = raw.isna().to_numpy()
+        _checked(kind, raw, missing, ~missing, fail)
+    text, missing = _text(raw)
+    bad = ~missing & ~text.isin(kind.labels).fillna(False).to_numpy(bool)
+    _checked(kind, raw, missing, bad, fail)
+    return text.where(~missing).astype(STRING)
+
+
+_PARSERS = {BINARY: _boolean_column, GRADED: _number_column, COUNT: _number_column,
+            LABEL: _label_column}
+"""How a rule column is parsed and checked, by its kind."""
 
 
 def _text(raw: pd.Series):

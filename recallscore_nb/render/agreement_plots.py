@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 import pandas as pd
 
 from .figures import FIGURE_WIDTH, figure, style
@@ -217,7 +218,7 @@ def step_ablation_figure(ablation: pd.DataFrame):
                     label="broken" if ax is axes[0] else None)
             ax.axvline(0, color="0.3", linewidth=0.6)
             ax.set_title(name or "", loc="left")
-            ax.locator_params(axis="x", nbins=4)
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=4, min_n_ticks=3))
         first = rows.drop_duplicates("element").set_index("element")
         axes[0].set_yticks(y, [f"{e} (guard, off)" if first.loc[e, "kind"] == "guard"
                                and first.loc[e, "default"] == "off" else e for e in elements])

@@ -52,10 +52,11 @@ def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
     mean with its interval; saturated rules shaded, their titles red; a legend below the
     panels says what the markers and the shading mean."""
     with style():
-        rows = max(1, -(-len(measures) // 3))  # three panels a row, as many rows as needed
+        columns = 3 if len(measures) <= 9 else 4  # three rows at most: no page tall
+        rows = max(1, -(-len(measures) // columns))
         per_row = 0.75 + 0.13 * table["system"].nunique()  # the panel's rows, its title, its ticks
-        fig, axes = figure(rows, 3, figsize=(FIGURE_WIDTH, 0.9 + per_row * rows), sharex=True,
-                           sharey=True, layout="constrained", squeeze=False)
+        fig, axes = figure(rows, columns, figsize=(FIGURE_WIDTH, 0.9 + per_row * rows),
+                           sharex=True, sharey=True, layout="constrained", squeeze=False)
         for ax in axes.flat[len(measures):]:
             ax.set_visible(False)
         handles = {}
@@ -66,7 +67,8 @@ def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
                     handles.setdefault(container.get_label(), container)
             is_saturated = bool(saturated.get(rule, False))
             ax.set_title(label + ("\nsaturated" if is_saturated else "\n "),
-                         color=_SATURATED_TITLE if is_saturated else "black")
+                         color=_SATURATED_TITLE if is_saturated else "black",
+                         fontsize=9 if columns == 3 else 8)
             if is_saturated:
                 ax.set_facecolor(_SATURATED_FACE)
         if any(saturated.values()):
@@ -77,7 +79,7 @@ def intervals_figure(table: pd.DataFrame, saturated: Mapping[str, bool],
         for ax in axes.flat[:len(measures)]:
             ax.xaxis.set_tick_params(labelbottom=True)  # every panel reads its own scores
             ax.set_xticks([0, 0.25, 0.5, 0.75, 1], ["0", ".25", ".5", ".75", "1"])
-        for ax in axes.flat[max(0, len(measures) - 3):len(measures)]:
+        for ax in axes.flat[max(0, len(measures) - columns):len(measures)]:
             ax.set_xlabel("mean score")  # the lowest panel of each column
         fig.legend(list(handles.values()), list(handles), loc="outside lower center",
                    ncols=min(len(handles), 2))

@@ -110,7 +110,8 @@ def test_partial_credit_beside_the_counts_it_is_computed_from():
                           "normalized_match": [F, T, T], "squad_exact_match": [F, T, T],
                           "token_f1": [0.0, 0.5, 1.0], "contains": [F, T, T],
                           "checklist_full_match": [F, F, T],
-                          "facts_present": [0, 2, 3], "facts_total": [3, 3, 3]})
+                          "facts_present": [0, 2, 3], "facts_total": [3, 3, 3],
+                          "equivalent": [F, T, T]})
     table = side_by_side(frame, [None, None, None])
     assert table["partial_credit"].tolist() == [0, 2 / 3, 1]
     assert table.columns.get_loc("partial_credit") == table.columns.get_loc("facts_total") + 1
@@ -125,18 +126,19 @@ def _scores(**columns) -> pd.DataFrame:
 
 
 # Four rows: literal passes r1; normalized r1, r2; squad r1, r2; checklist r1, r2, r3;
-# contains none.
+# contains none; equivalent r1, r2, r3 (as the checklist).
 FOUR = _scores(
     literal_match=[T, F, F, F],
     normalized_match=[T, T, F, F],
     squad_exact_match=[T, T, F, F],
     checklist_full_match=[T, T, T, F],
+    equivalent=[T, T, T, F],
 )
 
 
 def test_agreement_table_counts_and_kappa_by_hand():
     table = agreement_table(FOUR).set_index(["rule_a", "rule_b"])
-    assert len(table) == 10  # 5 rules, 10 pairs
+    assert len(table) == 15  # 6 rules, 15 pairs
     row = table.loc[("literal", "normalized")]
     assert (row["both_pass"], row["only_a"], row["only_b"], row["both_fail"]) == (1, 0, 1, 2)
     assert row["agreement_pct"] == 75
@@ -146,6 +148,10 @@ def test_agreement_table_counts_and_kappa_by_hand():
     assert table.loc[("normalized", "squad_exact_match"), "kappa"] == 1
     # normalized vs checklist: agree=3, S=2·3+2·1=8: (12-8)/(16-8)
     assert table.loc[("normalized", "checklist"), "kappa"] == 1 / 2
+    # checklist and equivalent agree on every row: 3 both pass, 1 both fail
+    row = table.loc[("checklist", "equivalent")]
+    assert (row["both_pass"], row["only_a"], row["only_b"], row["both_fail"]) == (3, 0, 0, 1)
+    assert row["kappa"] == 1
 
 
 def test_label_counts_and_precision_recall_by_hand():
@@ -153,6 +159,7 @@ def test_label_counts_and_precision_recall_by_hand():
     counts = label_counts(FOUR, labels).set_index("rule")
     assert counts.loc["checklist"].tolist() == [2, 2, 1, 1, 1]
     assert counts.loc["literal"].tolist() == [1, 2, 0, 1, 1]
+    assert counts.loc["equivalent"].tolist() == counts.loc["checklist"].tolist()
     table = precision_recall_table(FOUR, labels).set_index("rule")
     assert table.loc["literal", ["tp", "fp", "fn", "tn"]].tolist() == [1, 0, 1, 1]
     assert table.loc["literal", "precision"] == 1 and table.loc["literal", "recall"] == 1 / 2
@@ -160,14 +167,16 @@ def test_label_counts_and_precision_recall_by_hand():
     assert table.loc["checklist", "precision"] == 2 / 3
     assert table.loc["checklist", "recall"] == 1
     assert table.loc["checklist", "mean_incomplete"] == 1  # r3 passes
-    assert table["labelled"].tolist() == [3] * 7 and table["unlabelled"].tolist() == [1] * 7
+    assert table["labelled"].tolist() == [3] * 8 and table["unlabelled"].tolist() == [1] * 8
+    assert table.index.tolist() == ["literal", "normalized", "squad_exact_match", "contains",
+                                    "checklist", "equivalent", "token_f1", "partial_credit"]
     assert table.loc["token_f1", "kind"] == "graded"
     assert pd.isna(table.loc["token_f1", "tp"]) and math.isnan(table.loc["token_f1", "recall"])
 
 
 def test_precision_recall_undefined_cases():
     scores = _scores(literal_match=[F, F], normalized_match=[F, F], squad_exact_match=[F, F],
-                     checklist_full_match=[T, F])
+                     checklist_full_match=[T, F], equivalent=[F, F])
     table = precision_recall_table(scores, [F, F]).set_index("rule")
     # literal passes no labelled row: precision undefined; no complete row: recall undefined
     assert math.isnan(table.loc["literal", "precision"])
@@ -175,11 +184,11 @@ def test_precision_recall_undefined_cases():
     assert table.loc["checklist", "precision"] == 0
     assert math.isnan(table.loc["checklist", "mean_complete"])
     unlabelled = precision_recall_table(scores, [None, None])
-    assert unlabelled["labelled"].tolist() == [0] * 7
+    assert unlabelled["labelled"].tolist() == [0] * 8
     assert unlabelled[["precision", "recall"]].isna().all().all()
     shown = na_as_text(unlabelled)
-    assert shown["precision"].tolist() == [NA_TEXT] * 7
-    assert shown["tp"].tolist()[:5] == [0] * 5 and shown["tp"].iloc[5] == NA_TEXT
+    assert shown["precision"].tolist() == [NA_TEXT] * 8
+    assert shown["tp"].tolist()[:6] == [0] * 6 and shown["tp"].iloc[6] == NA_TEXT
 
 
 def test_labels_must_align():
@@ -193,7 +202,7 @@ def test_side_by_side_shows_missing_labels_as_na():
     assert list(table.columns) == [
         "id", "condition", "literal", "normalized", "squad_exact_match", "token_f1",
         "contains", "checklist", "facts_present", "facts_total", "partial_credit",
-        "facts_complete"]
+        "equivalent", "facts_complete"]
     assert table["condition"].tolist() == [""] * 4  # no condition column: empty
 
 
@@ -232,13 +241,18 @@ def test_token_diff(attempt, reference, expected):
 def test_disagreements_on_the_shipped_benchmark():
     bench = load_benchmark()
     table = disagreements(bench, score_benchmark(bench)).set_index("id")
-    # R01 passes everything and R09-R12 fail everything: no disagreement there.
-    assert table.index.tolist() == ["R02", "R03", "R04", "R05", "R06", "R07", "R08"]
+    # R01 passes everything: no disagreement there. R09-R12 (a fact omitted or changed) fail
+    # every rule but equivalent, which accepts them by overlap (2/3 of the content words).
+    assert table.index.tolist() == ["R02", "R03", "R04", "R05", "R06", "R07", "R08", "R09",
+                                    "R10", "R11", "R12"]
     assert table.loc["R07", "token_diff"] == "+[please remember that]"
     assert table.loc["R07", "failing"] == "literal, normalized, squad_exact_match"
     assert table.loc["R04", "first_difference"] == (
         "equal after seed normalization; raw char 0: ' ' vs 'T'")
-    assert (table["missing_terms"] == "none").all()
+    assert (table.loc["R02":"R08", "missing_terms"] == "none").all()
+    assert (table.loc["R09":"R12", "passing"] == "equivalent").all()
+    assert table.loc["R09":"R12", "missing_terms"].tolist() == [
+        "material: copper", "location: west", "timing: before", "material: copper"]
 
 
 def test_disagreements_name_the_missing_fact_and_term(tmp_path):
@@ -254,7 +268,7 @@ def test_disagreements_name_the_missing_fact_and_term(tmp_path):
     bench = load_benchmark(path)
     table = disagreements(bench, score_benchmark(bench))
     row = table.iloc[0]
-    assert (row["passing"], row["failing"]) == ("squad_exact_match, contains",
+    assert (row["passing"], row["failing"]) == ("squad_exact_match, contains, equivalent",
                                                 "literal, normalized, checklist")
     assert row["missing_terms"] == "place: the mat"
     assert row["token_diff"] == "-[the] -[the]"
@@ -262,8 +276,8 @@ def test_disagreements_name_the_missing_fact_and_term(tmp_path):
     assert facts_complete_labels(bench).isna().all()
 
 
-def test_binary_rules_are_the_five_binary_columns():
+def test_binary_rules_are_the_six_binary_columns():
     assert binary_rules() == {
         "literal_match": "literal", "normalized_match": "normalized",
         "squad_exact_match": "squad_exact_match", "contains": "contains",
-        "checklist_full_match": "checklist"}
+        "checklist_full_match": "checklist", "equivalent": "equivalent"}

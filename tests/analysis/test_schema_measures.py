@@ -46,6 +46,8 @@ def test_04_on_the_shipped_benchmark(tmp_path):
     pr = t["precision_recall"].set_index("rule")
     assert pr.loc["literal", ["precision", "recall"]].tolist() == [1, 1 / 8]
     assert pr.loc["checklist", ["precision", "recall"]].tolist() == [1, 1]
+    # equivalent accepts all 12 rows (R09-R12 by overlap): tp 8, fp 4
+    assert pr.loc["equivalent", ["tp", "fp", "precision", "recall"]].tolist() == [8, 4, 2 / 3, 1]
     assert pr.loc["schema", ["precision", "recall"]].tolist() == [1, 1]
     # the shipped schema's weighted scores: 1 for R01-R08; R09 5/6, R10 and R11 1/2, R12 3/4
     assert pr.loc["weighted_score", "mean_incomplete"] == pytest.approx((5 / 6 + 1 / 2 + 1 / 2 + 3 / 4) / 4)
@@ -53,8 +55,9 @@ def test_04_on_the_shipped_benchmark(tmp_path):
     assert pr.loc["token_f1", "precision"] == "n/a"
     assert nb.numbers["AgreementRecallNormalized"] == "0.500"
     assert nb.numbers["AgreementMeanPartialCreditIncomplete"] == "0.750"
-    assert t["disagreements"]["id"].tolist() == ["R02", "R03", "R04", "R05", "R06", "R07", "R08"]
-    assert nb.numbers["AgreementDisagreeingRows"] == "7"
+    assert t["disagreements"]["id"].tolist() == ["R02", "R03", "R04", "R05", "R06", "R07", "R08",
+                                                "R09", "R10", "R11", "R12"]
+    assert nb.numbers["AgreementDisagreeingRows"] == "11"
     for what, frame in t.items():
         nb.save(what, frame)
         assert written(tmp_path, STEM, what)
@@ -70,8 +73,11 @@ def test_04_on_a_benchmark_of_our_own(tmp_path, own_benchmark):
     table = t["agreement"].set_index(["rule_a", "rule_b"])
     # SQuAD EM and the checklist agree on every row: o1, o2, o4 pass, o3 fails: kappa 1.
     assert table.loc[("squad_exact_match", "checklist"), "kappa"] == 1
+    # equivalent: o1, o2, o4 the same words; o3 3 of the 5 content words, short of 2/3
+    assert scores["equivalent"].tolist() == [True, True, False, True]
+    assert table.loc[("checklist", "equivalent"), "kappa"] == 1
     pr = t["precision_recall"]
-    assert pr["precision"].tolist() == ["n/a"] * 9 and pr["unlabelled"].tolist() == [4] * 9
+    assert pr["precision"].tolist() == ["n/a"] * 10 and pr["unlabelled"].tolist() == [4] * 10
     assert nb.numbers["AgreementPrecisionLiteral"] == "n/a"
     dis = t["disagreements"].set_index("id")
     assert dis.loc["o2", "token_diff"] == "-[a]"
@@ -88,8 +94,8 @@ def test_04_kappa_undefined_is_na(tmp_path):
     }))
     nb = session(STEM, tmp_path, benchmark_path=str(path))
     t = steps(nb)
-    assert t["agreement"]["kappa"].tolist() == ["n/a"] * 15  # 6 binary measures, 15 pairs
-    assert t["agreement"]["agreement_pct"].tolist() == [100] * 15
+    assert t["agreement"]["kappa"].tolist() == ["n/a"] * 21  # 7 binary measures, 21 pairs
+    assert t["agreement"]["agreement_pct"].tolist() == [100] * 21
     assert nb.numbers["AgreementKappaLiteralChecklist"] == "n/a"
     assert t["disagreements"].empty
     assert not math.isnan(float(nb.numbers["AgreementPercentLiteralChecklist"]))

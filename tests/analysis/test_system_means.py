@@ -39,6 +39,14 @@ from tests.analysis.notebook_steps import (  # noqa: F401 (shipped_05: a fixture
         ("sys-e", "partial_credit", 59 / 96),
         ("control:empty", "token_f1", 0),
         ("control:idk", "checklist_full_match", 0),
+        ("sys-a", "equivalent", 1),
+        ("sys-b", "equivalent", 1),
+        ("sys-c", "equivalent", 23 / 24),
+        ("sys-d", "equivalent", 22 / 24),
+        ("sys-e", "equivalent", 7 / 24),
+        ("control:idk", "equivalent", 0),
+        # the stuffed list holds 2/3 of the reference's content words: the overlap step
+        ("control:stuffing", "equivalent", 1),
     ],
 )
 def test_shipped_means(shipped_05, system, rule, expected):
@@ -72,11 +80,14 @@ def test_saturation_on_the_shipped_example(shipped_05):
     table = tables["saturation"].set_index("rule")
     assert table.index.tolist() == list(rs.measures_with_schema())
     assert table.index[table["saturated"]].tolist() == [
-        "checklist_full_match", "partial_credit", "schema_full_match", "weighted_score"]
+        "checklist_full_match", "partial_credit", "equivalent", "schema_full_match",
+        "weighted_score"]
+    assert table.loc["equivalent", ["best", "second", "best_mean", "second_mean"]].tolist() == [
+        "sys-a", "sys-b", 1, 1]
     assert table.loc["checklist_full_match", ["best", "second"]].tolist() == ["sys-b", "sys-a"]
     assert table.loc["literal_match", ["best", "second"]].tolist() == ["sys-a", "sys-c"]
     assert not table.loc["literal_match", "overlap"]
-    assert nb.numbers["ReanalysisSaturatedRules"] == "4"
+    assert nb.numbers["ReanalysisSaturatedRules"] == "5"
 
 
 def test_systems_table_and_numbers(shipped_05):

@@ -27,6 +27,8 @@ def test_02_tables_and_figures_on_the_shipped_benchmark(tmp_path, svg_only):
     counts = by_label.set_index("rule")
     assert counts.loc["checklist", ["complete_pass", "incomplete_pass"]].tolist() == [8, 0]
     assert counts.loc["literal", ["complete_pass", "complete_total"]].tolist() == [1, 8]
+    # equivalent passes every row, the four with a fact omitted or changed too (overlap)
+    assert counts.loc["equivalent", ["complete_pass", "incomplete_pass"]].tolist() == [8, 4]
     nb.quote(rs.rule_figure_numbers(by_label))
     assert nb.numbers["FigureCompletePassNormalized"] == "4"
     assert nb.numbers["FigureIncompletePassSquad"] == "0"
@@ -44,8 +46,8 @@ def test_02_without_labels_says_na(tmp_path, own_benchmark):
     nb = session(STEM, tmp_path, benchmark_path=str(own_benchmark))
     scores = scores_of(nb)
     by_label = rs.passes_by_label(scores, rs.facts_complete_labels(nb.benchmark))
-    assert by_label["complete_pass"].tolist() == ["n/a"] * 5  # one per binary rule
-    assert by_label["unlabelled"].tolist() == [4] * 5
+    assert by_label["complete_pass"].tolist() == ["n/a"] * 6  # one per binary rule
+    assert by_label["unlabelled"].tolist() == [4] * 6
     assert rs.rule_figure_numbers(by_label)["FigureCompletePassChecklist"] == "n/a"
     assert rs.facts_present(scores, nb.benchmark.facts)["facts_total"].tolist() == [3] * 4
     saved = nb.save("by_label", by_label_figure(nb, scores))  # every format, once

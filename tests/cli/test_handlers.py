@@ -27,9 +27,10 @@ def test_cli_scores_an_items_file_and_names_unknown_items(tmp_path, monkeypatch,
     lines = (tmp_path / "o.csv").read_text().splitlines()
     assert lines[0] == ("id,item,attempt,system,literal_match,normalized_match,squad_exact_match,"
                         "token_f1,contains,facts_present,facts_total,checklist_full_match,"
-                        "facts_missing")
-    assert lines[2] == "1,capital,Paris,s2,true,true,true,1.0,true,,,,"
-    assert lines[1].endswith(",2,2,true,")
+                        "facts_missing,equivalent,equivalent_step")
+    assert lines[2] == "1,capital,Paris,s2,true,true,true,1.0,true,,,,,true,exact"
+    # 3 of the reference's 4 content words (red kite nest river): the overlap step
+    assert lines[1].endswith(",2,2,true,,true,overlap")
     (tmp_path / "b.csv").write_text("item,attempt\nnope,x\n", encoding="utf-8")
     capsys.readouterr()
     assert main(["score", "items.jsonl", "--attempts", "b.csv"]) == 2

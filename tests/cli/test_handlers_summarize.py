@@ -34,13 +34,13 @@ def scored() -> pd.DataFrame:
 
 # A scored items file by hand: q3 has no checklist (its checklist fields are empty).
 ITEMS_CSV = """\
-id,item,system,attempt,literal_match,normalized_match,squad_exact_match,token_f1,contains,facts_present,facts_total,checklist_full_match,facts_missing
-r1,q1,a,x,true,true,true,1.0,true,2,2,true,
-r2,q2,a,x,false,true,true,0.5,true,1,2,false,place
-r3,q3,a,x,TRUE,True,true,1,true,,,,
-r4,q1,b,x,false,false,false,0.25,false,1,2,false,time
-r5,q2,b,x,false,false,true,0.5,true,2,2,true,
-r6,q3,b,x,false,false,false,0,false,,,,
+id,item,system,attempt,literal_match,normalized_match,squad_exact_match,token_f1,contains,facts_present,facts_total,checklist_full_match,facts_missing,equivalent,equivalent_step
+r1,q1,a,x,true,true,true,1.0,true,2,2,true,,true,exact
+r2,q2,a,x,false,true,true,0.5,true,1,2,false,place,true,exact
+r3,q3,a,x,TRUE,True,true,1,true,,,,,true,exact
+r4,q1,b,x,false,false,false,0.25,false,1,2,false,time,false,none
+r5,q2,b,x,false,false,true,0.5,true,2,2,true,,true,contains
+r6,q3,b,x,false,false,false,0,false,,,,,false,negation
 """
 
 
@@ -62,7 +62,7 @@ def test_stdout_markdown_with_notes(tmp_path, scored):
     assert f"scored: {path} (120 rows, sha256 {sha})" in text
     assert f"bootstrap|ci:percentile-95|unit:attempt|n:500|seed:7|version:{V}" in text
     assert "saturated rules (two best >= 0.95, intervals overlap): " in text
-    assert len([line for line in lines if line.startswith("| sys-")]) == 5 * 7
+    assert len([line for line in lines if line.startswith("| sys-")]) == 5 * 8
 
 
 def test_stdout_paired_with_mcnemar(tmp_path):
@@ -84,7 +84,7 @@ def test_out_writes_by_extension_and_the_paired_table_beside_it(tmp_path, suffix
     out = tmp_path / "out" / f"summary{suffix}"
     lines = summarize_command(path, paired=("a", "b"), out=out, resamples=200, seed=3)
     paired = tmp_path / "out" / f"summary.paired{suffix}"
-    assert lines[:2] == [f"wrote {out} (14 rows)", f"wrote {paired} (7 rows)"]  # 7 measures
+    assert lines[:2] == [f"wrote {out} (16 rows)", f"wrote {paired} (8 rows)"]  # 8 measures
     signature = f"bootstrap|ci:percentile-95|unit:item|n:200|seed:3|version:{V}"
     assert signature in lines
     text, paired_text = out.read_text(), paired.read_text()

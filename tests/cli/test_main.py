@@ -29,6 +29,12 @@ from recallscore_nb.io.data import DEFAULT_BENCHMARK
 from tests.conftest import BENCHMARK, REFERENCE, write_benchmark, run_cli as run
 
 V = __version__
+EQUIVALENT_SIGNATURE = (
+    "equivalent|norm:answer|steps:exact+contains+number+plural+date+quantity+glue+spelling+"
+    "order+name-part+part+overlap|guards:negation|tolerance:0.05|shortest:5|window:3|longest:4|"
+    f"share:2/3|least:2|version:{V}")
+ANSWER_STEPS = ("mojibake,superscripts,nfkc,accents,typography,symbols,footnotes,glued_words,"
+                "lowercase,possessives,numerals,punctuation_spaces,articles,whitespace")
 SIGNATURES = {
     "v1.1": [
         f"literal|norm:none|version:{V}",
@@ -37,6 +43,7 @@ SIGNATURES = {
         f"token_f1|mode:v1.1|norm:squad|tok:ws|bag:multiset|empty:zero|version:{V}",
         f"contains|norm:squad|tok:ws|match:whole-token|version:{V}",
         f"checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:{V}",
+        EQUIVALENT_SIGNATURE,
     ],
     "v2.0": [
         f"literal|norm:none|version:{V}",
@@ -45,24 +52,33 @@ SIGNATURES = {
         f"token_f1|mode:v2.0|norm:squad|tok:ws|bag:multiset|empty:both-one|version:{V}",
         f"contains|norm:squad|tok:ws|match:whole-token|version:{V}",
         f"checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:{V}",
+        EQUIVALENT_SIGNATURE,
     ],
 }
 NORMALIZER_SIGNATURES = [
     f"normalizer|name:seed|steps:lowercase,punctuation,whitespace|version:{V}",
     f"normalizer|name:squad|steps:lowercase,punctuation,articles,whitespace|version:{V}",
+    f"normalizer|name:answer|steps:{ANSWER_STEPS}|version:{V}",
+    f"normalizer|name:answer+numbers|steps:{ANSWER_STEPS},number_words|version:{V}",
+    f"normalizer|name:answer+stems|steps:{ANSWER_STEPS},number_words,singular|version:{V}",
 ]
 RULE_COLUMNS = ["literal_match", "normalized_match", "squad_exact_match", "token_f1",
                 "contains", "facts_present", "facts_total", "checklist_full_match"]
-OWN_COLUMNS = ["id", "attempt", "condition", *RULE_COLUMNS, "fact_bird", "fact_place", "fact_time"]
+EQUIVALENT_COLUMNS = ["equivalent", "equivalent_step"]
+FACT_COLUMNS = ["fact_bird", "fact_place", "fact_time", *EQUIVALENT_COLUMNS]
+"""The kite benchmark's fact columns, then the equivalent rule's (after every fact)."""
+OWN_COLUMNS = ["id", "attempt", "condition", *RULE_COLUMNS, *FACT_COLUMNS]
 
 # The fixture benchmark's rows scored by hand (see conftest.py): literal, normalized,
-# squad EM, token F1, facts present, facts total, full, bird, place, time.
+# squad EM, token F1, contains, facts present, facts total, full, bird, place, time,
+# equivalent and its step (K3, K4 every content word in another order; K5 4 of the 6 content
+# words, red kite nest roof: 2/3, the overlap step).
 OWN_SCORES = {
-    "K1": [True, True, True, 1.0, True, 3, 3, True, True, True, True],
-    "K2": [False, True, True, 1.0, True, 3, 3, True, True, True, True],
-    "K3": [False, False, False, 1.0, False, 3, 3, True, True, True, True],
-    "K4": [False, False, False, 1.0, False, 2, 3, False, False, True, True],
-    "K5": [False, False, False, 6 / 8, False, 1, 3, False, True, False, False],
+    "K1": [True, True, True, 1.0, True, 3, 3, True, True, True, True, True, "exact"],
+    "K2": [False, True, True, 1.0, True, 3, 3, True, True, True, True, True, "exact"],
+    "K3": [False, False, False, 1.0, False, 3, 3, True, True, True, True, True, "order"],
+    "K4": [False, False, False, 1.0, False, 2, 3, False, False, True, True, True, "order"],
+    "K5": [False, False, False, 6 / 8, False, 1, 3, False, True, False, False, True, "overlap"],
 }
 
 
@@ -227,7 +243,7 @@ def test_score_shipped_rows(capsys):
     frame = table(out)
     assert frame.columns.tolist() == [
         "id", "attempt", "condition", *RULE_COLUMNS,
-        "fact_material", "fact_object", "fact_location", "fact_timing"]
+        "fact_material", "fact_object", "fact_location", "fact_timing", *EQUIVALENT_COLUMNS]
     assert frame["id"].tolist() == [f"R{i:02d}" for i in range(1, 13)]
     assert frame["literal_match"].sum() == 1
     assert frame["normalized_match"].sum() == 4
@@ -251,7 +267,7 @@ def test_score_own_rows_every_value(capsys):
     assert {row.id: list(row[3:]) for row in frame.itertuples(index=False)} == OWN_SCORES
     assert out.splitlines()[0] == ",".join(OWN_COLUMNS)
     assert out.splitlines()[5].endswith(
-        ",false,false,false,0.75,false,1,3,false,true,false,false")
+        ",false,false,false,0.75,false,1,3,false,true,false,false,true,overlap")
 
 
 def test_score_rows_without_conditions_has_no_condition_column(capsys):
@@ -280,12 +296,14 @@ def test_score_csv_attempts(capsys):
     assert code == 0
     assert err.splitlines() == SIGNATURES["v1.1"]
     lines = out.splitlines()
-    assert lines[0] == ",".join(["id", "attempt", "rater", *RULE_COLUMNS, "fact_bird", "fact_place", "fact_time"])
-    # "red kite at dawn": 4 of the reference's 8 SQuAD tokens, precision 1, recall 1/2: F1 2/3
+    assert lines[0] == ",".join(["id", "attempt", "rater", *RULE_COLUMNS, *FACT_COLUMNS])
+    # "red kite at dawn": 4 of the reference's 8 SQuAD tokens, precision 1, recall 1/2: F1 2/3;
+    # 3 of its 6 content words, not equivalent
     assert lines[1] == ("007,red kite at dawn,Zoë,false,false,false,0.6666666666666666,false,2,3,"
-                        "false,true,false,true")
-    assert lines[2] == "008,,A,false,false,false,0.0,false,0,3,false,false,false,false"
-    assert lines[6] == f'012,{REFERENCE},C,true,true,true,1.0,true,3,3,true,true,true,true'
+                        "false,true,false,true,false,none")
+    assert lines[2] == "008,,A,false,false,false,0.0,false,0,3,false,false,false,false,false,none"
+    assert lines[6] == (f"012,{REFERENCE},C,true,true,true,1.0,true,3,3,true,true,true,true,"
+                        "true,exact")
     frame = table(out)
     assert frame["id"].tolist() == ["007", "008", "009", "010", "011", "012"]
     assert frame["attempt"].tolist()[1:5] == ["", "NA", "null", "None"]
@@ -338,8 +356,10 @@ def test_score_jsonl_attempts_to_jsonl(capsys):
         "token_f1": 2 / 3, "contains": False, "facts_present": 2, "facts_total": 3,
         "checklist_full_match": False,
         "fact_bird": True, "fact_place": False, "fact_time": True,
+        "equivalent": False, "equivalent_step": "none",
     }
     assert [records[1][k] for k in ("id", "n", "facts_present", "fact_bird", "token_f1")] == ["x", 2, 2, False, 1.0]
+    assert [records[1][k] for k in EQUIVALENT_COLUMNS] == [True, "order"]
 
 
 def test_score_parquet_attempts_to_parquet(capsys):
@@ -350,12 +370,14 @@ def test_score_parquet_attempts_to_parquet(capsys):
     assert (code, out) == (0, "")
     result = pq.read_table("s.parquet")
     assert result.column_names == ["id", "attempt", "temperature", *RULE_COLUMNS,
-                                   "fact_bird", "fact_place", "fact_time"]
+                                   *FACT_COLUMNS]
     types = {f.name: f.type for f in result.schema}
     assert types["id"] == types["attempt"] == pa.string()
     assert types["literal_match"] == types["fact_bird"] == pa.bool_()
     assert types["token_f1"] == types["temperature"] == pa.float64()
     assert types["facts_present"] == types["facts_total"] == pa.int64()
+    assert types["equivalent"] == pa.bool_()
+    assert result.column("equivalent_step").to_pylist() == ["none", "exact"]
     assert result.column("id").to_pylist() == ["7", "8"]
     assert result.column("token_f1").to_pylist() == [2 / 3, 1.0]
     assert result.column("checklist_full_match").to_pylist() == [False, True]

@@ -19,11 +19,14 @@ from recallscore_nb.core.rules import BINARY, Contains, Measure
 def test_the_public_lists_name_and_sign_every_rule_and_normalizer():
     assert [(e.name, e.normalizer) for e in rs.rules()] == [
         ("literal", "none"), ("normalized", "seed"), ("squad_exact_match", "squad"),
-        ("token_f1", "squad"), ("contains", "squad"), ("checklist", "seed")]
+        ("token_f1", "squad"), ("contains", "squad"), ("checklist", "seed"),
+        ("equivalent", "answer")]
     assert [e.signature for e in rs.rules("v2.0")] == [
         r.signature() for r in rule_registry.rules_for("v2.0")]
     assert rs.rules()[0].summary == "The attempt equals a reference character for character."
-    seed, squad = rs.normalizers()
+    seed, squad, answer, numbers, stems = rs.normalizers()
+    assert (numbers.steps, stems.steps) == (answer.steps + ("number_words",),
+                                            answer.steps + ("number_words", "singular"))
     assert (seed.name, seed.steps) == ("seed", ("lowercase", "punctuation", "whitespace"))
     assert squad.signature == ("normalizer|name:squad|steps:lowercase,punctuation,articles,"
                                f"whitespace|version:{__version__}")
@@ -64,14 +67,16 @@ def test_a_registered_rule_and_normalizer_are_listed(registered):
     assert rs.rules()[-1].name == "contains_digits"
     assert rs.rules()[-1].signature == (
         f"contains_digits|norm:digits|tok:ws|match:whole-token|version:{__version__}")
-    assert [e.name for e in rs.normalizers()] == ["seed", "squad", "digits"]
+    assert [e.name for e in rs.normalizers()] == ["seed", "squad", "answer", "answer+numbers",
+                                                  "answer+stems", "digits"]
     assert signatures()[-1].startswith("normalizer|name:digits|steps:digits_only,whitespace|")
     from recallscore_nb.core.scoring import score_all
 
     table = score_all(["born 1776, died 1826", "1776", "17 76", "x"], "in 1776",
                       facts={"year": ["1776"]})
     assert table["contains_digits"].tolist() == [True, True, False, False]
-    assert table.columns[-2:].tolist() == ["fact_year", "contains_digits"]  # after the others
+    assert table.columns[-4:].tolist() == ["fact_year", "equivalent", "equivalent_step",
+                                           "contains_digits"]  # after the others
 
 
 def test_names_are_registered_once_and_must_exist(registered):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -15,6 +16,7 @@ from recallscore_nb.core.rules import (
     RULES,
     Checklist,
     Contains,
+    Equivalent,
     LiteralMatch,
     NormalizedMatch,
     SquadExactMatch,
@@ -42,6 +44,17 @@ def test_version():
         ),
         (Checklist(), "checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:{v}"),
         (Contains(), "contains|norm:squad|tok:ws|match:whole-token|version:{v}"),
+        (Equivalent(), "equivalent|norm:answer|steps:exact+contains+number+plural+date+quantity+"
+                       "glue+spelling+order+name-part+part+overlap|guards:negation|"
+                       "tolerance:0.05|shortest:5|window:3|longest:4|share:2/3|least:2|"
+                       "version:{v}"),
+        (Equivalent(steps=("overlap", "exact"), guards=("longer-name", "negation"),
+                    tolerance=0.1, share=Fraction(3, 4)),
+         "equivalent|norm:answer|steps:exact+overlap|guards:negation+longer-name|"
+         "tolerance:0.1|shortest:5|window:3|longest:4|share:3/4|least:2|version:{v}"),
+        (Equivalent(steps=(), guards=()),
+         "equivalent|norm:answer|steps:none|guards:none|tolerance:0.05|shortest:5|window:3|"
+         "longest:4|share:2/3|least:2|version:{v}"),
     ],
     ids=lambda x: x if isinstance(x, str) else type(x).__name__,
 )
@@ -56,7 +69,7 @@ def test_signature_ends_with_the_version():
 
 def test_registry():
     assert list(RULES) == ["literal", "normalized", "squad_exact_match", "token_f1", "contains",
-                           "checklist"]
+                           "checklist", "equivalent"]
     assert RULES == {
         "literal": LiteralMatch,
         "normalized": NormalizedMatch,
@@ -64,6 +77,7 @@ def test_registry():
         "token_f1": TokenF1,
         "contains": Contains,
         "checklist": Checklist,
+        "equivalent": Equivalent,
     }
     assert {name: cls.name for name, cls in RULES.items()} == {n: n for n in RULES}
 
@@ -77,10 +91,21 @@ def test_registry():
         (TokenF1, "token_f1"),
         (Contains, "contains"),
         (Checklist, "checklist_full_match"),
+        (Equivalent, "equivalent"),
     ],
 )
 def test_columns(rule, column):
     assert rule.column == column
+
+
+def test_the_equivalent_rule_names_its_step_and_its_normalizers():
+    assert Equivalent().output_columns() == ["equivalent", "equivalent_step"]
+    assert Equivalent().normalizers_used() == ("answer", "answer+numbers", "answer+stems")
+    assert Contains().normalizers_used() == ("squad",) and LiteralMatch().normalizers_used() == ()
+    table = scoring.score_all(["Not Paris, but Lyon", "It is Paris.", "Rome"], "Paris",
+                              facts={"f": ["paris"]})
+    assert table["equivalent"].tolist() == [False, True, False]
+    assert table["equivalent_step"].tolist() == ["negation", "contains", "none"]
 
 
 @pytest.mark.parametrize("mode", ["v1.1", "v2.0"])

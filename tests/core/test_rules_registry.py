@@ -19,12 +19,14 @@ import pytest
 import recallscore_nb
 from recallscore_nb import __version__, load_benchmark, score_benchmark
 from recallscore_nb.core import rules
+from recallscore_nb.core.equivalence import LABELS as EQUIVALENCE_LABELS
 from recallscore_nb.core.errors import UsageError
 from recallscore_nb.core.facts import Fact, partial_credit
 from recallscore_nb.core.rules import (
     BINARY,
     COUNT,
     GRADED,
+    LABEL,
     RULES,
     Checklist,
     Column,
@@ -36,13 +38,14 @@ from recallscore_nb.core.rules import (
 PACKAGE = Path(recallscore_nb.__file__).parent
 REGISTRY = PACKAGE / "core" / "rules.py"
 COLUMNS = ("literal_match", "normalized_match", "squad_exact_match", "token_f1", "contains",
-           "facts_present", "facts_total", "checklist_full_match", "partial_credit")
-"""The six rules' column names (and the checklist's partial credit)."""
+           "facts_present", "facts_total", "checklist_full_match", "partial_credit",
+           "equivalent", "equivalent_step")
+"""The seven rules' column names (and the checklist's partial credit)."""
 
 # --- the registry's shape ---------------------------------------------------------------------
 def test_the_rules_in_output_order():
     assert list(RULES) == ["literal", "normalized", "squad_exact_match", "token_f1", "contains",
-                           "checklist"]
+                           "checklist", "equivalent"]
     assert [r.name for r in rules.rules_for("v2.0")] == list(RULES)
 
 
@@ -53,7 +56,8 @@ def test_every_rule_declares_everything(cls):
     assert rule.signature().endswith(f"|version:{__version__}")
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in rule.fields())
     assert cls.columns and all(isinstance(c, Column) for c in cls.columns)
-    assert all(c.kind in (BINARY, GRADED, COUNT) for c in cls.columns)
+    assert all(c.kind in (BINARY, GRADED, COUNT, LABEL) for c in cls.columns)
+    assert all(bool(c.labels) == (c.kind == LABEL) for c in cls.columns)
     assert cls.measures and all(isinstance(m, Measure) for m in cls.measures)
     for m in cls.measures:
         assert m.kind in (BINARY, GRADED) and m.label and m.short and m.tag and m.name
@@ -72,23 +76,29 @@ def test_columns_and_measures_are_unique():
 
 def test_what_each_consumer_asks_for():
     facts = (Fact("place", ("west",)), Fact("time", ("dawn",)))
-    assert rules.output_columns(facts) == [*COLUMNS[:8], "fact_place", "fact_time"]
-    assert rules.output_columns() == [*COLUMNS[:8], "facts_missing"]
-    assert [m.column for m in rules.measures()] == [*COLUMNS[:5], *COLUMNS[7:]]
+    equivalent = ["equivalent", "equivalent_step"]
+    assert rules.output_columns(facts) == [*COLUMNS[:8], "fact_place", "fact_time", *equivalent]
+    assert rules.output_columns() == [*COLUMNS[:8], "facts_missing", *equivalent]
+    assert [m.column for m in rules.measures()] == [*COLUMNS[:5], *COLUMNS[7:10]]
     assert [m.column for m in rules.binary_measures()] == [
         "literal_match", "normalized_match", "squad_exact_match", "contains",
-        "checklist_full_match"]
+        "checklist_full_match", "equivalent"]
     assert [(m.column, m.label) for m in rules.measures()] == [
         ("literal_match", "literal"), ("normalized_match", "normalized"),
         ("squad_exact_match", "SQuAD exact match"), ("token_f1", "token F1"),
         ("contains", "contains a reference"), ("checklist_full_match", "checklist, all facts"),
-        ("partial_credit", "checklist, share of facts")]
+        ("partial_credit", "checklist, share of facts"),
+        ("equivalent", "equivalent to a reference")]
     assert [m.name for m in rules.measures()] == [
         "literal", "normalized", "squad_exact_match", "token_f1", "contains", "checklist",
-        "partial_credit"]
+        "partial_credit", "equivalent"]
     assert [m.tag for m in rules.measures()] == [
-        "Literal", "Normalized", "Squad", "TokenF", "Contains", "Checklist", "PartialCredit"]
-    assert rules.verdict_columns() == [*COLUMNS[:5], "checklist_full_match"]
+        "Literal", "Normalized", "Squad", "TokenF", "Contains", "Checklist", "PartialCredit",
+        "Equivalent"]
+    assert rules.verdict_columns() == [*COLUMNS[:5], "checklist_full_match", "equivalent"]
+    assert rules.column_of("equivalent_step") == Column("equivalent_step", LABEL,
+                                                        labels=EQUIVALENCE_LABELS)
+    assert EQUIVALENCE_LABELS[-1] == "none" and "negation" in EQUIVALENCE_LABELS
     assert rules.column_of("facts_present") == Column("facts_present", COUNT, optional=True,
                                                       at_most="facts_total")
     assert rules.column_of("fact_anything") == Column("fact_anything", BINARY, optional=True)
@@ -108,7 +118,7 @@ def test_lookup_by_column_names_the_valid_ones():
         rules.measure("exact")
     assert str(caught.value) == (
         "unknown rule 'exact' (rules: literal_match, normalized_match, squad_exact_match, "
-        "token_f1, contains, checklist_full_match, partial_credit)")
+        "token_f1, contains, checklist_full_match, partial_credit, equivalent)")
 
 
 def test_one_compute_for_every_rule():
@@ -124,7 +134,7 @@ def test_one_compute_for_every_rule():
         out.update(got)
     assert [v.tolist() for v in out.values()] == [
         [False, False], [True, False], [True, False], [1.0, 0.0], [True, False], [1, 0],
-        [1, 1], [True, False], [True, False]]
+        [1, 1], [True, False], [True, False], [True, False], ["exact", "none"]]
 
 
 def test_the_checklist_needs_facts():
@@ -149,9 +159,16 @@ def _export_lists(source: str, path: Path) -> tuple[set[str], set[int]]:
     return names, lines
 
 
-PROSE_WORDS = {"contains"}
+PROSE_WORDS = {"contains", "equivalent"}
 """Column names that are also English words: in a string or comment they name the column only
 as a subscript (``row["contains"]``) or in double backquotes (````contains````)."""
+RULE_WORDS = {"equivalent"}
+"""Column names that are also their rule's name and a parameter's: in double backquotes they
+name the rule (the ````equivalent```` rule), so a string names the column when it is the name
+alone (``"equivalent"``, subscript or not)."""
+STEP_MODULES = {"core/equivalence.py"}
+"""Modules that name the equivalent rule's steps: there a step's name (``contains``, a value of
+``equivalent_step``) is no column."""
 
 
 def _prose(match: re.Match, text: str, before: str = "") -> bool:
@@ -159,7 +176,10 @@ def _prose(match: re.Match, text: str, before: str = "") -> bool:
     after the token ``before``) is only the English word."""
     if match.group(1) not in PROSE_WORDS:
         return False
-    subscript = before == "[" and text.strip("rbuRBU")[1:-1] == match.group(1)
+    whole = text.strip("rbuRBU")[1:-1] == match.group(1)
+    if match.group(1) in RULE_WORDS:
+        return not whole
+    subscript = before == "[" and whole
     ticked = text[max(match.start() - 2, 0):match.start()] == "``"
     return not (subscript or ticked)
 
@@ -199,6 +219,8 @@ def test_the_rule_columns_are_named_in_the_registry_only():
         if path == REGISTRY:
             continue
         found = _column_mentions(path)
+        if where in STEP_MODULES:
+            found = [(line, name) for line, name in found if name not in EQUIVALENCE_LABELS]
         if found:
             mentions[where] = found
     assert mentions == {}
@@ -218,6 +240,10 @@ def test_the_check_finds_a_planted_mention(tmp_path):
     prose.write_text('"""It contains ``contains``."""\nx = row["contains"]  # what it contains\n',
                      encoding="utf-8")
     assert _column_mentions(prose) == [(1, "contains"), (2, "contains")]
+    named = tmp_path / "named.py"
+    named.write_text('"""The ``equivalent`` rule, if equivalent."""\nx = row["equivalent"]\n'
+                     'y = ("equivalent",)  # equivalent\n', encoding="utf-8")
+    assert _column_mentions(named) == [(2, "equivalent"), (3, "equivalent")]
 
 
 # --- a new rule is one class -------------------------------------------------------------------
@@ -253,7 +279,8 @@ def test_a_new_rule_is_scored_with_every_other(with_shouting):
     assert scores["shouting_match"].tolist() == [True, False]
     items = Items("demo", "", (Item("q1", ("west",), (Fact("place", ("west",)),)),))
     table = score_items(items, pd.DataFrame({"item": ["q1", "q1"], "attempt": ["WEST", "west"]}))
-    assert table.columns.tolist()[-2:] == ["facts_missing", "shouting_match"]
+    assert table.columns.tolist()[-4:] == ["facts_missing", "equivalent", "equivalent_step",
+                                           "shouting_match"]
     assert table["shouting_match"].tolist() == [True, False]
 
 
@@ -266,7 +293,7 @@ def test_a_new_rule_is_signed_listed_and_summarized(with_shouting, tmp_path):
 
     rule_lines = [line for line in signature_command() if not line.startswith("normalizer|")]
     assert rule_lines[-1] == f"shouting|case:upper|version:{__version__}"
-    assert "checklist_full_match, partial_credit, shouting_match (default: all)" in " ".join(
+    assert "partial_credit, equivalent, shouting_match (default: all)" in " ".join(
         _help(build_parser(), "summarize").split())
     assert binary_rules()["shouting_match"] == "shouting"
     attempts = ["THE COPPER TOKEN", "the copper token", "West drawer", "WEST DRAWER"]

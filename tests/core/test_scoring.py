@@ -34,7 +34,10 @@ from tests.oracles import reference_rules as rr
 
 RULE_COLUMNS = ["literal_match", "normalized_match", "squad_exact_match", "token_f1", "contains",
                 "facts_present", "facts_total", "checklist_full_match"]
-"""The rules' columns, pinned: every scored table holds them in this order."""
+"""The rules' columns, pinned: every scored table holds them in this order (then the facts'
+columns, then :data:`EQUIVALENT_COLUMNS`)."""
+EQUIVALENT_COLUMNS = ["equivalent", "equivalent_step"]
+"""The ``equivalent`` rule's columns: its verdict and the step that decided it."""
 
 # Each example below is one vectorized call over a list of up to 12 rows (about 10 ms of
 # fixed cost), so these properties take 100 examples to keep the file near 20 s.
@@ -401,7 +404,7 @@ def test_empty_attempts(rule, options, references):
 @pytest.mark.parametrize("references", ["Paris", []])
 def test_empty_attempts_score_all_and_checklist(references):
     table = score_all([], references, facts={"place": ["west"]})
-    assert table.columns.tolist() == [*RULE_COLUMNS, "fact_place"]
+    assert table.columns.tolist() == [*RULE_COLUMNS, "fact_place", *EQUIVALENT_COLUMNS]
     assert len(table) == 0
     assert len(checklist([], {"place": ["west"]})) == 0
 
@@ -448,9 +451,11 @@ def test_bad_reference_items_raise(references):
 # --- score_all ---------------------------------------------------------------------------
 def test_score_all_one_row_by_hand():
     table = score_all(["The west drawer."], "the west drawer", facts={"place": ["west"]})
-    assert table.columns.tolist() == [*RULE_COLUMNS, "fact_place"]
-    # literal no (case, "."); seed equal; squad "west drawer" both; F1 1; contained; one fact
-    assert table.iloc[0].tolist() == [False, True, True, 1.0, True, 1, 1, True, True]
+    assert table.columns.tolist() == [*RULE_COLUMNS, "fact_place", *EQUIVALENT_COLUMNS]
+    # literal no (case, "."); seed equal; squad "west drawer" both; F1 1; contained; one fact;
+    # equivalent: "west drawer" under the answer normalizer both, the step exact
+    assert table.iloc[0].tolist() == [False, True, True, 1.0, True, 1, 1, True, True,
+                                      True, "exact"]
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -640,9 +645,10 @@ def test_shipped_benchmark_columns_and_parity(mode):
     table = score_benchmark(bench, squad_mode=mode)
     assert table.columns.tolist() == [
         "id", "attempt", "condition", *RULE_COLUMNS,
-        "fact_material", "fact_object", "fact_location", "fact_timing",
+        "fact_material", "fact_object", "fact_location", "fact_timing", *EQUIVALENT_COLUMNS,
     ]
-    scores = table[[*RULE_COLUMNS, "fact_material", "fact_object", "fact_location", "fact_timing"]]
+    scores = table[[*RULE_COLUMNS, "fact_material", "fact_object", "fact_location", "fact_timing",
+                    *EQUIVALENT_COLUMNS]]
     facts = [(f.name, f.terms) for f in bench.facts]
     attempts = [row.attempt for row in bench.rows]
     assert_rows_match_reference(scores, attempts, [[bench.reference]] * 12, facts, mode)
@@ -692,7 +698,8 @@ def test_own_benchmark(tmp_path):
     bench = load_benchmark(own_benchmark_file(tmp_path))
     table = score_benchmark(bench)
     assert table.columns.tolist() == [
-        "id", "attempt", *RULE_COLUMNS, "fact_person", "fact_item", "fact_place"
+        "id", "attempt", *RULE_COLUMNS, "fact_person", "fact_item", "fact_place",
+        *EQUIVALENT_COLUMNS,
     ]
     assert table["id"].tolist() == [r[0] for r in OWN_ROWS]
     assert table["literal_match"].tolist() == [r[2] for r in OWN_ROWS]
@@ -708,6 +715,14 @@ def test_own_benchmark(tmp_path):
     # By hand: literal 1 (B01), normalized 4 (B01, B02, B09, B10), full 5 (those and B07)
     totals = table[["literal_match", "normalized_match", "checklist_full_match"]].sum()
     assert totals.tolist() == [1, 4, 5]
+    # equivalent: the same words under the answer normalizer (B01, B02, B09, B10: exact), or
+    # at least 2/3 of the reference's 10 content words (dr lena ortiz hide brass key under red
+    # mat noon): B03 and B08 8 of them ("Ortizes" and "keys" singular), B07 7; B04 5, B05 6.
+    assert table["equivalent_step"].tolist() == [
+        "exact", "exact", "overlap", "none", "none", "none", "overlap", "overlap", "exact",
+        "exact"]
+    assert table["equivalent"].tolist() == [True, True, True, False, False, False, True, True,
+                                            True, True]
     # The labels written in the file agree with the rules row by row.
     for i, row in enumerate(bench.rows):
         assert bool(table["literal_match"].iloc[i]) is row.expected["literalMatch"]

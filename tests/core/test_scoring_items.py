@@ -27,8 +27,12 @@ def test_score_items_columns_and_values_by_hand(tmp_path):
     assert table.columns.tolist() == [
         "id", "item", "attempt", "system", "literal_match", "normalized_match",
         "squad_exact_match", "token_f1", "contains", "facts_present", "facts_total",
-        "checklist_full_match", "facts_missing"]
+        "checklist_full_match", "facts_missing", "equivalent", "equivalent_step"]
     assert table["contains"].tolist() == [True, False, True, False]
+    # "A kite by the river": 2 of the reference's 4 content words (red kite nest river), not
+    # the 2/3 the overlap step needs; the empty attempt says nothing
+    assert table["equivalent_step"].tolist() == ["exact", "none", "exact", "none"]
+    assert table["equivalent"].tolist() == [True, False, True, False]
     assert table["id"].tolist() == ["0", "1", "2", "3"]
     assert table["normalized_match"].tolist() == [True, False, True, False]
     # "A kite by the river" against "A red kite nests by the river.": SQuAD tokens

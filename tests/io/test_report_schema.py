@@ -87,6 +87,7 @@ def test_a_stored_report_names_every_problem_of_its_header(tmp_path):
                       "description": "null for an item without a checklist (a report of an "
                                      "items file)"}),
     ("count", False, {"type": "integer", "minimum": 0}),
+    ("label", False, {"type": "string", "enum": ["hit", "miss"]}),
 ])
 def test_a_rule_added_to_the_registry_is_in_the_schema(monkeypatch, kind, optional, listed):
     """No edit of the schema file: a new rule class in RULES adds its own value and a
@@ -96,7 +97,8 @@ def test_a_rule_added_to_the_registry_is_in_the_schema(monkeypatch, kind, option
     class Hits(registry.Rule):
         name = "hits"
         measures = (registry.Measure("hits", kind, "hits", "hits", "Hits", optional=optional),)
-        columns = (registry.Column("hits", kind, optional=optional),
+        columns = (registry.Column("hits", kind, optional=optional,
+                                   labels=("hit", "miss") if kind == registry.LABEL else ()),
                    registry.Column("misses", registry.COUNT))
 
     monkeypatch.setitem(registry.RULES, Hits.name, Hits)
@@ -105,7 +107,7 @@ def test_a_rule_added_to_the_registry_is_in_the_schema(monkeypatch, kind, option
     assert rules["required"] == [*verdict_columns()] and rules["required"][-1] == "hits"
     assert rules["properties"]["hits"] == listed
     assert "misses" not in rules["properties"]  # only a rule's own value is listed
-    assert schema["$defs"]["scorer"]["properties"]["signatures"]["minItems"] == 7
+    assert schema["$defs"]["scorer"]["properties"]["signatures"]["minItems"] == 8
     checked = _validator("ok").schema["$defs"]["attempt"]["properties"]["rules"]
     assert checked["required"][-1] == "hits"  # a report is checked against the new rule too
 

@@ -13,6 +13,7 @@ import pytest
 from recallscore_nb import load_benchmark, score_benchmark
 from recallscore_nb.analysis.system_tables import system_table
 from recallscore_nb.analysis.summary import read_scored
+from recallscore_nb.core.equivalence import LABELS
 from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.attempts import read_attempts
 from recallscore_nb.io.data import DATA_DIR
@@ -31,14 +32,18 @@ def scored() -> pd.DataFrame:
 
 # A scored items file by hand: q3 has no checklist (its checklist fields are empty).
 ITEMS_CSV = """\
-id,item,system,attempt,literal_match,normalized_match,squad_exact_match,token_f1,facts_present,facts_total,checklist_full_match,facts_missing,contains
-r1,q1,a,x,true,true,true,1.0,2,2,true,,true
-r2,q2,a,x,false,true,true,0.5,1,2,false,place,true
-r3,q3,a,x,TRUE,True,true,1,,,,,true
-r4,q1,b,x,false,false,false,0.25,1,2,false,time,false
-r5,q2,b,x,false,false,true,0.5,2,2,true,,true
-r6,q3,b,x,false,false,false,0,,,,,false
+id,item,system,attempt,literal_match,normalized_match,squad_exact_match,token_f1,facts_present,facts_total,checklist_full_match,facts_missing,contains,equivalent,equivalent_step
+r1,q1,a,x,true,true,true,1.0,2,2,true,,true,true,exact
+r2,q2,a,x,false,true,true,0.5,1,2,false,place,true,true,exact
+r3,q3,a,x,TRUE,True,true,1,,,,,true,true,exact
+r4,q1,b,x,false,false,false,0.25,1,2,false,time,false,false,none
+r5,q2,b,x,false,false,true,0.5,2,2,true,,true,true,contains
+r6,q3,b,x,false,false,false,0,,,,,false,false,negation
 """
+
+
+STEP_NAMES = ", ".join(LABELS)
+"""The names an ``equivalent_step`` value may be: exact, contains, …, negation, …, none."""
 
 
 def _write(tmp_path, text: str, name: str = "scored.csv"):
@@ -55,6 +60,7 @@ def test_every_format_reads_back_to_the_same_table(tmp_path, scored, suffix):
     frame = read_scored(path)
     assert frame["literal_match"].dtype == "boolean"
     assert frame["facts_total"].dtype == "Int64"
+    assert frame["equivalent_step"].tolist() == scored["equivalent_step"].tolist()
     expected = system_table(scored, resamples=200, seed=1)
     assert system_table(frame, resamples=200, seed=1).equals(expected)
 
@@ -65,6 +71,8 @@ def test_csv_true_false_and_empty_checklists(tmp_path):
     assert frame["checklist_full_match"].isna().tolist() == [False, False, True, False, False, True]
     assert frame["facts_total"].tolist()[:3] == [2, 2, pd.NA]
     assert frame["token_f1"].tolist() == [1.0, 0.5, 1.0, 0.25, 0.5, 0.0]
+    assert frame["equivalent_step"].tolist() == ["exact", "exact", "exact", "none",
+                                                 "contains", "negation"]
     table = system_table(frame, resamples=100, seed=0).set_index(["system", "rule"])
     # a, partial credit: q1 = 2/2, q2 = 1/2; q3 has no checklist -> 3/4, one row excluded
     assert table.loc[("a", "partial_credit"), ["mean", "items", "excluded"]].tolist() == [
@@ -88,6 +96,11 @@ def test_csv_true_false_and_empty_checklists(tmp_path):
          "scored.csv: row 3 (id r4): facts_present: expected at most facts_total, got 3"),
         (("r5,q2,b", "r5,q2,"), {},
          "scored.csv: row 4 (id r5): system: expected a name, got empty"),
+        (("true,contains", "true,Contains"), {},
+         f"scored.csv: row 4 (id r5): equivalent_step: expected one of {STEP_NAMES}, "
+         "got 'Contains'"),
+        (("false,none", "false,"), {},
+         f"scored.csv: row 3 (id r4): equivalent_step: expected one of {STEP_NAMES}, got empty"),
         (("", ""), {"by": "model"}, "scored.csv: model: missing column 'model'"),
     ],
 )
@@ -190,6 +203,15 @@ def test_jsonl_nan_is_not_json():
 def test_jsonl_nan_inside_text_is_text():
     frame = read_scored(write("s.jsonl", '{"system": "NaN", "token_f1": 1.0}\n'), rules=["token_f1"])
     assert frame["system"].tolist() == ["NaN"]
+
+
+def test_jsonl_label_column_is_text_of_its_names():
+    text = ('{"system": "a", "equivalent": true, "equivalent_step": "number"}\n'
+            '{"system": "b", "equivalent": false, "equivalent_step": "none"}\n')
+    frame = read_scored(write("s.jsonl", text), rules=["equivalent"])
+    assert frame["equivalent_step"].tolist() == ["number", "none"]
+    err = read_error(write("t.jsonl", text.replace('"none"', "3")), rules=["equivalent"])
+    assert (err.location, err.field, err.got) == ("row 1", "equivalent_step", "3")
 
 
 def test_jsonl_column_of_mixed_types_is_read_value_by_value():

@@ -16,6 +16,7 @@ def test_05_saturated_panels_explained_in_the_figure(drawn):
                      "both reach 0.95 and their intervals overlap"]
     saturated = [ax.get_title() for ax in fig.axes if ax.get_title().endswith("saturated")]
     assert saturated == ["checklist, all facts\nsaturated", "checklist, share of facts\nsaturated",
+                         "equivalent to a reference\nsaturated",
                          "schema-aware checklist\nsaturated", "weighted score\nsaturated"]
 
 

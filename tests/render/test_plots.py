@@ -96,15 +96,31 @@ def test_no_bars_on_a_log_axis(drawn, name):
 # --- each figure's own faults (issue 8, item 7) -----------------------------------------------
 def test_02_by_label_legend_names_only_the_bars_drawn(drawn):
     fig, m = drawn["02 by_label"]
-    # on the shipped benchmark no facts-incomplete fixture passes any rule: those bars are
-    # all zero, so the legend does not name them; a line inside the figure says so
-    assert legend_texts(fig) == ["facts complete fixtures passing (of 8)"]
-    assert "no facts incomplete fixture passes any rule (0/4 under each)" in all_texts(fig)
+    # on the shipped benchmark only equivalent passes facts-incomplete fixtures (all four, by
+    # overlap): the legend names both bars, and no line says that none passes
+    assert legend_texts(fig) == ["facts complete fixtures passing (of 8)",
+                                 "facts incomplete fixtures passing (of 4)"]
+    assert "no facts incomplete fixture passes any rule" not in all_texts(fig)
     from recallscore_nb.core.rules import binary_measures
 
-    # and no empty slot is kept for them (issue 21): no bar, no "0/4" label, of that group
-    assert [t.text for t in m.texts].count("0/4") == 0
-    assert len(fig.axes[0].containers) == 1 and len(fig.axes[0].patches) == len(binary_measures())
+    labels = [t.text for t in m.texts]
+    assert labels.count("0/4") == len(binary_measures()) - 1 and labels.count("4/4") == 1
+
+
+def test_02_a_group_no_rule_passes_is_a_line_not_a_legend_entry():
+    from recallscore_nb import score_benchmark
+    from recallscore_nb.analysis.agreement import facts_complete_labels, label_counts
+    from recallscore_nb.render.plots import label_figure
+
+    bench = load_benchmark()
+    scores = score_benchmark(bench)
+    scores["equivalent"] = scores["checklist_full_match"]  # no incomplete fixture passes now
+    fig = label_figure(label_counts(scores, facts_complete_labels(bench)))
+    try:
+        assert legend_texts(fig) == ["facts complete fixtures passing (of 8)"]
+        assert "no facts incomplete fixture passes any rule (0/4 under each)" in all_texts(fig)
+    finally:
+        plt.close(fig)
 
 
 def test_02_facts_labels_stay_clear_of_the_total_line(drawn):

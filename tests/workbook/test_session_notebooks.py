@@ -57,7 +57,8 @@ def test_05_signs_the_rules_and_the_bootstrap(tmp_path):
     assert nb.signatures[-1] == (
         f"bootstrap|ci:percentile-95|unit:attempt|n:300|seed:7|version:{__version__}")
     assert nb.signatures[-2].startswith("schema|")
-    assert len(nb.signatures) == 8  # the six rules, the schema and the bootstrap
+    assert nb.signatures[-3].startswith("equivalent|norm:answer|steps:exact+")
+    assert len(nb.signatures) == 9  # the seven rules, the schema and the bootstrap
     assert (nb.params.seed, nb.params.resamples) == (7, 300)
     assert sorted(nb.inputs) == ["recallscore_nb/data/benchmarks/four_fact_recall.json",
                                  "recallscore_nb/data/benchmarks/four_fact_recall.scoring.json"]

@@ -1,0 +1,237 @@
+"""The ``equivalent`` rule's read steps and guards, each check of one answer against one
+reference with examples it accepts and examples it refuses, worked out by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from recallscore_nb.core.answer_checks import (
+    candidate_list,
+    date_matches,
+    glue_matches,
+    in_longer_name,
+    name_part_matches,
+    negation_cue,
+    order_matches,
+    overlap_matches,
+    part_matches,
+    quantity_matches,
+    spelling_matches,
+)
+from recallscore_nb.core.answer_forms import ANSWER
+from recallscore_nb.core.answer_parts import AnswerForms, ReferenceForms
+
+
+def check(step, answer: str, reference: str, *options) -> bool:
+    return step(AnswerForms.of(answer), ReferenceForms.of(reference), *options)
+
+
+# --- dates -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("July 4, 1776", "4 July 1776", True),  # month day year against day month year
+    ("4th of July, 1776", "July 4, 1776", True),  # an ordinal day, "of" a stop word
+    ("15 Sept 1996", "September 15, 1996", True),
+    ("It came out in 1996.", "September 15, 1996", True),  # the year, no month to differ
+    ("September 1996", "September 15, 1996", True),  # the month, no day to differ
+    ("1776", "July 4, 1776", True),
+    ("in 1996 and 2001", "2001", True),  # any of the answer's dates
+    ("October 3, 1996", "September 15, 1996", False),  # another month
+    ("5 July 1776", "4 July 1776", False),  # another day
+    ("1997", "1996", False),
+    ("the 1990s", "1996", False),  # a decade is no year
+    ("1996", "Paris", False),  # a reference without a date
+])
+def test_date_matches(answer, reference, expected):
+    assert check(date_matches, answer, reference) is expected
+
+
+# --- quantities ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("twelve", "12", True),  # a number word
+    ("12 km", "12 kilometres", True),  # a unit in either spelling
+    ("about 2.5 million", "2,500,000", True),  # a scale word
+    ("3 lakh", "300,000", True),
+    ("$5 million", "5 million dollars", True),
+    ("70 million", "50 to 90 million", True),  # inside a range
+    ("95 million", "50 to 90 million", False),  # outside it
+    ("2.4 billion", "about 2.5 billion", True),  # 4% off an approximate scaled figure
+    ("2.3 billion", "about 2.5 billion", False),  # 8% off: over the tolerance
+    ("2.4 billion", "2.5 billion", False),  # an exact figure: no tolerance
+    ("1227.986", "1,228", True),  # more precise, rounding to the reference
+    ("120", "12", False),  # a number inside another is another number
+    ("5", "5 million", False),  # the scale word counts
+    ("54 Mbps", "54 Mbit", False),  # "mbit" is no unit word: the reference is not quantities
+    ("12", "Apollo 12", False),
+])
+def test_quantity_matches(answer, reference, expected):
+    assert check(quantity_matches, answer, reference, 0.05) is expected
+
+
+def test_quantity_tolerance_is_an_option():
+    assert check(quantity_matches, "2.3 billion", "about 2.5 billion", 0.1)  # 8% < 10%
+    assert not check(quantity_matches, "2.4 billion", "about 2.5 billion", 0.0)
+
+
+# --- glued words -----------------------------------------------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("born inparis", "Paris", True),  # a short word glued before, all lowercase
+    ("Parisin 1990", "Paris", True),  # after
+    ("born Nelsonin", "Nelson", True),
+    ("theBeatles", "The Beatles", True),
+    ("Parisian", "Paris", False),  # "ian" is no short word
+    ("xParis", "Paris", False),
+    ("NewYork", "New York", False),  # a reference of two words stays two tokens
+    ("in ox", "ox", False),  # words of three letters or more only
+])
+def test_glue_matches(answer, reference, expected):
+    assert check(glue_matches, answer, reference) is expected
+
+
+# --- spelling --------------------------------------------------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("Narsingh Yadav", "Narsing Yadav", True),  # one insertion
+    ("Londen", "London", True),  # one substitution
+    ("Beethovan", "Beethoven", True),
+    ("Pariss", "Paris", True),  # five letters: long enough
+    ("Rome", "Roma", False),  # four letters: too short for an edit
+    ("Lndn", "London", False),  # two edits
+    ("Narsingh", "Narsing Yadav", False),  # the whole reference, in order
+    ("Yadav Narsingh", "Narsing Yadav", False),
+    ("12345", "12346", False),  # never a number
+    ("1997", "1996", False),
+])
+def test_spelling_matches(answer, reference, expected):
+    assert check(spelling_matches, answer, reference, 5) is expected
+
+
+def test_spelling_shortest_word_is_an_option():
+    assert check(spelling_matches, "Rome", "Roma", 4)
+    assert not check(spelling_matches, "Pariss", "Paris", 6)
+
+
+# --- word order ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("Smith John", "John Smith", True),
+    ("drawer west the", "the west drawer", True),
+    ("the cross of St George", "St George's cross", True),  # the possessive dropped
+    ("John", "John Smith", False),  # every content word
+    ("Paris", "Paris", False),  # a reference of one content word: nothing to reorder
+    ("September 1996", "1996 September", False),  # dates are the date step's
+])
+def test_order_matches(answer, reference, expected):
+    assert check(order_matches, answer, reference) is expected
+
+
+# --- name parts ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("Karen Gillan", "Karen Sheila Gillan", True),  # one given name before the last
+    ("Sheila Gillan", "Karen Sheila Gillan", True),
+    ("K. Gillan", "Karen Gillan", True),  # an initial
+    ("Dave Grohl", "David Grohl", True),  # a short form: the first three letters
+    ("Rock Johnson", 'Dwayne "The Rock" Johnson', True),  # a nickname
+    ("Da Grohl", "David Grohl", False),  # two letters: no short form
+    ("Mary Todd Lincoln", "Abraham Lincoln", False),  # another given name
+    ("Lincoln", "Abraham Lincoln", False),  # a last name alone is the part step's
+    ("Abraham and his cousin Lincoln", "Abraham Lincoln", False),  # over three words before
+    ("Karen Gillan", "Gillan, Karen", False),  # a comma: not read as a person's name
+    ("Paris", "Paris", False),
+])
+def test_name_part_matches(answer, reference, expected):
+    assert check(name_part_matches, answer, reference, 3) is expected
+
+
+def test_name_part_window_is_an_option():
+    assert check(name_part_matches, "Abraham and his cousin Lincoln", "Abraham Lincoln", 4)
+
+
+# --- part of a reference ---------------------------------------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("Dhaka", "Dhaka, Bangladesh", True),  # a component
+    ("Los Angeles", "Dodger Stadium, Los Angeles, California", True),
+    ("Lincoln", "Abraham Lincoln", True),  # a person's last name
+    ("prophase I", "prophase I of meiosis", True),  # the end of a segment
+    ("the Commons", "the House of Commons", True),
+    ("Abraham", "Abraham Lincoln", False),  # a given name alone
+    ("Bangladesh Dhaka", "Dhaka, Bangladesh", False),  # not a part as written
+    ("a very long answer of many words", "a very long answer of many words too", False),  # > 4
+])
+def test_part_matches(answer, reference, expected):
+    assert check(part_matches, answer, reference, 4) is expected
+
+
+# --- overlap ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("Apollo 11 landed on moon", "Apollo 11 landed on the moon", True),  # 4 of 4 content words
+    ("the red kite", "red kite", True),
+    ("Apollo 12 landed on the moon", "Apollo 11 landed on the moon", False),  # a number missing
+    ("copper token", "The copper token goes in the west drawer", False),  # 2 of 5
+    ("house", "house", False),  # one content word: under ``least``
+    ("born in 1996 in Paris France", "Paris, France, 1996", False),  # a date: the date step's
+])
+def test_overlap_matches(answer, reference, expected):
+    assert check(overlap_matches, answer, reference, Fraction(2, 3), 2) is expected
+
+
+def test_overlap_share_is_an_option():
+    # "copper token west drawer": 4 of the 5 content words (copper token go west drawer)
+    reference = "The copper token goes in the west drawer"
+    assert check(overlap_matches, "copper token west drawer", reference, Fraction(3, 4), 2)
+    assert not check(overlap_matches, "copper token west drawer", reference, Fraction(5, 6), 2)
+
+
+# --- guards ----------------------------------------------------------------------------------
+def _negated(answer: str, reference: str) -> list[bool]:
+    """The negation cue's verdict at each place the reference occurs in the answer."""
+    tokens, phrase = ANSWER(answer).split(), ANSWER(reference).split()
+    starts = [i for i in range(len(tokens)) if tokens[i:i + len(phrase)] == phrase]
+    return [negation_cue(answer, tokens, i) for i in starts]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Not Paris, but Lyon", [True]),  # the cue opens the answer
+    ("It is not Paris", [True]),
+    ("It wasn't Paris", [True]),  # "wasnt" once the apostrophe is gone
+    ("never Paris", [True]),
+    ("without Paris", [True]),
+    ("No, Paris", [False]),  # the cue ends its own clause
+    ("Paris, not Lyon", [False]),  # the cue is after the reference
+    ("The film Not Paris", [False]),  # a title's capital "Not"
+    ("He said no. Paris is right", [False]),
+    ("Paris", [False]),
+])
+def test_negation_cue(answer, expected):
+    assert _negated(answer, "Paris") == expected
+
+
+@pytest.mark.parametrize(("answer", "reference", "expected"), [
+    ("Mary Todd Lincoln", "Lincoln", True),  # a capitalized word before it
+    ("Monty Python", "Python", True),
+    ("the Lincoln Memorial", "Lincoln", True),  # after it
+    ("Lincoln", "Lincoln", False),
+    ("He met Lincoln", "Lincoln", False),  # "met" is lowercase
+    ("President Lincoln", "Lincoln", False),  # a title
+    ("Mount Everest", "Everest", False),
+    ("In Lincoln", "Lincoln", False),  # a stop word
+    ("Python, Monty", "Python", False),  # a comma between
+    ("Lincoln. Then", "Lincoln", False),  # a new sentence
+    ("Monty Python and Python", "Python", False),  # found once on its own
+])
+def test_in_longer_name(answer, reference, expected):
+    assert in_longer_name(answer, ReferenceForms.of(reference)) is expected
+
+
+@pytest.mark.parametrize(("answer", "references", "expected"), [
+    ("Paris, Lyon or Marseille", ["Paris"], True),
+    ("Paris or Lyon", ["Paris"], True),
+    ("Paris, Lyon", ["Paris"], True),
+    ("Paris or Lutetia", ["Paris", "Lutetia"], False),  # every item a reference
+    ("Paris or the city of Paris", ["Paris"], False),
+    ("Paris and Lyon", ["Paris"], False),  # no "or", no comma: not a list of alternatives
+    ("Tom and Jerry", ["Tom and Jerry"], False),
+    ("Paris", ["Paris"], False),
+    ("either Paris or Lyon or Nice or Lille or Metz or Caen or Pau", ["Paris"], False),  # > 8
+])
+def test_candidate_list(answer, references, expected):
+    assert candidate_list(answer, [ReferenceForms.of(r) for r in references]) is expected
