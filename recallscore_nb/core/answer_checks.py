@@ -156,7 +156,9 @@ def part_matches(answer: AnswerForms, ref: ReferenceForms, longest: int) -> bool
     """A short answer (at most ``longest`` content words) that is a part of the reference
     standing on its own: one or more of its comma-separated components ("Dhaka" of "Dhaka,
     Bangladesh"); a person's last name included; every capitalized word of a component; or
-    the end of one of its segments ("prophase I" of "prophase I of meiosis")."""
+    the end of one of its segments ("prophase I" of "prophase I of meiosis"), unless it is
+    a part of a name, a run of capitalized words, and not the whole ("Korea" of "North
+    Korea"; "Carl Linnaeus" of "Swedish botanist Carl Linnaeus" is a whole name)."""
     a = answer.content2
     if not a or len(a) > longest or not contains(ref.a2, a):
         return False
@@ -167,19 +169,43 @@ def part_matches(answer: AnswerForms, ref: ReferenceForms, longest: int) -> bool
     for capitals, words in ref.capital_runs:
         if capitals and all(t in a for t in capitals) and contains(words, a):
             return True
+    if any(contains(run, a) and run != a for run in ref.names):
+        return False  # a part of a name is no name of its own ("Korea" of "North Korea")
     return any(s[-1] == a[-1] and contains(s, a) for s in ref.segments)
 
 
-def overlap_matches(answer: AnswerForms, ref: ReferenceForms, share, least: int) -> bool:
+def overlap_matches(answer: AnswerForms, ref: ReferenceForms, share, least: int,
+                    widest: int) -> bool:
     """At least ``least`` and ``share`` of the reference's content words in the answer, and
     every number of it (a date or a reference of quantities aside: their own steps read
-    those)."""
+    those). Of a reference of more than ``widest`` content words (a sentence), no missing
+    word may be replaced by another between the same neighbours ("east drawer" for "west
+    drawer": a fact changed, not left out)."""
     c = set(ref.content2)
     if len(c) < least or ref.dates or ref.only_quantities:
         return False
     found = len(c & answer.s2)
-    return found >= least and found >= share * len(c) and all(
-        t in answer.s2 for t in ref.numbers2)
+    if found < least or found < share * len(c) or not all(
+            t in answer.s2 for t in ref.numbers2):
+        return False
+    return len(c) <= widest or not _replaced(answer, ref)
+
+
+def _replaced(answer: AnswerForms, ref: ReferenceForms) -> bool:
+    """Whether a content word of the reference missing from the answer has another word in
+    its place: between its two neighbours, or beside its one neighbour at either end."""
+    r, a = ref.a2, answer.a2
+    for i, word in enumerate(r):
+        if word in answer.s2 or word in STOP:
+            continue
+        before, after = r[i - 1:i], r[i + 1:i + 2]
+        window = before + ["?"] + after
+        for j in range(len(a) - len(window) + 1):
+            got = a[j:j + len(window)]
+            if got[:len(before)] == before and got[len(before) + 1:] == after \
+                    and got[len(before)] not in r:
+                return True
+    return False
 
 
 # --- guards -----------------------------------------------------------------------------------
@@ -241,13 +267,14 @@ def in_longer_name(raw_answer: str, ref: ReferenceForms) -> bool:
 
 def candidate_list(raw_answer: str, refs: list[ReferenceForms], longest: int = 8) -> bool:
     """Whether the answer is a short list of alternatives (at most ``longest`` tokens, items
-    separated by "or", "and" or commas) of which one is no reference ("Paris, Lyon or
-    Marseille")."""
+    separated by "or", "and" or commas, with an "or" or three items at least) of which one is
+    no reference ("Paris, Lyon or Marseille"; not "Paris, France")."""
     words = _words(raw_answer)
     if len(words) > longest:
         return False
-    if not any(t == "or" for t, _ in words) and not any("," in w for _, w in words[:-1]):
-        return False
+    commas = sum("," in w for _, w in words[:-1])
+    if not any(t == "or" for t, _ in words) and commas < 2:
+        return False  # "Paris, France" is one place, not two candidates
     items: list[list[str]] = []
     current: list[str] = []
     for token, word in words:

@@ -49,25 +49,30 @@ __all__ = ["ANSWER", "ANSWER_NUMBERS", "ANSWER_STEMS", "repair_mojibake", "drop_
 
 
 # --- the steps, each on one string ---------------------------------------------------------
-_MOJIBAKE = re.compile("[\u00c2\u00c3\u00e2][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178"
-                       "\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022"
-                       "\u2026\u2030\u2039\u203a\u20ac\u2122]")
+_CONTINUATION = ("\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+                 "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122")
+"""What a UTF-8 continuation byte shows as in cp1252 or Latin-1."""
+_MOJIBAKE = re.compile(f"[\u00c2\u00c3\u00e2][{_CONTINUATION}]{{1,2}}")
+"""A UTF-8 sequence of two or three bytes read as cp1252 or Latin-1 (Ã¡ for á, â€“ for –)."""
 
 
 def repair_mojibake(text: str) -> str:
-    """UTF-8 text that was read as cp1252 or Latin-1, read again as UTF-8.
+    """UTF-8 text that was read as cp1252 or Latin-1, read again as UTF-8, each garbled
+    sequence on its own (a correctly written accent elsewhere in the text stays).
 
-    >>> repair_mojibake("DÃ¡in, 10â€“12 years")
-    'Dáin, 10–12 years'
+    >>> repair_mojibake("DÃ¡in, 10â€“12 years, Röntgen")
+    'Dáin, 10–12 years, Röntgen'
     """
-    if not _MOJIBAKE.search(text):
-        return text
+    return _MOJIBAKE.sub(_repaired, text) if _MOJIBAKE.search(text) else text
+
+
+def _repaired(match: re.Match) -> str:
     for codec in ("cp1252", "latin-1"):
         try:
-            return text.encode(codec).decode("utf-8")
+            return match.group().encode(codec).decode("utf-8")
         except (UnicodeEncodeError, UnicodeDecodeError):
             continue
-    return text
+    return match.group()
 
 
 _SUPERSCRIPTS = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -351,7 +356,7 @@ def _answer_kernel(values: pa.Array) -> pa.Array:
 def _answer_inexact(values: pa.Array) -> np.ndarray:
     """Rows the kernel cannot do exactly: mojibake, and text still non-ASCII once the mapped
     characters are replaced."""
-    mapped = pc.replace_substring_regex(values, _GLUED_SUPERSCRIPTS.pattern, "")
+    mapped = pc.replace_substring_regex(values, _GLUED_SUPERSCRIPTS.pattern, r"\1")
     for char in _MAPPED:
         mapped = pc.replace_substring(mapped, char, "")
     odd = pc.or_(pc.invert(pc.string_is_ascii(mapped)),

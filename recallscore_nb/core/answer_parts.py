@@ -34,8 +34,17 @@ STOP = frozenset(
     .split())
 """Words that carry no content of their own (a reference's content is its other tokens)."""
 HONORIFICS = frozenset(
-    "sir dame dr mr mrs ms miss saint st lord lady king queen prince princess president "
-    "emperor empress pope general captain".split())
+    "sir dame dr mr mrs ms miss saint st lord lady president general captain".split())
+"""Titles before a name, never part of it (a royal title is kept: "King" is a surname too)."""
+NOT_PEOPLE = frozenset(
+    "ocean sea river lake bay gulf island islands mountain mountains valley desert canal "
+    "stadium city county province district state states republic kingdom empire union "
+    "university college school church cathedral park street road bridge hall palace castle "
+    "tower museum library hospital airport station center centre company corporation club "
+    "party army navy war battle act award awards cup league festival records band".split())
+"""Words that make a capitalized reference a place or a body, not a person."""
+NOT_FIRST = frozenset("north south east west new upper lower great united central the".split())
+"""First words that make a capitalized reference a place ("North Korea", "New York")."""
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "2", "3", "4"})
 PARTICLES = frozenset({"de", "van", "von", "da", "del", "der", "la", "le", "bin", "ibn", "al"})
 PREPOSITIONS = frozenset({"of", "in", "for", "on", "at", "by", "from", "with", "during", "to"})
@@ -262,6 +271,19 @@ class ReferenceForms:
         return [s for s in out if s]
 
     @cached_property
+    def names(self) -> list[list[str]]:
+        """The content tokens of each run of consecutive capitalized words (a name): "North
+        Korea" and "Carl Linnaeus" of "North Korea's Carl Linnaeus"."""
+        runs, current = [], []
+        for word in re.findall(r"[\w'\-.]+", surface(self.raw)):
+            if word[:1].isupper():
+                current.append(word)
+                continue
+            runs, current = runs + [current] if current else runs, []
+        runs += [current] if current else []
+        return [c for c in (content(_stems(" ".join(run))) for run in runs) if c]
+
+    @cached_property
     def capital_runs(self) -> list[tuple[list[str], list[str]]]:
         """Per component: (its capitalized words' tokens, its content tokens)."""
         out = []
@@ -299,6 +321,9 @@ def _person(raw: str) -> tuple | None:
     words = re.sub(r'"[^"]*"', " ", surface(raw)).replace(".", ". ").split()
     words = [w for w in words if w.lower().strip(".,") not in HONORIFICS]
     if not 2 <= len(words) <= 5 or sum(w[:1].isupper() for w in words) < 2:
+        return None
+    lowered = [w.lower().strip(".,") for w in words]
+    if lowered[0] in NOT_FIRST or NOT_PEOPLE.intersection(lowered):
         return None
     if not all(w[:1].isupper() or w.lower() in PARTICLES for w in words):
         return None

@@ -60,7 +60,8 @@ class EquivalenceOptions:
     ``shortest``: the shortest word the spelling step lets differ by one edit; ``window``: the
     words before a last name its given name may be; ``longest``: the most content words a part
     of a reference may have; ``share`` and ``least``: the content words of a reference the
-    overlap step needs.
+    overlap step needs; ``widest``: the most content words of a reference whose missing words
+    the overlap step does not check for a replacement (a fact changed, not left out).
     """
 
     steps: tuple[str, ...] = STEPS
@@ -71,6 +72,7 @@ class EquivalenceOptions:
     longest: int = 4
     share: Fraction = field(default=Fraction(2, 3))
     least: int = 2
+    widest: int = 4
 
     def __post_init__(self):
         for value, known, what in ((self.steps, STEPS, "step"), (self.guards, GUARDS, "guard")):
@@ -86,7 +88,8 @@ class EquivalenceOptions:
                 ("guards", "+".join(self.guards) or "none"),
                 ("tolerance", f"{self.tolerance:g}"), ("shortest", str(self.shortest)),
                 ("window", str(self.window)), ("longest", str(self.longest)),
-                ("share", str(self.share)), ("least", str(self.least))]
+                ("share", str(self.share)), ("least", str(self.least)),
+                ("widest", str(self.widest))]
 
 
 def equivalence(attempts: Attempts, refs: References,
@@ -281,5 +284,5 @@ _CHECKS = {
     "order": lambda a, r, o: checks.order_matches(a, r),
     "name-part": lambda a, r, o: checks.name_part_matches(a, r, o.window),
     "part": lambda a, r, o: checks.part_matches(a, r, o.longest),
-    "overlap": lambda a, r, o: checks.overlap_matches(a, r, o.share, o.least),
+    "overlap": lambda a, r, o: checks.overlap_matches(a, r, o.share, o.least, o.widest),
 }

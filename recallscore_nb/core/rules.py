@@ -39,6 +39,7 @@ from typing import ClassVar
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from .._version import __version__
 from . import engine, item_tables
@@ -443,7 +444,7 @@ class Equivalent(EquivalenceOptions, Rule):
     >>> Equivalent().signature()  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
     'equivalent|norm:answer|steps:exact+contains+number+plural+date+quantity+glue+spelling+\
 order+name-part+part+overlap|guards:negation|tolerance:0.05|shortest:5|window:3|longest:4|\
-share:2/3|least:2|version:...'
+share:2/3|least:2|widest:4|version:...'
     """
 
     name: ClassVar[str] = "equivalent"
@@ -462,7 +463,8 @@ share:2/3|least:2|version:...'
 
     def compute(self, attempts, target):
         verdict, step = equivalence(attempts, target.references, self)
-        return {self.column: verdict, self.step_column: step}
+        return {self.column: verdict,
+                self.step_column: pd.array(step, dtype=pd.ArrowDtype(pa.string()))}
 
 
 RULES: dict[str, type[Rule]] = {

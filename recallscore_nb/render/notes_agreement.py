@@ -16,6 +16,7 @@ import re
 
 import pandas as pd
 
+from ..core.rules import Equivalent
 from .notes_benchmark import listed, plural, shown
 
 __all__ = ["systems", "accuracy", "agreement", "ranking", "ranks", "annotators",
@@ -141,7 +142,7 @@ def categories(frame: pd.DataFrame) -> str:
     """Per set, the equivalent rule's disagreements and their largest category."""
     parts = []
     for name, table in _sets(frame):
-        row = table[table["rule"] == "equivalent"]
+        row = table[table["rule"] == Equivalent.column]
         if row.empty:
             continue
         counts = row.drop(columns=[c for c in ("set", "rule") if c in row.columns]).iloc[0]

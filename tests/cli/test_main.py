@@ -32,7 +32,7 @@ V = __version__
 EQUIVALENT_SIGNATURE = (
     "equivalent|norm:answer|steps:exact+contains+number+plural+date+quantity+glue+spelling+"
     "order+name-part+part+overlap|guards:negation|tolerance:0.05|shortest:5|window:3|longest:4|"
-    f"share:2/3|least:2|version:{V}")
+    f"share:2/3|least:2|widest:4|version:{V}")
 ANSWER_STEPS = ("mojibake,superscripts,nfkc,accents,typography,symbols,footnotes,glued_words,"
                 "lowercase,possessives,numerals,punctuation_spaces,articles,whitespace")
 SIGNATURES = {

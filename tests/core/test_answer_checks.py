@@ -171,14 +171,32 @@ def test_part_matches(answer, reference, expected):
     ("born in 1996 in Paris France", "Paris, France, 1996", False),  # a date: the date step's
 ])
 def test_overlap_matches(answer, reference, expected):
-    assert check(overlap_matches, answer, reference, Fraction(2, 3), 2) is expected
+    assert check(overlap_matches, answer, reference, Fraction(2, 3), 2, 4) is expected
 
 
 def test_overlap_share_is_an_option():
     # "copper token west drawer": 4 of the 5 content words (copper token go west drawer)
     reference = "The copper token goes in the west drawer"
-    assert check(overlap_matches, "copper token west drawer", reference, Fraction(3, 4), 2)
-    assert not check(overlap_matches, "copper token west drawer", reference, Fraction(5, 6), 2)
+    assert check(overlap_matches, "copper token west drawer", reference, Fraction(3, 4), 2, 4)
+    assert not check(overlap_matches, "copper token west drawer", reference, Fraction(5, 6), 2,
+                     4)
+
+
+SENTENCE = "The copper token goes in the west drawer before the museum opens."
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Copper token: west drawer before museum opens.", True),  # "goes" left out
+    ("The token goes in the west drawer before the museum opens.", True),  # "copper" left out
+    ("The copper token goes in the east drawer before the museum opens.", False),  # replaced
+    ("The copper token goes in the west drawer after the museum opens.", False),
+    ("The silver token goes in the west drawer before the museum opens.", False),  # at the start
+])
+def test_a_sentence_may_lose_words_but_not_change_them(answer, expected):
+    # 8 content words (copper token go west drawer before museum open): more than ``widest``
+    assert check(overlap_matches, answer, SENTENCE, Fraction(2, 3), 2, 4) is expected
+    # within ``widest``, a missing word is not checked for a replacement
+    assert check(overlap_matches, answer, SENTENCE, Fraction(2, 3), 2, 8) is True
 
 
 # --- guards ----------------------------------------------------------------------------------
@@ -225,7 +243,8 @@ def test_in_longer_name(answer, reference, expected):
 @pytest.mark.parametrize(("answer", "references", "expected"), [
     ("Paris, Lyon or Marseille", ["Paris"], True),
     ("Paris or Lyon", ["Paris"], True),
-    ("Paris, Lyon", ["Paris"], True),
+    ("Paris, Lyon", ["Paris"], False),  # one comma and no "or": one place ("Paris, France")
+    ("Paris, Lyon, Marseille", ["Paris"], True),  # three items
     ("Paris or Lutetia", ["Paris", "Lutetia"], False),  # every item a reference
     ("Paris or the city of Paris", ["Paris"], False),
     ("Paris and Lyon", ["Paris"], False),  # no "or", no comma: not a list of alternatives

@@ -227,24 +227,14 @@ texts = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 SUPERSCRIPTS = "¹²³⁴⁵⁶"
 
 
-def _superscript_after_non_ascii(text: str) -> bool:
-    return any(c in SUPERSCRIPTS and not text[i - 1].isascii() and text[i - 1] not in SUPERSCRIPTS
-               for i, c in enumerate(text) if i)
-
-
 @HYPOTHESIS
 @given(st.lists(texts, max_size=8))
 def test_the_kernels_equal_the_python_steps_row_by_row(values):
-    values = [v for v in values if not _superscript_after_non_ascii(v)]  # see the xfail below
     for normalizer in (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS):
         got = normalize_array(pa.array(values, type=pa.string()), normalizer).to_pylist()
         assert got == [normalizer(v) for v in values], normalizer.name
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "kernel bug: _answer_inexact replaces a glued superscript together with the character "
-    "before it, so a non-ASCII letter right before a footnote marker is taken for ASCII and "
-    "the row skips the Python steps ('Café²' gives 'café', not 'cafe')"))
 @pytest.mark.parametrize("text", ["Café²", "Beyoncé¹ and Jay-Z", "Ö¹ x", "…²"])
 def test_a_footnote_marker_after_a_non_ascii_letter(text):
     assert normalize_array(pa.array([text]), ANSWER).to_pylist() == [ANSWER(text)]

@@ -140,17 +140,14 @@ def test_an_answers_forms_and_what_is_read_of_them():
     ("Gillan, Karen", None),  # a comma
     ("Apollo 11", None),  # a digit
     ("the house of commons", None),  # not capitalized
-    ("Queen Victoria", None),  # one name once the title is dropped
+    ("Queen Victoria", (("queen",), "victoria")),  # a royal title kept: King is a surname too
+    ("North Korea", None), ("New York", None), ("Dodger Stadium", None),  # places
     ("Elizabeth II", None),  # one name once the regnal number is dropped
 ])
 def test_a_reference_as_a_persons_name(reference, person):
     assert ReferenceForms.of(reference).person == person
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "answer_parts bug: 'king' is an honorific (HONORIFICS), so the surname King is dropped and "
-    "'Luther' is taken for Martin Luther King's last name (the part step accepts 'Luther', "
-    "rejects 'King')"))
 def test_a_surname_that_is_also_a_title():
     assert ReferenceForms.of("Martin Luther King Jr.").person == (("martin", "luther"), "king")
 

@@ -47,14 +47,14 @@ def test_version():
         (Equivalent(), "equivalent|norm:answer|steps:exact+contains+number+plural+date+quantity+"
                        "glue+spelling+order+name-part+part+overlap|guards:negation|"
                        "tolerance:0.05|shortest:5|window:3|longest:4|share:2/3|least:2|"
-                       "version:{v}"),
+                       "widest:4|version:{v}"),
         (Equivalent(steps=("overlap", "exact"), guards=("longer-name", "negation"),
                     tolerance=0.1, share=Fraction(3, 4)),
          "equivalent|norm:answer|steps:exact+overlap|guards:negation+longer-name|"
-         "tolerance:0.1|shortest:5|window:3|longest:4|share:3/4|least:2|version:{v}"),
+         "tolerance:0.1|shortest:5|window:3|longest:4|share:3/4|least:2|widest:4|version:{v}"),
         (Equivalent(steps=(), guards=()),
          "equivalent|norm:answer|steps:none|guards:none|tolerance:0.05|shortest:5|window:3|"
-         "longest:4|share:2/3|least:2|version:{v}"),
+         "longest:4|share:2/3|least:2|widest:4|version:{v}"),
     ],
     ids=lambda x: x if isinstance(x, str) else type(x).__name__,
 )
