@@ -238,7 +238,8 @@ def check_reports(run, root: Path) -> None:
 def check_human_judges(run, root: Path) -> None:
     out = root / "my_agreement"
     assert sorted(p.name for p in out.iterdir()) == [
-        "agreement.csv", "annotators.csv", "disagreements.csv", "ranking.csv", "systems.csv"]
+        "agreement.csv", "annotators.csv", "disagreements.csv", "panel.csv", "panel_pairs.csv",
+        "ranking.csv", "systems.csv"]
     agreement = read_csv(out / "agreement.csv").set_index(["rule", "judge"])
     assert agreement.loc[("literal_match", "human"), "n"] == 24
     assert agreement.loc[("literal_match", "human"), "accuracy"] == 14 / 24
@@ -252,6 +253,8 @@ def check_human_judges(run, root: Path) -> None:
     signed = manifest["notebooks"]["08_human_agreement"]["signatures"]
     assert any(s.startswith("agree|protocol:direct|reference:annotator1|") for s in signed)
     assert (root / "my_human_agreement" / "figures" / "08_human_agreement__kappa.png").is_file()
+    ranking = read_csv(root / "my_human_agreement" / "tables" / "08_human_agreement__ranking.csv")
+    assert set(ranking["set"]) == {"example"}  # the set the page names, not the default three
 
 
 def check_scale(run, root: Path) -> None:

@@ -316,7 +316,8 @@ def agreement_table(frame: _Frame) -> pd.DataFrame:
             r = verdict
             parts = [r & t & rows, r & ~t & rows, ~r & t & rows, ~r & ~t & rows]
             cells.append(np.stack([_per_item(p, frame.item_code, frame.n_items) for p in parts]))
-            point = _statistics(*[float(p.sum()) for p in parts])
+            counts = [float(p.sum()) for p in parts]
+            point = {k: float(v) for k, v in _statistics(*counts).items()}
             point["kappa"] = cohen_kappa(r[rows], t[rows])  # the tested routine gives the point
             records.append({"rule": rule, "judge": judge, "n": int(rows.sum()), **point})
     table = pd.DataFrame(records, columns=["rule", "judge", "n", *_STATISTICS])
@@ -367,8 +368,9 @@ def rank_table(systems: pd.DataFrame) -> pd.DataFrame:
     measure; systems whose means are equal to :data:`TIE_DECIMALS` decimals are tied and
     share the best rank of the tie (``tied``). With a ``set`` column, ranked within each set.
 
-    >>> rank_table(pd.DataFrame({"system": ["a", "b", "c"], "measure": "m",
-    ...                          "mean": [0.5, 0.5 + 1e-15, 0.7]}))[["rank", "tied"]].values.tolist()
+    >>> table = pd.DataFrame({"system": ["a", "b", "c"], "measure": "m",
+    ...                       "mean": [0.5, 0.5 + 1e-15, 0.7]})
+    >>> rank_table(table)[["rank", "tied"]].values.tolist()
     [[2, True], [2, True], [1, False]]
     """
     keys = ["set", "measure"] if "set" in systems.columns else ["measure"]
@@ -549,6 +551,7 @@ def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
                    rule_verdicts(scored, f1_threshold=f1_threshold), weights, reference_judge)
     systems = systems_table(frame)
     judged = judges[reference_judge].notna()
+    mutual = annotator_table(judgments, annotators) if annotators else None  # names checked
     panel = pairs = None
     if len(annotators) >= 2:
         others = [j for j in judgments.judges if j != reference_judge]
@@ -565,7 +568,7 @@ def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
         systems=systems,
         agreement=agreement_table(frame),
         ranking=ranking_table(systems, reference_judge),
-        annotators=annotator_table(judgments, annotators) if annotators else None,
+        annotators=mutual,
         disagreements=disagreement_table(frame, items),
         signature=agree_signature(protocol=protocol, reference_judge=reference_judge,
                                   f1_threshold=f1_threshold, resamples=resamples, seed=seed),

@@ -29,8 +29,11 @@ def test_agree_writes_every_table(capsys, tmp_path):
                                    "version:0.1.0")
     assert "24 of 24 attempts judged by human" in out
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["agreement.csv", "annotators.csv", "disagreements.csv", "ranking.csv",
-                       "systems.csv"]
+    assert written == ["agreement.csv", "annotators.csv", "disagreements.csv", "panel.csv",
+                       "panel_pairs.csv", "ranking.csv", "systems.csv"]
+    panel = pd.read_csv(tmp_path / "out" / "panel.csv")
+    assert panel["rater"].tolist()[:3] == ["annotator1", "annotator2", "annotator3"]
+    assert "kappa_majority_of_others" in panel.columns
     systems = pd.read_csv(tmp_path / "out" / "systems.csv")
     assert systems.columns.tolist() == ["system", "measure", "n", "mean", "low", "high"]
     agreement = pd.read_csv(tmp_path / "out" / "agreement.csv")
@@ -51,7 +54,7 @@ def test_agree_bad_judgment_is_exit_2_naming_row_and_field(capsys, tmp_path):
     bad.write_text("item,system,judge,verdict\nhamlet,span,human,yes\nnope,span,human,no\n")
     code, out, err = agree(capsys, tmp_path, judgments=bad)
     assert code == 2 and out == ""
-    assert err.strip().endswith(f"{bad}: row 1: item: unknown item 'nope' (not in "
+    assert err.strip().endswith(f"{bad}: line 3: item: unknown item 'nope' (not in "
                                 f"{EXAMPLE / 'items.jsonl'})")
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-import recallscore_nb as rs
 from recallscore_nb.core.errors import AttemptsFormatError
-from recallscore_nb.io.data import JUDGED_EXAMPLE
+from recallscore_nb.io.data import (DEFAULT_JUDGED_ATTEMPTS, DEFAULT_JUDGED_ITEMS,
+                                    DEFAULT_JUDGMENTS, JUDGED_EXAMPLE)
+from recallscore_nb.io.system_attempts import read_judged_files
 from tests.analysis.notebook_steps import read_attempts, session_05, write_attempts
 
 
@@ -38,9 +39,9 @@ def test_a_null_system_is_located(tmp_path):
 
 
 def test_the_shipped_judged_files_are_read_and_shown_as_counts():
-    judged = rs.read_judged_files(rs.DEFAULT_JUDGED_ITEMS, rs.DEFAULT_JUDGED_ATTEMPTS,
-                                  rs.DEFAULT_JUDGMENTS)
-    assert rs.DEFAULT_JUDGED_ITEMS.parent == JUDGED_EXAMPLE
+    judged = read_judged_files(DEFAULT_JUDGED_ITEMS, DEFAULT_JUDGED_ATTEMPTS,
+                                  DEFAULT_JUDGMENTS)
+    assert DEFAULT_JUDGED_ITEMS.parent == JUDGED_EXAMPLE
     assert repr(judged).splitlines() == [
         "8 items", "24 attempts by span, verbose, guesser",
         "96 verdicts by annotator1, annotator2, annotator3, human"]
@@ -49,5 +50,5 @@ def test_the_shipped_judged_files_are_read_and_shown_as_counts():
 def test_judged_attempts_name_their_item_and_system(tmp_path):
     attempts = write_attempts(tmp_path, ["a1,s,Paris"], header="id,system,attempt")
     with pytest.raises(AttemptsFormatError) as info:
-        rs.read_judged_files(rs.DEFAULT_JUDGED_ITEMS, attempts, rs.DEFAULT_JUDGMENTS)
+        read_judged_files(DEFAULT_JUDGED_ITEMS, attempts, DEFAULT_JUDGMENTS)
     assert (info.value.file, info.value.field) == (str(attempts), "item")
