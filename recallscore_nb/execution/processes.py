@@ -18,8 +18,8 @@ import threading
 from ..core.errors import InputFileError, UsageError
 from ..core.scoring import CHUNK_ROWS
 
-__all__ = ["ForkedWorker", "fork_workers", "run_in_child", "map_chunks", "ForkedChunks", "PARALLEL_ROWS",
-           "default_processes", "check_processes", "MAX_PROCESSES"]
+__all__ = ["ForkedWorker", "fork_workers", "run_in_child", "map_chunks", "ForkedChunks",
+           "PARALLEL_ROWS", "default_processes", "check_processes", "MAX_PROCESSES"]
 
 MAX_PROCESSES = 4
 """Processes :func:`default_processes` gives at most (each scoring worker has its own memory

@@ -21,7 +21,8 @@ HASH_BUDGET = 1 << 21
 
 class IdHashes:
     """64-bit hashes gathered chunk by chunk (:meth:`extend`) in a fixed budget of ``budget``
-    values (default :data:`HASH_BUDGET`), and the values among them that occur more than once (:meth:`repeated`).
+    values (default :data:`HASH_BUDGET`), and the values among them that occur more than once
+    (:meth:`repeated`).
 
     >>> hashes = IdHashes(budget=4)
     >>> for chunk in ([5, 1, 9], [7, 5], [3, 8, 9, 2]):
