@@ -110,14 +110,14 @@ def _stream(scorer, attempts_path, out, progress) -> bool:
     read whole (the file's own faults first), and no chunk is scored after one."""
     check, score = scorer.checker(attempts_path), scorer.chunk_function()
     lean_arrow_memory()
-    lean_malloc()
     chunks = AttemptChunks(attempts_path, rows=scorer.chunk_rows)
     send, added, join = scorer.lean(score) or (lambda frame: frame, score,
                                                lambda frame, table: table)
     processes = check_processes(PROCESSES)
     forking = processes > 1 and hasattr(os, "fork")  # forked now, before any chunk is read
     workers = fork_workers(added, processes if forking else 0)
-    if workers:
+    if workers:  # this process reads and writes only: what it sends goes back to the system
+        lean_malloc()
         scorer.release()
     flight = _InOrder(workers, join, progress, lambda: chunks.total_rows)
 
