@@ -193,7 +193,8 @@ def report(results: list[dict]) -> bool:
 
     def ratio(label: str, seconds: float, base: float, goal: float | None) -> None:
         x = base / seconds
-        verdict = "" if goal is None else f"goal >= {goal:.0f}x: {'met' if x >= goal else 'NOT met'}"
+        met = "met" if goal is not None and x >= goal else "NOT met"
+        verdict = "" if goal is None else f"goal >= {goal:.0f}x: {met}"
         line(label, f"{x:.1f}x", verdict)
 
     for r in results:

@@ -67,17 +67,12 @@ def write_attempts(path: Path, rows: int, seed: int, items: list[str] | None = N
     block at a time (the generator's memory stays small)."""
     rng = np.random.default_rng(seed)
     texts = pool(rows, seed)
-    schema = [("id", pa.string())] + ([("item", pa.string())] if items else []) + [
-        ("attempt", pa.string())]
-    item_ids = pa.array(items, type=pa.string()) if items else None
-    with pq.ParquetWriter(path, pa.schema(schema)) as writer:
+    schema, item_ids = _schema(items)
+    with pq.ParquetWriter(path, schema) as writer:
         for start in range(0, rows, BLOCK):
             n = min(BLOCK, rows - start)
-            ids = pc.binary_join_element_wise(
-                "A", pc.utf8_lpad(pc.cast(pa.array(np.arange(start, start + n)), pa.string()),
-                                  10, "0"), "")
             chosen = texts.take(pa.array(rng.integers(0, len(texts), n)))
-            columns = {"id": ids}
+            columns = {"id": _ids(start, n)}
             if items:
                 which = rng.integers(0, len(items), n)
                 item = item_ids.take(pa.array(which))
@@ -86,7 +81,20 @@ def write_attempts(path: Path, rows: int, seed: int, items: list[str] | None = N
                 chosen = pc.if_else(pa.array(rng.random(n) < 0.5), own, chosen)
                 columns["item"] = item
             columns["attempt"] = chosen
-            writer.write_table(pa.table(columns, schema=pa.schema(schema)))
+            writer.write_table(pa.table(columns, schema=schema))
+
+
+def _schema(items: list[str] | None) -> tuple[pa.Schema, pa.Array | None]:
+    """The attempts file's schema (``id``, [``item``,] ``attempt``) and the item ids."""
+    names = ["id"] + (["item"] if items else []) + ["attempt"]
+    item_ids = pa.array(items, type=pa.string()) if items else None
+    return pa.schema([(name, pa.string()) for name in names]), item_ids
+
+
+def _ids(start: int, n: int) -> pa.Array:
+    """The ids of rows ``start`` to ``start + n - 1``: ``A0000000000``..."""
+    numbers = pc.cast(pa.array(np.arange(start, start + n)), pa.string())
+    return pc.binary_join_element_wise("A", pc.utf8_lpad(numbers, 10, "0"), "")
 
 
 HALF_GROUP = 250_000
@@ -101,22 +109,18 @@ def write_half_attempts(path: Path, rows: int, seed: int, items: list[str] | Non
     _, _, seeds = generate.load_benchmark()
     variants = pa.array(seeds, type=pa.string())
     rng = np.random.default_rng(seed)
-    schema = [("id", pa.string())] + ([("item", pa.string())] if items else []) + [
-        ("attempt", pa.string())]
-    item_ids = pa.array(items, type=pa.string()) if items else None
-    with pq.ParquetWriter(path, pa.schema(schema)) as writer:
+    schema, item_ids = _schema(items)
+    with pq.ParquetWriter(path, schema) as writer:
         for start in range(0, rows, HALF_GROUP):
             n = min(HALF_GROUP, rows - start)
             numbers = pc.cast(pa.array(np.arange(start, start + n)), pa.string())
-            ids = pc.binary_join_element_wise("A", pc.utf8_lpad(numbers, 10, "0"), "")
             chosen = variants.take(pa.array(rng.integers(0, len(seeds), n)))
             numbered = pc.binary_join_element_wise(chosen, numbers, " ")
-            columns = {"id": ids}
+            columns = {"id": _ids(start, n)}
             if items:
                 columns["item"] = item_ids.take(pa.array(rng.integers(0, len(items), n)))
             columns["attempt"] = pc.if_else(pa.array(rng.random(n) < 0.5), numbered, chosen)
-            writer.write_table(pa.table(columns, schema=pa.schema(schema)),
-                               row_group_size=HALF_GROUP)
+            writer.write_table(pa.table(columns, schema=schema), row_group_size=HALF_GROUP)
 
 
 def write_items(path: Path, count: int, seed: int) -> list[str]:
@@ -328,8 +332,9 @@ def draw(results: dict, path: Path) -> None:
         rows = [r["rows"] for r in runs]
         speed.plot(rows, [r["rows_per_second"] for r in runs], marker=marker,
                    label=f"recallscore score ({shape})")
-        memory.plot(rows, [r.get("peak_pss_bytes", r["peak_rss_bytes"]) / 2**20 for r in runs],
-                    marker=marker, label=f"recallscore score ({shape})")
+        pss = all("peak_pss_bytes" in r for r in runs)  # runs before PSS was sampled: RSS
+        memory.plot(rows, [r["peak_pss_bytes" if pss else "peak_rss_bytes"] / 2**20 for r in runs],
+                    marker=marker, label=f"{shape}: peak {'summed PSS' if pss else 'RSS'}")
         base = results.get("baseline", {}).get(shape)
         if base:
             speed.axhline(base["rows_per_second"], linestyle=":", color="grey")
@@ -339,7 +344,7 @@ def draw(results: dict, path: Path) -> None:
     memory.axhline(1024, linestyle="--", color="red")
     memory.annotate("1 GiB", (min(r["rows"] for r in results["runs"]), 1024),
                     textcoords="offset points", xytext=(0, 4), fontsize=8, color="red")
-    for ax, label in ((speed, "rows per second"), (memory, "peak summed PSS (MiB)")):
+    for ax, label in ((speed, "rows per second"), (memory, "peak memory (MiB)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("attempts")
