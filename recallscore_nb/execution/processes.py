@@ -141,7 +141,7 @@ class ForkedWorker:
         message = self._results.get()
         if message is None:
             self._results.put(None)
-            raise RuntimeError("the second scoring process ended without a result")
+            raise RuntimeError("a scoring worker process ended without a result")
         return _unwrap(message)
 
     def close(self) -> None:
@@ -250,7 +250,8 @@ def map_chunks(function, tasks: list[tuple], *, processes: int = 1, done=None) -
 
 
 PARALLEL_ROWS = 100_000
-"""Distinct values from which two processes score a call's chunks: below, one is quicker."""
+"""Distinct values from which worker processes score a call's chunks: below, one process
+is quicker."""
 
 
 class ForkedChunks:
