@@ -1,10 +1,11 @@
-"""The multi-item shape of ``bench_scoring.py --shape items``: many items, each its own reference.
+"""The items shape of ``bench_scoring.py``: many items, each its own reference.
 
-1,000 items × 1,000 attempts by default: each item's reference is the shipped reference with
+2,000 items × 100 attempts by default: each item's reference is the shipped reference with
 words swapped for others (so every item differs), its checklist three facts drawn from its
 own reference; attempts are perturbations of the item's reference (the generator of
-``generate.py``, which ``bench_scoring`` uses too). The baseline scores row by row with ``reference_rules.score_row`` and the
-item's own reference and facts; the package calls ``score_items`` once.
+``generate.py``, which ``bench_scoring`` uses too). The baseline scores row by row with
+``reference_rules.score_row`` and the item's own reference and facts; the package reads the
+items file with ``load_items`` and calls ``score_items`` once, in each round.
 """
 
 from __future__ import annotations
@@ -47,75 +48,63 @@ def write_items_file(path, items) -> None:
                                                    for n, t in facts]}) + "\n")
 
 
-def run(args) -> int:
+def run(args) -> dict:
+    """The items shape of ``bench_scoring.py``: the loop, ``score_items(load_items(…))``, the
+    command; the result dict ``bench_scoring.report`` prints."""
+    import tempfile
+    from pathlib import Path
+
     import pandas as pd
+    import pyarrow as pa
 
-    from recallscore_nb.core.items import Item, Items
-    from recallscore_nb.core.facts import Fact
-    from recallscore_nb.execution.api import score_items
+    from bench_scoring import command, package_runs
+    from recallscore_nb.execution.api import load_items, score_items
 
-    per_item = max(1, args.rows // args.items)
+    per_item = max(1, args.item_rows // args.items)
     items = make_items(args.items, args.seed)
-    print(f"generating {args.items:,} items x {per_item:,} attempts (seed {args.seed}) ...", flush=True)
+    print(f"items: generating {args.items:,} items x {per_item:,} attempts (seed {args.seed}) "
+          "...", flush=True)
     rows = []
     for k, (item_id, reference, _) in enumerate(items):
         for attempt in bench.make_attempts([reference], per_item, args.seed + k):
             rows.append((item_id, attempt))
-    attempts = pd.DataFrame(rows, columns=["item", "attempt"])
-    package_items = Items("generated", "", tuple(
-        Item(i, (r,), tuple(Fact(n, tuple(t)) for n, t in f)) for i, r, f in items))
-    timings, single = [], []
-    frame = None
-    for _ in range(args.rounds if args.processes > 1 else 0):
-        start = time.perf_counter()
-        score_items(package_items, attempts, squad_mode=args.squad_mode)
-        single.append(time.perf_counter() - start)
-    for _ in range(args.rounds):
-        start = time.perf_counter()
-        frame = score_items(package_items, attempts, squad_mode=args.squad_mode,
-                            processes=args.processes)
-        timings.append(time.perf_counter() - start)
-    package = sorted(timings)[len(timings) // 2]
-    by_id = {i: (r, f) for i, r, f in items}
-    print(f"baseline over {len(attempts):,} rows ...", flush=True)
+    print("  the per-row loop ...", flush=True)
+    baseline, columns, expected = _loop(items, rows, args.squad_mode)
+    frame = pd.DataFrame(rows, columns=["item", "attempt"])
+    result = {"shape": f"items ({args.items:,} x {per_item:,})", "rows": len(rows),
+              "baseline": baseline}
+    with tempfile.TemporaryDirectory(prefix="bench_items_") as tmp:
+        path = Path(tmp) / "items.jsonl"
+        write_items_file(path, items)
+
+        def api(processes):
+            return lambda: score_items(load_items(path), frame, squad_mode=args.squad_mode,
+                                       processes=processes)
+        package_runs(result, api, args, "score_items(load_items(...))", columns, expected)
+        if not args.skip_cli:
+            table = pa.table({"id": bench.attempt_ids(len(rows)),
+                              "item": [i for i, _ in rows], "attempt": [a for _, a in rows]})
+            command(result, table, [str(path)], args, columns, expected)
+    if not args.skip_independent:
+        print("  the independent loop (baseline_loop.py, files included) ...", flush=True)
+        result["independent"] = bench.run_independent([a for _, a in rows],
+                                                      [i for i, _ in rows], items)
+    return result
+
+
+def _loop(items, rows, mode):
+    """The per-row loop against each row's own item: ``score_row``, the absent facts' names
+    joined as the package joins them; (seconds, columns, one tuple a row)."""
+    by_id = {i: ([r], f) for i, r, f in items}
+    score_row = reference_rules.score_row
     start = time.perf_counter()
     expected = []
     for item_id, attempt in rows:
-        reference, facts = by_id[item_id]
-        result = reference_rules.score_row(attempt, [reference], facts, args.squad_mode)
+        references, facts = by_id[item_id]
+        result = score_row(attempt, references, facts, mode)
         missing = ";".join(n for n, _ in facts if not result[f"fact_{n}"])
-        expected.append((result["literal_match"], result["normalized_match"],
-                         result["squad_exact_match"], result["token_f1"],
-                         result["facts_present"], missing))
-    baseline = time.perf_counter() - start
-    got = list(zip(frame["literal_match"], frame["normalized_match"], frame["squad_exact_match"],
-                   frame["token_f1"], frame["facts_present"].astype(int), frame["facts_missing"]))
-    differ = [i for i, (a, b) in enumerate(zip(expected, got)) if tuple(a) != tuple(b)]
-    n = len(attempts)
-    independent = None
-    if not args.skip_independent:
-        print("independent per-row loop: baseline_loop.py (file read included) ...", flush=True)
-        independent = bench.run_independent([a for _, a in rows], [i for i, _ in rows], items)
-    print(f"\nrecallscore multi-item benchmark (squad_mode {args.squad_mode})")
-    print(f"  items x attempts            {args.items:,} x {per_item:,} = {n:,}")
-    print(f"  baseline (per-row loop)     {bench.fmt_rate(n, baseline)}   {baseline:.2f} s")
-    print(f"  package score_items         {bench.fmt_rate(n, package)}   {package:.3f} s, "
-          f"median of {args.rounds}, {args.processes} process(es)")
-    ratio = baseline / package
-    print(f"  ratio package/baseline      {ratio:.1f}x   goal >= 40x: "
-          f"{'met' if ratio >= 40 else 'NOT met'}")
-    if single:
-        one = sorted(single)[len(single) // 2]
-        print(f"  package, one process        {bench.fmt_rate(n, one)}   {one:.3f} s; "
-              f"ratio {baseline / one:.1f}x")
-    if independent is not None:
-        print(f"  independent loop, file read {bench.fmt_rate(n, independent)}   "
-              f"{independent:.2f} s (baseline_loop.py)")
-        ratio = independent / package
-        print(f"  ratio package/independent   {ratio:.1f}x   goal >= 40x: "
-              f"{'met' if ratio >= 40 else 'NOT met'}"
-              + (f"; one process {independent / one:.1f}x" if single else ""))
-    print(f"  agreement                   {'every row' if not differ else f'{len(differ)} rows DIFFER'}")
-    for i in differ[:bench.SHOW_DIFFS]:
-        print(f"    row {i}: {rows[i]!r}: reference {expected[i]} package {got[i]}")
-    return 1 if differ else 0
+        expected.append(tuple(v for k, v in result.items() if not k.startswith("fact_"))
+                        + (missing,))
+    seconds = time.perf_counter() - start
+    first = score_row(rows[0][1], *by_id[rows[0][0]], mode)
+    return seconds, [k for k in first if not k.startswith("fact_")] + ["facts_missing"], expected

@@ -8,10 +8,11 @@
 
 The public names, listed in ``__all__``, come from the package's layers (``core``: rules,
 normalizers, errors; ``io``: loading files; ``execution``: loading and scoring as the command
-runs them, worker processes on request; ``analysis``: tables computed from scored tables;
-``render``: figures; ``workbook``: a notebook's session) and are imported on first use, so
-importing the package, and starting the command line, stays quick. The notebooks call them as
-``import recallscore_nb as rs``, each cell one call with its options in view.
+runs them, with worker processes where forking is safe; ``analysis``: tables computed from
+scored tables; ``render``: figures; ``workbook``: a notebook's session) and are imported on
+first use, so importing the package, and starting the command line, stays quick. The
+notebooks call them as ``import recallscore_nb as rs``, each cell one call with its options
+in view.
 """
 
 from importlib import import_module

@@ -325,6 +325,7 @@ def _progress_bar(*, enabled: bool):
         return
     from tqdm import tqdm
 
+    tqdm.monitor_interval = 0  # no monitor thread: scoring forks its workers after this
     bar = tqdm(desc="scoring", unit="row", unit_scale=True, file=sys.stderr, leave=False)
 
     def update(done: int, total: int) -> None:

@@ -255,10 +255,11 @@ def _attempts_frame(benchmark, attempts) -> pd.DataFrame:
         frame = attempts.reset_index(drop=True).copy()
     else:
         frame = pd.DataFrame({"attempt": pd.array(list(attempts), dtype=engine.STRING)})
-    if "id" not in frame.columns:
+    given = "id" in frame.columns  # row numbers made here are unique: not checked again
+    if not given:
         frame.insert(0, "id", pd.array(engine.row_ids(0, len(frame)), dtype=engine.STRING))
     frame["id"] = frame["id"].astype(engine.STRING)
-    duplicated = frame["id"][frame["id"].duplicated()]
+    duplicated = frame["id"][frame["id"].duplicated()] if given else frame["id"][:0]
     if len(duplicated):
         raise UsageError(f"'attempts' ids must be unique (id {duplicated.iloc[0]!r} repeats)")
     frame["attempt"] = frame["attempt"].astype(engine.STRING)

@@ -1,7 +1,9 @@
 """The package's public entry points for loading and scoring, run as the command runs them:
-the core's pure functions, with worker processes when asked (``processes=``) and Python's
-collector paused while records are built in bulk (:mod:`.memory`). Each gives the rows the
-core's function gives.
+the core's pure functions, their chunks scored by worker processes (``processes=``, by
+default :func:`~recallscore_nb.execution.processes.default_processes`: the machine's cores,
+1 where forking is unsafe, as in a notebook's kernel) and Python's collector paused while
+records are built in bulk (:mod:`.memory`). Each gives the rows the core's function gives,
+whatever the number of processes.
 
 >>> from recallscore_nb.core.rules import Checklist
 >>> from recallscore_nb.io.benchmarks import load_benchmark
@@ -22,7 +24,7 @@ from .memory import with_collector_paused
 from .processes import ForkedChunks
 
 __all__ = ["load_items", "fact_status", "item_fact_status", "score_all", "score_benchmark",
-           "score_items", "prepare_items"]
+           "score_items", "prepare_items", "warmed"]
 
 load_items = with_collector_paused(items_io.load_items)
 fact_status = with_collector_paused(status.fact_status)
@@ -30,7 +32,7 @@ item_fact_status = with_collector_paused(status.item_fact_status)
 
 
 def score_all(attempts, references, *, facts, squad_mode: str = "v1.1", progress=None,
-              processes: int = 1, memo=None) -> pd.DataFrame:
+              processes: int | None = None, memo=None) -> pd.DataFrame:
     """:func:`recallscore_nb.core.scoring.score_all`, its chunks scored in ``processes``
     processes (:class:`~recallscore_nb.execution.processes.ForkedChunks`)."""
     return scoring.score_all(attempts, references, facts=facts, squad_mode=squad_mode,
@@ -38,7 +40,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1", progress
 
 
 def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1", progress=None,
-                    processes: int = 1) -> pd.DataFrame:
+                    processes: int | None = None) -> pd.DataFrame:
     """:func:`recallscore_nb.core.scoring.score_benchmark`, its chunks scored in
     ``processes`` processes."""
     return scoring.score_benchmark(benchmark, attempts, squad_mode=squad_mode,
@@ -52,13 +54,23 @@ def prepare_items(items) -> scoring.PreparedItems:
     with ThreadPoolExecutor(max_workers=1) as pool:
         checklists = pool.submit(scoring.item_checklists, items)
         references = scoring.item_references(items)
-        return scoring.PreparedItems(pa.array(items.ids, type=pa.string()), references,
-                                     checklists.result())
+        return warmed(scoring.PreparedItems(pa.array(items.ids, type=pa.string()), references,
+                                            checklists.result()))
+
+
+def warmed(prepared: scoring.PreparedItems) -> scoring.PreparedItems:
+    """``prepared`` with the hash tables of its key lookups built now: workers forked later
+    share them instead of each building its own."""
+    probes = [prepared.references.references.squad_bags.key_lookup,
+              prepared.checklists.term_starts[0]]
+    for lookup in probes:
+        lookup.locate(lookup.keys[:1])
+    return prepared
 
 
 def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1", progress=None,
                 prepared: scoring.PreparedItems | None = None,
-                processes: int = 1) -> pd.DataFrame:
+                processes: int | None = None) -> pd.DataFrame:
     """:func:`recallscore_nb.core.scoring.score_items`, the items prepared in two threads and
     the chunks scored in ``processes`` processes."""
     if prepared is None and isinstance(items, scoring.Items):

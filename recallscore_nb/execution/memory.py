@@ -8,7 +8,12 @@ import functools
 import gc
 from contextlib import contextmanager
 
-__all__ = ["lean_arrow_memory", "paused_collector", "with_collector_paused"]
+__all__ = ["lean_arrow_memory", "lean_malloc", "paused_collector", "with_collector_paused",
+           "MMAP_THRESHOLD"]
+
+MMAP_THRESHOLD = 1 << 20
+"""Bytes from which glibc's ``malloc`` maps a block of its own, given back when freed."""
+M_MMAP_THRESHOLD = -3  # mallopt's parameter number (glibc's malloc.h)
 
 
 def lean_arrow_memory() -> None:
@@ -21,6 +26,23 @@ def lean_arrow_memory() -> None:
         pa.jemalloc_set_decay_ms(0)
     except (NotImplementedError, pa.ArrowNotImplementedError):
         pass
+
+
+def lean_malloc() -> bool:
+    """Have glibc's ``malloc`` map every block from :data:`MMAP_THRESHOLD` bytes on its own
+    (a fixed threshold: glibc otherwise raises it as large blocks are freed, and keeps them
+    in its heap) so that the pickles and arrays of each chunk go back to the system once
+    used, instead of staying resident in a long run; True where glibc took the setting. It
+    changes no value."""
+    import ctypes
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        return False
+    try:
+        return bool(ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+    except (OSError, AttributeError):
+        return False
 
 
 @contextmanager

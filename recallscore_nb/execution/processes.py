@@ -1,23 +1,64 @@
-"""Work shared with a second process, forked from this one: the second core of a machine,
-without pickling the prepared tables it reads (the child inherits them).
+"""Work shared with worker processes forked from this one: the other cores of a machine,
+without pickling the prepared tables they read (a worker inherits them).
 
-:class:`ForkedWorker` is a child forked once that serves one function chunk after chunk;
-:func:`map_chunks` maps a function over tasks, every second task in a child forked for it;
-:class:`ForkedChunks` is the runner the core's scoring functions take (``runner=``). A
-child's exception is raised in the caller. Where ``os.fork`` is missing, everything runs in
-this process.
+:class:`ForkedWorker` is a child forked once that serves one function task after task; the
+command's streaming scorer and the public API both score through such workers.
+:func:`map_chunks` maps a function over tasks, this process and ``processes - 1`` workers
+taking them in turn; :class:`ForkedChunks` is the runner the core's scoring functions take
+(``runner=``). A worker's exception is raised in the caller. :func:`default_processes` says
+how many processes to use when nobody says: one where forking is unsafe.
 """
 
 from __future__ import annotations
 
 import os
-import pickle
-import signal
+import sys
+import threading
 
 from ..core.errors import InputFileError, UsageError
 from ..core.scoring import CHUNK_ROWS
 
-__all__ = ["ForkedWorker", "map_chunks", "ForkedChunks", "PARALLEL_ROWS"]
+__all__ = ["ForkedWorker", "fork_workers", "run_in_child", "map_chunks", "ForkedChunks",
+           "PARALLEL_ROWS", "default_processes", "check_processes", "MAX_PROCESSES"]
+
+MAX_PROCESSES = 4
+"""Processes :func:`default_processes` gives at most (each scoring worker has its own memory
+budget, docs/scale.md)."""
+
+
+def default_processes() -> int:
+    """How many processes score when the caller does not say (``processes=None``): one per
+    core this process may run on, at most :data:`MAX_PROCESSES`, and 1 where forking is
+    unsafe: without ``os.fork``, on macOS (system libraries there do not survive a fork),
+    inside a Jupyter kernel, or whenever this process runs threads besides its main one (a
+    forked child inherits their locks, held or not, but not the threads: a kernel's
+    heartbeat and messaging threads, a progress bar's monitor, a user's pool). The rule is
+    read at each call.
+
+    >>> 1 <= default_processes() <= MAX_PROCESSES
+    True
+    """
+    if not hasattr(os, "fork") or sys.platform == "darwin" or _in_kernel():
+        return 1
+    if threading.active_count() > 1:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, MAX_PROCESSES))
+
+
+def _in_kernel() -> bool:
+    """Whether this process is a running IPython kernel (a notebook's)."""
+    app = sys.modules.get("ipykernel.kernelapp")
+    return app is not None and app.IPKernelApp.initialized()
+
+
+def check_processes(processes) -> int:
+    """``processes`` checked (an integer >= 1), or :func:`default_processes` for None."""
+    if processes is None:
+        return default_processes()
+    if not isinstance(processes, int) or isinstance(processes, bool) or processes < 1:
+        raise UsageError(f"'processes' must be an integer >= 1 (got {processes!r})")
+    return processes
 
 
 def _unwrap(message: tuple):
@@ -46,10 +87,8 @@ class ForkedWorker:
     (2, 3)
     """
 
-    def __init__(self, function) -> None:
+    def __init__(self, function, *, threads: bool = True) -> None:
         import multiprocessing
-        import queue
-        import threading
 
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
@@ -57,6 +96,14 @@ class ForkedWorker:
                                         daemon=True)
         self._process.start()
         child.close()
+        if threads:
+            self.start_threads()
+
+    def start_threads(self) -> None:
+        """Start the two threads that move the pipe's data (once every worker of a group is
+        forked: :func:`fork_workers`)."""
+        import queue
+
         self._results: queue.Queue = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -94,7 +141,7 @@ class ForkedWorker:
         message = self._results.get()
         if message is None:
             self._results.put(None)
-            raise RuntimeError("the second scoring process ended without a result")
+            raise RuntimeError("a scoring worker process ended without a result")
         return _unwrap(message)
 
     def close(self) -> None:
@@ -138,122 +185,96 @@ def _serve(function, conn, parent_end) -> None:
                 conn.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
 
 
-def map_chunks(function, tasks: list[tuple], *, processes: int = 1, done=None,
-               worker: ForkedWorker | None = None) -> list:
-    """``function(*task)`` for each task, in order. With ``processes=2`` (and ``os.fork``),
-    every second task is computed in a forked child while this process computes the one
-    before it; the child's result (or exception) comes back pickled. With ``worker`` (a
-    :class:`ForkedWorker` of the same function), every second task goes to it instead.
-    ``done(n)`` is told the sum of each finished task's first element's length (rows; 1
-    without a length) after each task.
+def fork_workers(function, count: int) -> list[ForkedWorker]:
+    """``count`` :class:`ForkedWorker` of ``function``, every one forked before any of them
+    starts its threads: no worker is forked while this process runs threads of its own.
+
+    >>> workers = fork_workers(abs, 2)
+    >>> for worker in workers:
+    ...     worker.submit(-3)
+    >>> [worker.result() for worker in workers]
+    [3, 3]
+    >>> for worker in workers:
+    ...     worker.close()
+    """
+    workers = [ForkedWorker(function, threads=False) for _ in range(count)]
+    for worker in workers:
+        worker.start_threads()
+    return workers
+
+
+def run_in_child(function, *args):
+    """``function(*args)`` computed in a child forked for it, its result pickled back (its
+    exception raised here): what the child allocated meanwhile, garbage included, goes with
+    it, and this process receives the result alone, compact. In this process where
+    ``os.fork`` is missing.
+
+    >>> run_in_child(sorted, [3, 1, 2])
+    [1, 2, 3]
+    """
+    if not hasattr(os, "fork"):
+        return function(*args)
+    with ForkedWorker(function) as child:
+        child.submit(*args)
+        return child.result()
+
+
+def map_chunks(function, tasks: list[tuple], *, processes: int = 1, done=None) -> list:
+    """``function(*task)`` for each task, in order. With ``processes > 1`` (and ``os.fork``),
+    ``processes - 1`` workers are forked now (:func:`fork_workers`: they inherit
+    ``function`` and ``tasks``, and are sent a task's number only) and take the tasks in
+    turn with this process: task ``i`` goes to process ``i % processes``, this one being 0;
+    only the results are pickled. ``done(n)`` is told the sum of each finished task's first
+    element's length (rows; 1 without a length) after each task, in order.
 
     >>> map_chunks(lambda x: x * 2, [([1],), ([2],), ([3],)], processes=2)
     [[1, 1], [2, 2], [3, 3]]
     """
     out, rows = [], 0
-
-    def finished(task, result):
-        nonlocal rows
-        out.append(result)
-        rows += len(task[0]) if hasattr(task[0], "__len__") else 1
-        if done is not None:
-            done(rows)
-
-    fork = (processes > 1 or worker is not None) and hasattr(os, "fork")
-    i = 0
-    while i < len(tasks):
-        if worker is not None and i + 1 < len(tasks):
-            worker.submit(*tasks[i + 1])
-            first = function(*tasks[i])
-            finished(tasks[i], first)
-            finished(tasks[i + 1], worker.result())
-            i += 2
-        elif fork and i + 1 < len(tasks):
-            child = _Forked(function, tasks[i + 1])
-            try:
-                first = function(*tasks[i])
-                second = child.result()
-            finally:
-                child.close()
-            finished(tasks[i], first)
-            finished(tasks[i + 1], second)
-            i += 2
-        else:
-            finished(tasks[i], function(*tasks[i]))
-            i += 1
+    helpers = min(processes - 1, len(tasks) - 1) if hasattr(os, "fork") else 0
+    workers = fork_workers(lambda i: function(*tasks[i]), helpers) if helpers > 0 else []
+    try:
+        for i in range(len(tasks)):
+            if workers and i % (len(workers) + 1):
+                workers[i % (len(workers) + 1) - 1].submit(i)
+        for i, task in enumerate(tasks):
+            turn = i % (len(workers) + 1)
+            out.append(workers[turn - 1].result() if turn else function(*task))
+            rows += len(task[0]) if hasattr(task[0], "__len__") else 1
+            if done is not None:
+                done(rows)
+    finally:
+        for worker in workers:
+            worker.close()
     return out
 
 
-class _Forked:
-    """``function(*task)`` computed in a forked child; :meth:`result` waits for it."""
-
-    def __init__(self, function, task) -> None:
-        self.read, write = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: compute, send, leave without running any cleanup
-            os.close(self.read)
-            code = 0
-            try:
-                try:
-                    payload = pickle.dumps((True, function(*task)), pickle.HIGHEST_PROTOCOL)
-                except BaseException as error:  # noqa: BLE001 - sent to the parent as it is
-                    payload, code = pickle.dumps((False, error)), 1
-                with os.fdopen(write, "wb") as pipe:
-                    pipe.write(payload)
-            finally:
-                os._exit(code)
-        os.close(write)
-
-    def result(self):
-        with os.fdopen(self.read, "rb") as pipe:
-            self.read = None
-            data = pipe.read()
-        os.waitpid(self.pid, 0)
-        self.pid = None
-        if not data:
-            raise RuntimeError("the second scoring process ended without a result")
-        return _unwrap(pickle.loads(data))
-
-    def close(self) -> None:
-        """Stop the child if it still runs (this process was interrupted), and reap it."""
-        if self.read is not None:
-            os.close(self.read)
-            self.read = None
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
-            self.pid = None
-
-
 PARALLEL_ROWS = 100_000
-"""Distinct values from which two processes score a call's chunks: below, one is quicker."""
+"""Distinct values from which worker processes score a call's chunks: below, one process
+is quicker."""
 
 
 class ForkedChunks:
     """A runner of the core's chunks (``runner=`` of
     :func:`~recallscore_nb.core.scoring.score_all` and ``score_items``) in ``processes``
-    processes: from :data:`PARALLEL_ROWS` distinct values, the values are cut into an even
-    number of equal chunks and every second one is scored in a forked child
-    (:func:`map_chunks`); below, or with one process, as the core runs them.
+    processes (None: :func:`default_processes`): from :data:`PARALLEL_ROWS` distinct values,
+    the values are cut into equal chunks, a multiple of ``processes`` of them, which this
+    process and its workers take in turn (:func:`map_chunks`); below, or with one process,
+    as the core runs them.
 
     >>> runner = ForkedChunks(2)
     >>> runner.chunk_rows(500_000), runner.chunk_rows(300_000), runner.chunk_rows(10)
     (125000, 150000, 200000)
     """
 
-    def __init__(self, processes: int = 1) -> None:
-        if not isinstance(processes, int) or isinstance(processes, bool) or processes < 1:
-            raise UsageError(f"'processes' must be an integer >= 1 (got {processes!r})")
-        self.processes = processes
+    def __init__(self, processes: int | None = 1) -> None:
+        self.processes = check_processes(processes)
 
     def chunk_rows(self, rows: int) -> int:
         if self.processes == 1 or rows < PARALLEL_ROWS:
             return CHUNK_ROWS
-        pairs = -(-rows // (2 * CHUNK_ROWS))
-        return max(1, -(-rows // (2 * pairs)))
+        rounds = -(-rows // (self.processes * CHUNK_ROWS))
+        return max(1, -(-rows // (self.processes * rounds)))
 
     def map(self, function, tasks: list[tuple], done=None) -> list:
         return map_chunks(function, tasks, processes=self.processes, done=done)

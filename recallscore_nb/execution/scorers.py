@@ -21,15 +21,17 @@ from ..core import rules
 from ..core.errors import AttemptsFormatError
 from ..core.items import OWN_REFERENCES, bad_references
 from ..core.scoring import (PreparedItems, colliding_columns, join_scores, score_attempts_frame,
-                            score_benchmark, score_items, unknown_items, unknown_items_text)
+                            score_items, unknown_items, unknown_items_text)
 from ..core.status import item_status_columns, status_columns
 from ..io.benchmarks import load_benchmark
 from ..io.items import is_items_file
 from ..io.scored_statuses import item_status_frame, status_frame
 from ..io.scoring_schemas import load_scoring_schema
-from .api import load_items, prepare_items
+from . import api
+from .api import load_items, prepare_items, warmed
 from .memo import ScoreMemo
 from .memory import paused_collector
+from .processes import run_in_child
 
 __all__ = ["load_scorer", "BenchmarkScorer", "ItemsScorer",
            "ITEM_CHUNK_ROWS"]
@@ -41,7 +43,11 @@ items takes more memory; figures in benchmarks/README.md)."""
 
 def load_scorer(path, *, squad_mode: str = "v1.1", schema_path=None):
     """The scorer a file gives: an items file (``.jsonl``) or a benchmark (None: the shipped
-    one), with the scoring schema at ``schema_path`` when given."""
+    one), with the scoring schema at ``schema_path`` when given. Without a schema, an items
+    file is read and its tables prepared in a child process (:func:`_prepared_items`)."""
+    if is_items_file(path) and schema_path is None:
+        items, prepared = run_in_child(_prepared_items, path)
+        return ItemsScorer(squad_mode, None, items, warmed(prepared))
     if is_items_file(path):
         items = load_items(path)
         schema = None if schema_path is None else load_scoring_schema(schema_path, items)
@@ -59,6 +65,16 @@ def _references_fault(path, frame) -> list:
     row, message = bad
     return [AttemptsFormatError(path, "", OWN_REFERENCES, row_id=str(frame["id"].iloc[row]),
                                 message=message)]
+
+
+def _prepared_items(path) -> tuple:
+    """The items file at ``path`` read, without its records, and its prepared tables: all
+    that scoring without a schema reads of it. Made in a child process, the records and the
+    preparation's garbage stay there (hundreds of MiB for 100,000 items, which a process
+    forked from this one would otherwise share: benchmarks/README.md)."""
+    items = load_items(path)
+    prepared = prepare_items(items)
+    return dataclasses.replace(items, items=()), prepared
 
 
 def _collision(path, carried, outputs):
@@ -85,7 +101,7 @@ class _Scorer:
     def metadata(self) -> dict:
         """What a Parquet output records of the scorer: version, signatures, input hashes."""
         out = {"version": __version__, "signatures": self.signatures,
-               f"{self.role}_sha256": self.source.sha256}
+               f"{self.role}_sha256": getattr(self, self.role).sha256}
         if self.schema is not None:
             out["schema_sha256"] = self.schema.sha256
         return out
@@ -156,8 +172,8 @@ class BenchmarkScorer(_Scorer):
         """Nothing was let go."""
 
     def _score_whole(self, frame, path, progress):
-        table = score_benchmark(self.benchmark, frame, squad_mode=self.squad_mode,
-                                progress=progress)
+        table = api.score_benchmark(self.benchmark, frame, squad_mode=self.squad_mode,
+                                    progress=progress)
         return self._with_statuses(table)
 
     def _with_statuses(self, table):
@@ -179,6 +195,10 @@ class ItemsScorer(_Scorer):
 
     @property
     def source(self):
+        """The items, their records read again if they were let go (the Dask engine scores
+        from them)."""
+        if not self.items.items:
+            self.items = load_items(self.items.path)
         return self.items
 
     @property
@@ -247,8 +267,8 @@ class ItemsScorer(_Scorer):
 
             raise UsageError("scoring an items file needs --attempts (with 'item' and "
                              "'attempt' columns)")
-        table = score_items(self.items, frame, squad_mode=self.squad_mode, progress=progress,
-                            prepared=self._prepared())
+        table = api.score_items(self.items, frame, squad_mode=self.squad_mode,
+                                progress=progress, prepared=self._prepared())
         return self._with_statuses(table)
 
     def _with_statuses(self, table):

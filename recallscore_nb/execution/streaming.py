@@ -1,11 +1,12 @@
 """Scoring an attempts file into a scored file: whole, or a chunk at a time with worker
 processes, the same bytes either way.
 
-:func:`score_file` streams a single attempts file (CSV, JSONL or Parquet): two worker
-processes, forked before this process holds any chunk, score the chunks while this process
-reads, checks and writes them in order (:data:`PROCESSES`, :data:`CHILD_AHEAD`), so memory
-stays flat however long the file is. Standard input, a partitioned dataset, or a file whose
-chunks disagree in types is read and scored whole.
+:func:`score_file` streams a single attempts file (CSV, JSONL or Parquet): worker processes
+(:data:`PROCESSES`), forked before this process holds any chunk, score the chunks while this
+process reads, checks and writes them in order (:data:`CHILD_AHEAD`), so memory stays flat
+however long the file is (the budget: docs/scale.md). Standard input, a partitioned dataset,
+or a file whose chunks disagree in types is read and scored whole, through the public API's
+functions and their worker processes.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ from ..io.attempt_chunks import AttemptChunks, _Unstreamable
 from ..io.attempts import read_attempts
 from ..io.datasets import attempt_files, read_attempt_files
 from ..io.scored import write_scored, write_scored_chunks
-from .memory import lean_arrow_memory
-from .processes import ForkedWorker
+from .memory import lean_arrow_memory, lean_malloc
+from .processes import check_processes, fork_workers
 
 __all__ = ["score_file", "streamable", "read_attempts_or_dataset", "PROCESSES", "CHILD_AHEAD"]
 
-PROCESSES = 2
-"""Processes that score chunks while this one reads and writes (the machine's two cores;
-1: this process scores them itself)."""
+PROCESSES: int | None = None
+"""Processes that score chunks while this one reads and writes (None:
+:func:`~recallscore_nb.execution.processes.default_processes`; 1: this process scores them
+itself)."""
 CHILD_AHEAD = 2
 """Chunks each worker may have in hand (one it scores, one waiting) before this process
 waits for the oldest result: enough to keep both busy, few enough to keep memory flat."""
@@ -111,9 +113,11 @@ def _stream(scorer, attempts_path, out, progress) -> bool:
     chunks = AttemptChunks(attempts_path, rows=scorer.chunk_rows)
     send, added, join = scorer.lean(score) or (lambda frame: frame, score,
                                                lambda frame, table: table)
-    forking = PROCESSES > 1 and hasattr(os, "fork")  # forked now, before any chunk is read
-    workers = [ForkedWorker(added) for _ in range(PROCESSES if forking else 0)]
-    if workers:
+    processes = check_processes(PROCESSES)
+    forking = processes > 1 and hasattr(os, "fork")  # forked now, before any chunk is read
+    workers = fork_workers(added, processes if forking else 0)
+    if workers:  # this process reads and writes only: what it sends goes back to the system
+        lean_malloc()
         scorer.release()
     flight = _InOrder(workers, join, progress, lambda: chunks.total_rows)
 

@@ -23,6 +23,7 @@ from ..core.engine import STRING
 from ..core.errors import AttemptsFormatError
 from .attempt_rows import _all_faults, _capped, _check_rows, _string_hashes
 from .files import read_input, require_regular_file
+from .id_hashes import IdHashes
 from .strict_readers import (_END, _TWICE, _header_width, _jsonl_frame, _refuse_repeats,
                              file_format, read_strict_csv)
 
@@ -70,7 +71,7 @@ class AttemptChunks:
     def __iter__(self):
         name = self.path
         faults: dict[str, AttemptsFormatError] = {}
-        hashes = _Growing(self._guess_rows())
+        hashes = IdHashes()
         first_dtypes = None
         start = 0
         for raw, last in _with_last(self._raw_chunks()):
@@ -99,25 +100,16 @@ class AttemptChunks:
                     yield frame
             start += len(raw)
         self.total_rows = start
-        if len(hashes.values) and "id" not in faults and "column" not in faults:
-            repeats = self._repeated_ids(hashes.values)
+        if len(hashes) and "id" not in faults and "column" not in faults:
+            repeats = self._repeated_ids(hashes.repeated())
             if repeats:
                 faults["duplicate"] = AttemptsFormatError.first_of(repeats)
+        hashes.close()
         if faults:
             for kind in ("attempt", "id"):
                 if kind in faults:  # chunks each kept their own first rows: cap the whole
                     faults[kind].errors = _capped(faults[kind].errors, name, kind)
             raise _all_faults(faults)
-
-    def _guess_rows(self) -> int:
-        """At least the file's rows, as far as can be told before reading it: Parquet's
-        footer, else one row per 16 bytes (untouched memory costs nothing resident)."""
-        if self.suffix == ".parquet":
-            try:
-                return pq.ParquetFile(self.path).metadata.num_rows
-            except (pa.ArrowInvalid, OSError):
-                return 0
-        return self._size // 16
 
     def _progress(self, rows: int, done_bytes: int | None) -> None:
         if self.suffix != ".parquet" and done_bytes:
@@ -246,14 +238,12 @@ class AttemptChunks:
             if rows_before == 0 or held > 1:
                 yield _csv_frame(table.slice(0, held - 1), names)
 
-    def _repeated_ids(self, hashes: np.ndarray) -> list[AttemptsFormatError]:
-        """Find the repeated ids among all rows from their hashes (sorted in place: the rows'
-        order is not kept, so memory stays at 8 bytes a row); a repeated hash sends the file
-        through once more to compare the ids of its rows, and every repeat is reported as
-        :func:`~recallscore_nb.io.attempt_rows._checked` reports it (within
-        :data:`~recallscore_nb.io.attempt_rows.MAX_ROW_ERRORS`)."""
-        hashes.sort()
-        repeated = hashes[1:][hashes[1:] == hashes[:-1]]
+    def _repeated_ids(self, repeated: np.ndarray) -> list[AttemptsFormatError]:
+        """The repeated ids among all rows, from the hashes found more than once
+        (:class:`~recallscore_nb.io.id_hashes.IdHashes`, in a fixed budget of memory); a
+        repeated hash sends the file through once more to compare the ids of its rows, and
+        every repeat is reported as :func:`~recallscore_nb.io.attempt_rows._checked` reports
+        it (within :data:`~recallscore_nb.io.attempt_rows.MAX_ROW_ERRORS`)."""
         if not len(repeated):
             return []
         ids: dict[int, str] = {}
@@ -280,26 +270,6 @@ class AttemptChunks:
             else:
                 first_at[ids[row]] = row
         return _capped(errors, self.path, "id")
-
-
-class _Growing:
-    """An array of uint64 grown in place (by half again when full), from a first guess of its
-    length: no list of pieces to concatenate at the end (which would hold it twice)."""
-
-    def __init__(self, guess: int | None) -> None:
-        self._buffer = np.empty(max(int(guess or 0), 1024), dtype=np.uint64)
-        self._size = 0
-
-    def extend(self, values: np.ndarray) -> None:
-        end = self._size + len(values)
-        if end > len(self._buffer):
-            self._buffer.resize(max(end, len(self._buffer) * 3 // 2), refcheck=False)
-        self._buffer[self._size:end] = values
-        self._size = end
-
-    @property
-    def values(self) -> np.ndarray:
-        return self._buffer[:self._size]
 
 
 def _with_last(iterable):

@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import os
 import re
+from functools import cache
 from itertools import chain, compress, islice, repeat
-from operator import is_, is_not, itemgetter
+from operator import is_not, itemgetter
 
 import numpy as np
 import pyarrow as pa
@@ -195,36 +196,62 @@ def _fast_block(block) -> tuple[list[str], list[Item]] | None:
         return None
 
 
+_RECORD = {
+    "type": "object", "required": ["item", "referenceAnswer"],
+    "properties": {
+        "item": {"type": "string", "minLength": 1},
+        "referenceAnswer": {"anyOf": [
+            {"type": "string", "minLength": 1},
+            {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}]},
+        "factChecklist": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["fact", "requiredTerms"],
+            "additionalProperties": False,
+            "properties": {
+                "fact": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_]*$"},
+                "requiredTerms": {"type": "array", "minItems": 1,
+                                  "items": {"type": "string"}}}}}},
+    "if": {"properties": {"referenceAnswer": {"type": "string"}}},
+    "then": {"required": ["factChecklist"]},
+}
+"""The shape of a plainly valid record (its own fields' types, lengths and fact names), for
+the whole block at once: what the exact path checks field by field, less what needs the
+other fields (unique ids and names, terms in the references) or the text (repeated keys)."""
+
+
+@cache
+def _block_shape():
+    """``is_valid(records)`` of a block's records against :data:`_RECORD` (jsonschema-rs:
+    the whole block checked in one call, in Rust)."""
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for({"type": "array", "items": _RECORD}).is_valid
+
+
 def _fast_items(records: list, joined: bytes) -> tuple[list[str], list[Item]] | None:
-    """The ids and items of :func:`_fast_block`'s parsed records, or None; KeyError or
-    TypeError where a field is missing or a record or a fact is not an object."""
+    """The ids and items of :func:`_fast_block`'s parsed records, or None: the records'
+    shape checked at once (:data:`_RECORD`), then what needs several fields or the text."""
+    try:
+        if not _block_shape()(records):
+            return None
+    except (ValueError, OverflowError):  # a value the validator cannot read (a huge integer)
+        return None
     n = len(records)
     ids = list(map(_ITEM, records))
     references = list(map(_REFERENCE, records))
     checklists = list(map(dict.get, records, repeat("factChecklist")))
     has = np.fromiter(map(is_not, checklists, repeat(None)), bool, n)
-    one = np.fromiter(map(is_, map(type, references), repeat(str)), bool, n)
-    if (one & ~has).any():  # one reference and no checklist
-        return None
     lengths = np.fromiter(map(len, records), np.int64, n)
     if not all(map(_plain_extras, compress(records, lengths != 2 + has))):
         return None
-    present = list(compress(checklists, has))
-    if not _only(list, present):
-        return None
-    if not _only(list, compress(references, ~one)):
-        return None
-    alternatives = [(r,) if o else tuple(r) for r, o in zip(references, one.tolist())]
-    facts = list(chain.from_iterable(present))
+    alternatives = [(r,) if type(r) is str else tuple(r) for r in references]
+    facts = list(chain.from_iterable(compress(checklists, has)))
     names = list(map(_FACT, facts))
     term_lists = list(map(_TERMS, facts))
-    if not _only(list, term_lists):
-        return None
     # every object has exactly the keys read above, each once: no other object anywhere
     keys = int(lengths.sum()) + 2 * len(facts)
     if joined.count(b":") != keys and _key_ends(joined) != keys:
         return None
-    n_facts = np.fromiter(map(len, present), np.int64, len(present))
+    n_facts = np.fromiter(map(len, compress(checklists, has)), np.int64, int(has.sum()))
     if not _fields_valid(ids, alternatives, has, n_facts, names, term_lists):
         return None
     fact_values = map(Fact, names, map(tuple, term_lists))
@@ -278,19 +305,13 @@ def _only(kind: type, values) -> bool:
     return set(map(type, values)) <= {kind}
 
 
-def _strings(values) -> bool:
-    """Whether every value is a non-empty ``str``."""
-    return _only(str, values) and "" not in values
-
-
 def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts: np.ndarray,
                   names: list, term_lists: list[list]) -> bool:
-    """Whether the fields :func:`_fast_items` read are all valid, checked for all the items
-    at once: ids non-empty strings, each once; references non-empty lists of non-empty
-    strings; a checklist (``has``, of ``n_facts`` facts) a non-empty list; fact names
-    identifiers, unique in their item ignoring case; terms a non-empty list of strings, each
-    keeping some text after normalization and occurring as whole tokens in every
-    alternative of its item.
+    """Whether the fields :func:`_fast_items` read, whose shape is valid, are valid together,
+    checked for all the items at once: ids each used once; fact names unique in their item
+    ignoring case; terms keeping some text after normalization and occurring as whole
+    tokens in every alternative of their item (``has``: which items have a checklist, of
+    ``n_facts`` facts).
 
     >>> _fields_valid(["q"], [("The west door",)], np.array([True]), np.array([1]),
     ...               ["f"], [["West", "door"]])
@@ -299,19 +320,14 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
     ...               ["f"], [["west"]])
     False
     """
-    references = list(chain.from_iterable(alternatives))
-    if not (_strings(ids) and len(set(ids)) == len(ids) and _strings(references)
-            and () not in alternatives and not (n_facts == 0).any()):
+    if len(set(ids)) != len(ids):
         return False
     if not names:
         return True
     terms = list(chain.from_iterable(term_lists))
     n_terms = np.fromiter(map(len, term_lists), np.int64, len(term_lists))
-    distinct_names = dict.fromkeys(names)  # TypeError where one is a list or an object
+    distinct_names = dict.fromkeys(names)
     distinct_terms = list(dict.fromkeys(terms))
-    if ((n_terms == 0).any() or not _only(str, distinct_terms) or not _only(str, distinct_names)
-            or not all(map(_NAME.match, distinct_names))):
-        return False
     # names unique in their item ignoring case
     folded: dict[str, int] = {}
     fold = {name: folded.setdefault(name.casefold(), len(folded)) for name in distinct_names}

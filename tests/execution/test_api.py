@@ -78,3 +78,22 @@ def test_the_garbage_collector_is_left_as_it_was_even_after_an_error(tmp_path, m
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+def test_by_default_the_public_functions_use_the_default_processes(small_chunks, monkeypatch):
+    forked = []
+    fork = processes.fork_workers
+
+    def counted(function, count):
+        forked.append(count)
+        return fork(function, count)
+
+    monkeypatch.setattr(processes, "fork_workers", counted)
+    attempts = [f"west drawer {i % 40}" for i in range(60)]
+    facts = {"place": ["west drawer"]}
+    monkeypatch.setattr(processes, "default_processes", lambda: 1)
+    one = score_all(attempts, "the west drawer", facts=facts)
+    monkeypatch.setattr(processes, "default_processes", lambda: 3)
+    three = score_all(attempts, "the west drawer", facts=facts)
+    pd.testing.assert_frame_equal(one, three)
+    assert forked == [2]  # this process and two workers

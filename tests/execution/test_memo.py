@@ -77,3 +77,16 @@ def test_without_pandas_hash_table_nothing_is_kept_and_everything_is_scored(monk
         pd.testing.assert_frame_equal(score_all(chunk, REFERENCE, facts=FACTS, memo=memo),
                                       expected)
     assert (len(memo), memo.scored, memo.found) == (0, 4, 0)
+
+
+def test_the_memo_keeps_attempts_within_its_budget_in_bytes():
+    from recallscore_nb.execution.memo import ENTRY_BYTES
+
+    texts = [f"attempt number {i}" for i in range(50)]  # 16 to 17 bytes each
+    budget = 10 * (17 + ENTRY_BYTES)
+    memo = ScoreMemo(budget=budget)
+    for chunk in _chunks(texts, 7) + _chunks(texts[::-1], 9):
+        pd.testing.assert_frame_equal(score_all(chunk, REFERENCE, facts=FACTS, memo=memo),
+                                      score_all(chunk, REFERENCE, facts=FACTS))
+    assert 10 <= len(memo) <= 11 and memo.used <= budget
+    assert memo.found == len(memo)  # each kept attempt found once, in the second pass

@@ -48,3 +48,11 @@ def test_arrow_allocates_through_jemalloc_when_it_has_it():
             assert pa.default_memory_pool().backend_name == "jemalloc"
     finally:
         pa.set_memory_pool(before)
+
+
+def test_malloc_is_told_its_mmap_threshold_where_it_is_glibc():
+    import platform
+
+    from recallscore_nb.execution.memory import lean_malloc
+
+    assert lean_malloc() is (platform.libc_ver()[0] == "glibc")

@@ -440,3 +440,17 @@ def test_chunks_larger_than_a_pipe_buffer_go_back_and_forth_without_a_deadlock(m
         signal.signal(signal.SIGALRM, previous)
     whole(monkeypatch, lambda: handlers.score_command(None, "a.parquet", "w.parquet"))
     assert Path("s.parquet").read_bytes() == Path("w.parquet").read_bytes()
+
+
+@pytest.mark.parametrize("default", [1, 3])
+def test_the_command_forks_the_default_number_of_workers(monkeypatch, default):
+    from recallscore_nb.execution import processes
+
+    forked = []
+    fork = streaming.fork_workers
+    monkeypatch.setattr(streaming, "fork_workers",
+                        lambda function, count: forked.append(count) or fork(function, count))
+    monkeypatch.setattr(processes, "default_processes", lambda: default)
+    write_attempts(attempts_frame(200), "a.jsonl")
+    handlers.score_command(None, "a.jsonl", "s.parquet")
+    assert forked == [default if default > 1 else 0]
