@@ -107,13 +107,13 @@ def spelling_matches(answer: AnswerForms, ref: ReferenceForms, shortest: int) ->
     """The reference in the answer, a word of at least ``shortest`` letters (never a number)
     allowed one edit ("Narsingh" for "Narsing")."""
     r = ref.a1
-    if not r:
-        return False
+    if not r or any(w not in answer.s1 and (len(w) < shortest or w.isdigit()) for w in r):
+        return False  # a short word or a number missing: no edit allowed there
     near: list[set[str]] = []
-    by_length = answer.words_by_length
     for word in r:
         alike = {word} & answer.s1
         if len(word) >= shortest and not word.isdigit():
+            by_length = answer.words_by_length
             alike |= {t for n in (len(word) - 1, len(word), len(word) + 1) if n >= shortest
                       for t in by_length.get(n, ())
                       if (t[0] == word[0] or t[-1] == word[-1]) and _one_edit(t, word)}

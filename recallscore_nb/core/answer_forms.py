@@ -340,10 +340,29 @@ def _alone(char: str) -> str:
     return spell_symbols(text) if text == char else text
 
 
+_MAPPED_ASCII = [c for c in _MAPPED if c.isascii()]
+_MAPPED_WIDE = [c for c in _MAPPED if not c.isascii()]
+
+
+def _put(values: pa.Array, rows: np.ndarray, new: pa.Array) -> pa.Array:
+    """``values`` with the rows ``rows`` replaced by ``new``, in order."""
+    index = np.arange(len(values), dtype=np.int64)
+    index[rows] = len(values) + np.arange(len(rows))
+    return pa.concat_arrays([values.cast(pa.string()), new.cast(pa.string())]).take(
+        pa.array(index))
+
+
 def _answer_kernel(values: pa.Array) -> pa.Array:
     """``answer`` on every row, exact on the rows :func:`_answer_inexact` does not return."""
-    values = pc.replace_substring_regex(values, _GLUED_SUPERSCRIPTS.pattern, r"\1")
-    for char in _MAPPED:
+    wide = np.flatnonzero(~pc.string_is_ascii(values).to_numpy(zero_copy_only=False))
+    if len(wide):  # the non-ASCII characters, only where a row has one (most rows are ASCII)
+        rows = pa.array(wide)
+        some = pc.replace_substring_regex(values.take(rows), _GLUED_SUPERSCRIPTS.pattern,
+                                          r"\1")  # before the symbols: "&¹" is "&"
+        for char in _MAPPED_WIDE:
+            some = pc.replace_substring(some, char, _alone(char))
+        values = _put(values, wide, some)
+    for char in _MAPPED_ASCII:
         values = pc.replace_substring(values, char, _alone(char))
     for pattern, replacement in _PATTERNS:
         values = pc.replace_substring_regex(values, pattern, replacement)
