@@ -24,6 +24,7 @@ from __future__ import annotations
 __all__ = [
     "RecallScoreError",
     "UsageError",
+    "OutputWriteError",
     "InputFileError",
     "BenchmarkFormatError",
     "AttemptsFormatError",
@@ -46,6 +47,19 @@ class RecallScoreError(Exception):
 
 class UsageError(RecallScoreError, ValueError):
     """An option or argument that cannot be honoured (unknown name, bad value)."""
+
+
+class OutputWriteError(UsageError):
+    """An output that could not be written (a full disk, a file size limit, no permission);
+    ``path`` is the output as the user named it, ``reason`` what went wrong.
+
+    >>> str(OutputWriteError("out/s.csv", "cannot write (File too large)"))
+    'out/s.csv: cannot write (File too large)'
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"{path}: {reason}")
 
 
 class InputFileError(RecallScoreError):

@@ -21,7 +21,7 @@ import stat
 import zlib
 from pathlib import Path
 
-from ..core.errors import InputFileError, UsageError
+from ..core.errors import InputFileError, OutputWriteError, UsageError
 
 __all__ = ["atomic_write", "write_file", "require_regular_file", "read_input",
            "refuse_output_among_inputs", "sha256"]
@@ -86,7 +86,8 @@ def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 
 def refuse_output_among_inputs(out: str | os.PathLike[str] | None,
-                               inputs: dict[str, str | os.PathLike[str] | None]) -> None:
+                               inputs: dict[str, str | os.PathLike[str] | None], *,
+                               option: str = "--out") -> None:
     """Raise :class:`UsageError` when ``out`` is one of the named ``inputs`` (the same file,
     whatever the spelling or link); ``-`` (standard output) and ``None`` never clash.
 
@@ -99,11 +100,11 @@ def refuse_output_among_inputs(out: str | os.PathLike[str] | None,
         return
     for role, path in inputs.items():
         if path is not None and os.fspath(path) != "-" and _same_file(out, path):
-            raise UsageError(f"--out {os.fspath(out)} is the {role} input {os.fspath(path)}: "
+            raise UsageError(f"{option} {os.fspath(out)} is the {role} input {os.fspath(path)}: "
                              "writing it would overwrite the input; choose another file")
 
 
-def atomic_write(path: str | os.PathLike[str], write) -> None:
+def atomic_write(path: str | os.PathLike[str], write, *, shown: str | None = None) -> None:
     """Call ``write(tmp_path)``, then rename the temporary file onto ``path``.
 
     A reader never sees a half-written file, and a failure leaves ``path`` as it was. The
@@ -111,7 +112,8 @@ def atomic_write(path: str | os.PathLike[str], write) -> None:
     (``-`` for standard output is the caller's to handle). A symbolic link is written
     through: the temporary file goes beside the link's final target and replaces it, so
     the link stays a link. An existing file keeps its permission bits; a new one gets what
-    :func:`open` would give it (0666 less the umask).
+    :func:`open` would give it (0666 less the umask). A failure to write is an
+    :class:`~recallscore_nb.core.errors.OutputWriteError` naming ``shown`` (default: ``path``).
 
     >>> import tempfile, pathlib
     >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
@@ -123,8 +125,8 @@ def atomic_write(path: str | os.PathLike[str], write) -> None:
     ...
     recallscore_nb.core.errors.UsageError: /...: not a regular file (a folder); give a file to write
     """
-    name = os.fspath(path)
-    target = Path(os.path.realpath(name))  # through every link, to the file to replace
+    name = os.fspath(path) if shown is None else shown
+    target = Path(os.path.realpath(os.fspath(path)))  # through every link, to the file
     try:
         mode: int | None = os.stat(target).st_mode
     except FileNotFoundError:
@@ -145,7 +147,7 @@ def atomic_write(path: str | os.PathLike[str], write) -> None:
         os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise UsageError(f"{name}: cannot write ({exc.strerror or exc})") from None
+        raise OutputWriteError(name, f"cannot write ({exc.strerror or exc})") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

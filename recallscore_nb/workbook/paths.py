@@ -27,12 +27,13 @@ import sys
 from pathlib import Path
 
 from ..core.errors import UsageError
+from ..io.output_sets import check_output_place, inside, make_folders, remove_empty_folders
 
 __all__ = [
     "REPO_ROOT", "NOTEBOOKS_DIR", "REPORTS_DIR", "STAMPS_DIR", "SCRATCH_DIR", "ROOT_VARIABLE",
     "find_root", "require_workbook", "under_jupyter_server", "user_folder", "settle_kernel",
     "resolve_user_path",
-    "inside", "check_output_folder",
+    "inside", "check_output_folder", "make_folders", "remove_empty_folders",
 ]
 
 ROOT_VARIABLE = "RECALLSCORE_ROOT"
@@ -136,16 +137,6 @@ def resolve_user_path(text: str | os.PathLike[str], base: Path) -> Path:
     return Path(os.path.normpath(Path(base) / Path(text).expanduser()))
 
 
-def inside(path: Path, folder: Path) -> bool:
-    """Whether ``path`` is ``folder`` or lies inside it, links resolved.
-
-    >>> inside(Path("/a/b/c"), Path("/a/b")), inside(Path("/a/bc"), Path("/a/b"))
-    (True, False)
-    """
-    path, folder = Path(path).resolve(), Path(folder).resolve()
-    return path == folder or folder in path.parents
-
-
 def check_output_folder(path: Path, *, notebooks: Path | None, reports: Path | None,
                         changed: bool, option: str = "--output-dir") -> None:
     """Refuse an output folder that would overwrite the workbook or the paper.
@@ -161,40 +152,12 @@ def check_output_folder(path: Path, *, notebooks: Path | None, reports: Path | N
     ...
     recallscore_nb.core.errors.UsageError: --output-dir /: the filesystem root cannot be an output folder; choose a folder of its own
     """
+    check_output_place(path, option=option, protected={"the workbook's notebooks": notebooks})
     resolved = Path(path).resolve()
-    if resolved == Path(resolved.anchor):
-        raise UsageError(f"{option} {path}: the filesystem root cannot be an output folder; "
-                         "choose a folder of its own")
-    if notebooks is not None and (inside(resolved, notebooks) or inside(notebooks, resolved)):
-        said = ("is" if resolved == Path(notebooks).resolve()
-                else "contains" if inside(notebooks, resolved) else "is in")
-        raise UsageError(f"{option} {path}: {said} the workbook's notebooks ({notebooks}), which a "
-                         "run would overwrite; choose a folder of its own")
+    if notebooks is not None and inside(notebooks, resolved):
+        raise UsageError(f"{option} {path}: contains the workbook's notebooks ({notebooks}), "
+                         "which a run would overwrite; choose a folder of its own")
     if changed and reports is not None and inside(resolved, reports):
         raise UsageError(f"{option} {path}: is the paper's reports/ ({reports}), and parameters "
                          "differ from the paper's defaults; choose another folder (exploration "
                          "never writes into reports/)")
-
-
-def make_folders(folder: Path, what: str) -> Path | None:
-    """Create ``folder`` and its missing parents; return the topmost folder created (None
-    when it existed). ``what`` names it in the error when it cannot be made."""
-    missing = [p for p in (folder, *folder.parents) if not p.exists()]
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"{what} {folder}: cannot write here ({exc.strerror or exc})") from None
-    return missing[-1] if missing else None
-
-
-def remove_empty_folders(folder: Path, top: Path | None) -> None:
-    """Remove ``folder`` and its parents up to ``top`` (as :func:`make_folders` returned
-    it), each only while empty; nothing when ``top`` is None."""
-    while top is not None:
-        try:
-            folder.rmdir()
-        except OSError:
-            return
-        if folder == top:
-            return
-        folder = folder.parent

@@ -1,5 +1,5 @@
-"""Publishing outputs into an output folder: one lock per folder, work folders inside it, and
-a publish that replaces before it removes and puts everything back when it fails.
+"""Publishing a workbook run into an output folder, through the lock, work folders and
+transactions of :mod:`recallscore_nb.io.output_sets` that every command's outputs share.
 
 Both ways a notebook runs publish through here: ``recallscore run`` publishes every notebook
 it ran at once, a notebook run alone (papermill, JupyterLab) publishes itself when it calls
@@ -17,17 +17,10 @@ into ``reports/`` leaves ``reports/`` as it was).
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import secrets
-import shutil
-import socket
-import sys
-import tempfile
-import time
 from collections.abc import Callable
-from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
@@ -35,11 +28,19 @@ from .._version import __version__
 from ..core.errors import PublishError, UsageError
 from ..io.files import sha256
 from ..io.jsondocs import json_reason
+from ..io.output_sets import (
+    WORK_PREFIXES,
+    OutputLock,
+    Transaction,
+    WorkFolder,
+    lock_file,
+    remove_stale_work,
+)
 from .parameters import OUTPUT_DIR
-from .paths import make_folders, remove_empty_folders
 
 __all__ = ["OutputLock", "WorkFolder", "publish", "read_manifest", "recorded_defaults",
-           "remove_stale_work", "MANIFEST", "NUMBERS", "COMMITTED", "EXECUTED", "LOCK_NAME"]
+           "remove_stale_work", "lock_file", "MANIFEST", "NUMBERS", "COMMITTED", "EXECUTED",
+           "LOCK_NAME", "WORK_PREFIXES"]
 
 EXECUTED = "notebooks"
 """Where the executed notebooks go, each as ``notebooks/<stem>.ipynb``."""
@@ -49,159 +50,8 @@ MANIFEST = "manifest.json"
 NUMBERS = Path("paper") / "numbers.tex"
 LOCK_NAME = ".recallscore.lock"
 """The lock file older versions left in every output folder (git-ignored); see :func:`lock_file`."""
-OWNER_SUFFIX = ".owner"
-WORK_PREFIXES = (".recallscore-run-", ".recallscore-work-", ".recallscore-check-",
-                 "recallscore-check-")
-"""Work folders: a run's (inside its output folder), a notebook session's (inside its output
-folder), a check's (in the system's temporary folder; ``.recallscore-check-`` in the
-repository root from older versions)."""
-STALE_UNLOCKED_AGE = 60.0
-"""Seconds after which a work folder without a lock file counts as abandoned."""
 MAIN_PACKAGES = ("pandas", "pyarrow", "numpy", "matplotlib", "papermill", "nbclient",
                  "ipykernel", "jsonschema", "tabulate", "jinja2")
-
-
-# --- locks and work folders ------------------------------------------------------------------
-def lock_file(root: str | Path) -> Path:
-    """Where the lock of output folder ``root`` lives: in the system's temporary folder, named
-    by a hash of the folder's resolved path, so that nothing of it stays in the folder.
-
-    >>> lock_file("/srv/out") == lock_file("/srv/x/../out"), lock_file("/srv/out").suffix
-    (True, '.lock')
-    """
-    key = sha256(str(Path(root).resolve()).encode())[:32]
-    return Path(tempfile.gettempdir()) / f"recallscore-lock-{key}.lock"
-
-
-class OutputLock:
-    """The lock of an output folder, held while a run or a notebook writes into it.
-
-    Entering creates the folder when needed (a folder that cannot be created or written is a
-    :class:`~recallscore_nb.core.errors.UsageError` naming ``option``), then waits up to ``wait``
-    seconds for another holder; the lock file lies outside the folder (:func:`lock_file`),
-    and the holder's pid, host and command are written beside it while it is held, so that a
-    waiter can say who holds it. The operating system releases the lock of a
-    process that dies. A folder the lock created is removed again on a failure that leaves it
-    holding nothing but the lock.
-    """
-
-    def __init__(self, root: str | Path, *, wait: float, option: str = "--output-dir") -> None:
-        self.root, self.wait, self.option = Path(root), wait, option
-        self._lock = None
-        self._created: Path | None = None
-
-    @property
-    def _owner(self) -> Path:
-        return lock_file(self.root).with_name(lock_file(self.root).name + OWNER_SUFFIX)
-
-    def __enter__(self) -> OutputLock:
-        from filelock import FileLock, Timeout
-
-        self._created = make_folders(self.root, self.option)
-        lock = FileLock(lock_file(self.root), timeout=self.wait, mode=0o666)
-        try:
-            tempfile.TemporaryFile(dir=self.root).close()  # the folder itself must be writable
-            lock.acquire()
-        except Timeout:
-            self._remove_if_created()
-            raise UsageError(f"{self.root} is being written by another recallscore run "
-                             f"({self._holder()}); waited {self.wait:g} s: let it finish, "
-                             "then run again") from None
-        except OSError as exc:
-            self._remove_if_created()
-            raise UsageError(f"{self.option} {self.root}: cannot write here "
-                             f"({exc.strerror or exc})") from None
-        self._lock = lock
-        owner = {"pid": os.getpid(), "host": socket.gethostname(), "command": " ".join(sys.argv),
-                 "since": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        try:
-            self._owner.write_text(json.dumps(owner) + "\n")
-        except OSError as exc:
-            self.__exit__(OSError, exc, None)
-            raise UsageError(f"{self.option} {self.root}: cannot write here "
-                             f"({exc.strerror or exc})") from None
-        return self
-
-    def __exit__(self, kind, error, traceback) -> None:
-        if self._lock is None:
-            return
-        self._owner.unlink(missing_ok=True)
-        self._lock.release()
-        self._lock = None
-        if kind is not None:
-            self._remove_if_created()
-
-    def _holder(self) -> str:
-        try:
-            owner = json.loads(self._owner.read_text())
-            return (f"pid {owner['pid']} on {owner['host']}, since {owner['since']}: "
-                    f"{owner['command']}")
-        except (OSError, ValueError, TypeError, KeyError):
-            return "a process that did not say who it is"
-
-    def _remove_if_created(self) -> None:
-        """Remove the folders this lock created, if they hold nothing."""
-        if self._created is None:
-            return
-        remove_empty_folders(self.root, self._created)
-
-
-class WorkFolder:
-    """A hidden folder inside ``parent`` (so on the same filesystem), locked by its owner
-    while it lives, so that :func:`remove_stale_work` removes only abandoned ones."""
-
-    def __init__(self, parent: str | Path, prefix: str) -> None:
-        from filelock import FileLock
-
-        try:
-            self.path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent)).absolute()
-        except OSError as exc:
-            raise UsageError(f"{parent}: cannot write here ({exc.strerror or exc})") from None
-        self._lock = FileLock(self.path / ".lock", timeout=0)
-        self._lock.acquire()
-
-    def remove(self) -> None:
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
-        shutil.rmtree(self.path, ignore_errors=True)
-
-    def __enter__(self) -> WorkFolder:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.remove()
-
-
-def remove_stale_work(folder: str | Path) -> list[Path]:
-    """Remove the work folders in ``folder`` that no live run or notebook holds; return them."""
-    from filelock import FileLock, Timeout
-
-    removed = []
-    try:
-        entries = [p for p in Path(folder).iterdir() if p.name.startswith(WORK_PREFIXES)]
-    except OSError:
-        return removed
-    for entry in entries:
-        if not entry.is_dir() or entry.is_symlink():
-            continue
-        lock_file = entry / ".lock"
-        if lock_file.is_file():
-            lock = FileLock(lock_file, timeout=0)
-            try:
-                lock.acquire()
-            except (Timeout, OSError):
-                continue  # a live run or notebook holds it
-            try:
-                shutil.rmtree(entry, ignore_errors=True)
-            finally:
-                lock.release()
-        elif time.time() - entry.stat().st_mtime > STALE_UNLOCKED_AGE:
-            shutil.rmtree(entry, ignore_errors=True)
-        else:
-            continue
-        removed.append(entry)
-    return removed
 
 
 # --- the manifest ------------------------------------------------------------------------------
@@ -315,71 +165,6 @@ def _manifest(root: Path, fragments: dict[str, dict]) -> dict:
 
 
 # --- publishing ---------------------------------------------------------------------------------
-def _move(src: Path, dst: Path) -> None:
-    """Rename ``src`` onto ``dst`` atomically; across filesystems (a mount inside the output
-    folder), copy beside ``dst`` first, then rename."""
-    try:
-        os.replace(src, dst)
-    except OSError as exc:
-        if exc.errno != errno.EXDEV:
-            raise
-        tmp = dst.with_name(f".{dst.name}.{secrets.token_hex(4)}.tmp")
-        shutil.copy2(src, tmp)
-        try:
-            os.replace(tmp, dst)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        os.unlink(src)
-
-
-class _Transaction:
-    """File moves into ``root`` that can be undone: every replaced or removed file is first
-    kept (hard-linked, or copied) in ``backup``."""
-
-    def __init__(self, root: Path, backup: Path) -> None:
-        self.root, self.backup, self.undo = root, backup, []
-
-    def _keep(self, path: Path) -> Path:
-        kept = self.backup / path.relative_to(self.root)
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.link(path, kept)
-        except OSError:
-            shutil.copy2(path, kept)
-        return kept
-
-    def put(self, src: Path, dst: Path) -> None:
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        if dst.is_file():
-            kept = self._keep(dst)
-            _move(src, dst)
-            self.undo.append((kept, dst))
-        else:
-            _move(src, dst)
-            self.undo.append((None, dst))
-
-    def remove(self, path: Path) -> None:
-        kept = self.backup / path.relative_to(self.root)
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        _move(path, kept)
-        self.undo.append((kept, path))
-
-    def rollback(self) -> list[Path]:
-        """Put back every file; return those that could not be put back."""
-        failed = []
-        for kept, path in reversed(self.undo):
-            try:
-                if kept is None:
-                    path.unlink(missing_ok=True)
-                else:
-                    _move(kept, path)
-            except OSError:
-                failed.append(path)
-        self.undo = []
-        return failed
-
-
 def publish(root: Path, work: Path, fragments: dict[str, dict], *,
             defaults: dict[str, dict], keep: Callable[[str], bool] = lambda stem: True) -> dict[str, dict]:
     """Move the outputs of ``fragments`` (stem -> manifest fragment, outputs relative to
@@ -408,7 +193,7 @@ def publish(root: Path, work: Path, fragments: dict[str, dict], *,
     numbers = _numbers_tex(merged)  # may refuse, before anything moved
     staging = work / ".staging"
     staging.mkdir(exist_ok=True)
-    transaction = _Transaction(root, work / ".backup")
+    transaction = Transaction(root, work)
     try:
         for stem, fragment in fragments.items():
             new = set()
@@ -422,6 +207,7 @@ def publish(root: Path, work: Path, fragments: dict[str, dict], *,
         transaction.put(staging / "numbers.tex", root / NUMBERS)
         _stage(staging / MANIFEST, json.dumps(_manifest(root, merged), indent=2, sort_keys=True) + "\n")
         transaction.put(staging / MANIFEST, manifest_path)
+        transaction.commit()
     except OSError as exc:
         failed = transaction.rollback()
         where = f" ({exc.filename2 or exc.filename})" if (exc.filename2 or exc.filename) else ""
