@@ -517,6 +517,10 @@ class MetaEvaluation:
                 lines.append(f"judge {judge}: {n} verdicts on answers no system here gave")
         return "\n".join(lines)
 
+    TABLES = ("systems", "agreement", "ranking", "annotators", "panel", "panel_pairs",
+              "disagreements")
+    """Every table :meth:`tables` may hold, by file stem: the members of ``agree``'s set."""
+
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, ``annotators`` only when it was asked for."""
         out = {"systems": self.systems, "agreement": self.agreement, "ranking": self.ranking}

@@ -26,6 +26,7 @@ from ..io.attempts import read_attempts
 from ..io.benchmarks import load_benchmark
 from ..io.files import read_input, refuse_output_among_inputs, sha256, write_file
 from ..io.items import scorer_role
+from ..io.output_sets import OutputSet, file_set
 from ..io.scored import write_scored
 
 __all__ = ["validate_command", "signature_command", "score_command",
@@ -59,8 +60,13 @@ def score_command(scorer_path, attempts_path, out, *, squad_mode: str = "v1.1",
     """
     refuse_output_among_inputs(out, {scorer_role(scorer_path): scorer_path,
                                      "attempts": attempts_path, "schema": schema_path})
-    scorer = load_scorer(scorer_path, squad_mode=squad_mode, schema_path=schema_path)
-    score_file(scorer, attempts_path, out, progress=progress)
+    if out is None:
+        scorer = load_scorer(scorer_path, squad_mode=squad_mode, schema_path=schema_path)
+        score_file(scorer, attempts_path, None, progress=progress)
+        return scorer.signatures
+    with file_set(out, protected=_protected()) as outputs:
+        scorer = load_scorer(scorer_path, squad_mode=squad_mode, schema_path=schema_path)
+        score_file(scorer, attempts_path, outputs.path(outputs.members[0]), progress=progress)
     return scorer.signatures
 
 
@@ -444,32 +450,29 @@ def agree_command(items_path, attempts_path, judgments_path, out_dir, *,
                   reference_judge: str = "human", annotators=None, protocol: str = "direct",
                   seed: int = 0, resamples: int = 2000, f1_threshold: float = 0.5) -> list[str]:
     """Rules against judges: write ``systems.csv``, ``agreement.csv``, ``ranking.csv``,
-    ``annotators.csv`` (with ``annotators``) and ``disagreements.csv`` into ``out_dir``."""
-    from ..analysis.meta_evaluation import meta_evaluate
+    ``annotators.csv`` (with ``annotators``) and ``disagreements.csv`` into ``out_dir``, as
+    one set (:class:`~recallscore_nb.io.output_sets.OutputSet`): the tables an earlier run
+    wrote and this one does not are removed once the new ones are in place."""
+    from ..analysis.meta_evaluation import MetaEvaluation, meta_evaluate
     from ..io.judgments import load_judgments
 
-    items = load_items(items_path)
-    attempts = read_attempts(attempts_path)
-    for column in ("item", "system"):
-        if column not in attempts.columns:
-            raise AttemptsFormatError(str(attempts_path), "", column,
-                                      message="missing column (judged attempts name their "
-                                              "item and system)")
-    judgments = load_judgments(judgments_path, items, attempts)
-    names = [a.strip() for a in annotators.split(",")] if annotators else []
-    result = meta_evaluate(items, attempts, judgments, reference_judge=reference_judge,
-                           annotators=[a for a in names if a], protocol=protocol, seed=seed,
-                           resamples=resamples, f1_threshold=f1_threshold)
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out_dir}: not a folder; give a folder to write into")
-    written = []
-    for stem, table in result.tables().items():
-        path = out / f"{stem}.csv"
-        refuse_output_among_inputs(path, {"items": items_path, "attempts": attempts_path,
-                                          "judgments": judgments_path})
-        write_file(path, csv_text(table))
-        written.append(str(path))
+    inputs = {"items": items_path, "attempts": attempts_path, "judgments": judgments_path}
+    with OutputSet(out_dir, [f"{stem}.csv" for stem in MetaEvaluation.TABLES], inputs=inputs,
+                   protected=_protected()) as outputs:
+        items = load_items(items_path)
+        attempts = read_attempts(attempts_path)
+        for column in ("item", "system"):
+            if column not in attempts.columns:
+                raise AttemptsFormatError(str(attempts_path), "", column,
+                                          message="missing column (judged attempts name their "
+                                                  "item and system)")
+        judgments = load_judgments(judgments_path, items, attempts)
+        names = [a.strip() for a in annotators.split(",")] if annotators else []
+        result = meta_evaluate(items, attempts, judgments, reference_judge=reference_judge,
+                               annotators=[a for a in names if a], protocol=protocol,
+                               seed=seed, resamples=resamples, f1_threshold=f1_threshold)
+        written = [str(outputs.write_text(f"{stem}.csv", csv_text(table)))
+                   for stem, table in result.tables().items()]
     counts = result.counts
     lines = [result.signature, result.bootstrap,
              f"{counts['judged']} of {counts['attempts']} attempts judged by "
@@ -483,3 +486,11 @@ def agree_command(items_path, attempts_path, judgments_path, out_dir, *,
         if extra:
             lines.append(f"judge {judge}: {', '.join(extra)}")
     return lines + [f"wrote {', '.join(written)}"]
+
+
+def _protected() -> dict:
+    """The folders no command may write into: the workbook's notebooks (when there is a
+    workbook)."""
+    from ..workbook.paths import NOTEBOOKS_DIR
+
+    return {"the workbook's notebooks": NOTEBOOKS_DIR}
