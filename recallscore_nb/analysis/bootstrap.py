@@ -28,6 +28,7 @@ import pandas as pd
 
 from .._version import __version__
 from ..core.errors import UsageError
+from .resample_budget import check_resamples_fit
 
 __all__ = ["bootstrap_ci", "bootstrap_means", "grouped_bootstrap_ci", "bootstrap_signature",
            "saturated", "SATURATION_THRESHOLD", "DEFAULT_SEED", "DEFAULT_RESAMPLES"]
@@ -61,7 +62,9 @@ def _as_matrix(values, name: str = "values") -> np.ndarray:
 
 def bootstrap_means(values, *, resamples: int, seed: int) -> np.ndarray:
     """The mean of each bootstrap resample: shape ``(resamples,)``, or
-    ``(resamples, k)`` for a ``(n, k)`` matrix whose rows are resampled together.
+    ``(resamples, k)`` for a ``(n, k)`` matrix whose rows are resampled together. A count
+    whose matrices would not fit in memory is refused first
+    (:mod:`~recallscore_nb.analysis.resample_budget`).
 
     >>> bootstrap_means([1.0, 1.0, 1.0], resamples=4, seed=0).tolist()
     [1.0, 1.0, 1.0, 1.0]
@@ -71,7 +74,10 @@ def bootstrap_means(values, *, resamples: int, seed: int) -> np.ndarray:
     n = matrix.shape[0]
     if n == 0:
         means = np.full((resamples, matrix.shape[1]), np.nan)
-    else:
+    else:  # the index matrix and the values it picks: 16 bytes a value and resample
+        k = matrix.shape[1]
+        check_resamples_fit(resamples, 16 * (n + k), f"{n:,} values" + (
+            f" of {k:,} columns" if k > 1 else ""))
         index = np.random.default_rng(seed).integers(0, n, size=(resamples, n))
         # column by column, so a column's means do not depend on its neighbours (rounding)
         means = np.stack([column[index].mean(axis=1) for column in matrix.T], axis=1)

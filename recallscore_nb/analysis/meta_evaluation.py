@@ -51,6 +51,7 @@ from ..core.scoring import score_items
 from .agreement import cohen_kappa, percent_agreement
 from .annotator_panel import panel_tables
 from .bootstrap import bootstrap_signature
+from .resample_budget import agree_bytes, check_resamples_fit
 
 __all__ = [
     "PROTOCOLS",
@@ -102,6 +103,16 @@ def _check(protocol, resamples, seed, f1_threshold) -> None:
     if isinstance(f1_threshold, bool) or not isinstance(f1_threshold, (int, float)) \
             or not 0 <= f1_threshold <= 1:
         raise UsageError(f"'f1_threshold' must be a number from 0 to 1 (got {f1_threshold!r})")
+
+
+def _check_fits(attempts: pd.DataFrame, judgments, resamples: int) -> None:
+    """Refuse, before scoring, a resample count whose bootstrap would not fit in memory
+    (every rule of the registry counted: which apply is known only once scored)."""
+    counts = {"items": attempts["item"].astype(str).nunique(),
+              "systems": attempts["system"].astype(str).nunique(),
+              "rules": len(registry.measures()), "judges": len(judgments.judges)}
+    what = ", ".join(f"{n:,} {name[:-1] if n == 1 else name}" for name, n in counts.items())
+    check_resamples_fit(resamples, agree_bytes(**counts), " and ".join(what.rsplit(", ", 1)))
 
 
 # --- verdicts -------------------------------------------------------------------------------
@@ -207,6 +218,7 @@ def bootstrap_weights(n_items: int, *, resamples: int, seed: int) -> np.ndarray:
     """
     if n_items == 0:
         return np.zeros((resamples, 0))
+    check_resamples_fit(resamples, 8 * n_items, f"{n_items:,} items")
     rng = np.random.default_rng(seed)
     out = np.empty((resamples, n_items))
     step = max(1, _BLOCK_ENTRIES // n_items)  # whole rows at a time: numpy draws the same
@@ -546,6 +558,7 @@ def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
         raise UsageError(f"unknown reference judge {reference_judge!r} (judges: "
                          f"{', '.join(judgments.judges)})")
     attempts = attempts.reset_index(drop=True)
+    _check_fits(attempts, judgments, resamples)
     scored = score_items(items, attempts[["item", "system", "attempt", *[
         c for c in (OWN_REFERENCES,) if c in attempts.columns]]])
     judges = judge_verdicts(items, attempts, judgments, protocol=protocol)

@@ -23,6 +23,7 @@ from ..core.rules import measure
 from ..io import scored_reading
 from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 from .paired_comparison import mcnemar_signature, paired_comparison
+from .resample_budget import size_text
 from .rule_values import resolve_rules
 from .system_tables import saturation, system_table
 
@@ -142,13 +143,5 @@ def check_resamples(resamples) -> None:
             and resamples > MAX_RESAMPLES:
         raise UsageError(f"'resamples' must be at most {MAX_RESAMPLES:,} (got {resamples:,}): "
                          f"each rule keeps every resample's mean in memory "
-                         f"({_size(8 * resamples)} per rule and system here), and the bounds "
+                         f"({size_text(8 * resamples)} per rule and system here), and the bounds "
                          f"stop moving long before the limit")
-
-
-def _size(nbytes: int) -> str:
-    """A byte count for a message: ``_size(8 * 10**9)`` is ``'8 GB'``."""
-    for unit, scale in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
-        if nbytes >= scale:
-            return f"{nbytes / scale:.3g} {unit}"
-    return f"{nbytes:,} bytes"

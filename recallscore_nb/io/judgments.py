@@ -19,7 +19,9 @@ lines file; a Parquet table's row, counted from 1), its item where it has one, a
 a missing column, both key columns or neither, an empty item or judge, an unknown item or
 system (the rows naming unknown systems counted, a system the attempts spell in another
 case suggested), a verdict that is not one, a ``system`` verdict whose system has no attempt
-at the item, and two different verdicts of one judge on one attempt.
+at the item, and two different verdicts of one judge on one attempt, whether both rows key it
+the same way or one by its system and the other by its answer text (the same verdict keyed
+both ways is one judgment).
 """
 
 from __future__ import annotations
@@ -185,9 +187,10 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
     system, text, by_system, by_text = _what_is_judged(frame, have, keys, item, fail)
     row_key, att_keys = _key_space(attempts, items, item, item_code, system, text, by_system,
                                    fail)
-    unit_codes, judges, given = _one_verdict_each(row_key, judge, verdict, by_system, item,
-                                                  where, fail)
+    given = verdict.notna().to_numpy(dtype=bool)
     found_rows, found_source, matches = _matches(row_key, att_keys, by_system, by_text, given)
+    unit_codes, judges = _one_verdict_each(row_key, found_rows, found_source, judge, verdict,
+                                           by_system, item, where, fail)
     no_attempt = np.flatnonzero(by_system & (matches == 0))
     if len(no_attempt):
         row = int(no_attempt[0])
@@ -327,25 +330,38 @@ def _unknown_systems(named: pd.Series, systems: pd.Index) -> str:
     return f"unknown system {first!r} (not in the attempts{hint}){more}"
 
 
-def _one_verdict_each(row_key: np.ndarray, judge: pd.Series, verdict: pd.Series,
-                      by_system: np.ndarray, item: pd.Series, where: list, fail):
-    """(each row's code of the thing it judges, the judges' codes' names, whether each row
-    gives a verdict), refusing two different verdicts of one judge on one thing judged."""
+def _one_verdict_each(row_key: np.ndarray, found_rows: list, found_source: list,
+                      judge: pd.Series, verdict: pd.Series, by_system: np.ndarray,
+                      item: pd.Series, where: list, fail):
+    """(each row's code of the thing it judges, the judges' codes' names), refusing two
+    different verdicts of one judge on one thing: one key twice (a system's attempt, an answer
+    text), or one attempt keyed by its system and by its answer text (``found_rows`` and
+    ``found_source``: the attempts each verdict found, as :func:`_matches` gives them)."""
     unit_codes, _ = pd.factorize(row_key)
     judge_codes, judges = pd.factorize(judge.astype(object))
-    given = verdict.notna().to_numpy(dtype=bool)
-    pair = unit_codes.astype(np.int64) * len(judges) + judge_codes
-    seen = pd.DataFrame({"pair": pair[given], "v": verdict[given].astype(bool),
-                         "row": np.flatnonzero(given)})
-    first = seen.groupby("pair", sort=False)["v"].transform("first")
-    clash = seen["row"][seen["v"] != first].to_numpy()
+    given = np.flatnonzero(verdict.notna().to_numpy(dtype=bool))
+    # what each verdict judges: its key, and every attempt it found (coded after the keys)
+    row = np.concatenate([given, *found_source]).astype(np.int64)
+    thing = np.concatenate([unit_codes[given],
+                            len(row_key) + np.concatenate(found_rows).astype(np.int64)])
+    seen = pd.DataFrame({"pair": thing * len(judges) + judge_codes[row], "row": row,
+                         "v": verdict.to_numpy(dtype=bool, na_value=False)[row]}
+                        ).sort_values("row", kind="stable")
+    first = seen.groupby("pair", sort=False)[["row", "v"]].transform("first")
+    clash = np.flatnonzero((seen["v"] != first["v"]).to_numpy())
     if len(clash):
-        row = int(clash[0])
-        before = int(seen["row"][(seen["pair"] == pair[row])].iloc[0])
-        fail(row, "verdict", f"judge {judge.iloc[row]!r} already gave this "
-                             f"{'system' if by_system[row] else 'answer'} a different verdict "
-                             f"({where[before]})", row_id=item.iloc[row])
-    return unit_codes, judges, given
+        at, before = int(seen["row"].iloc[clash[0]]), int(first["row"].iloc[clash[0]])
+        if by_system[at] == by_system[before]:
+            kind = "system" if by_system[at] else "answer"
+            what = f"{kind} a different verdict ({where[before]})"
+        else:
+            how = {True: "its system", False: "its answer text"}
+            what = (f"attempt a different verdict ({where[before]}, keyed by "
+                    f"{how[bool(by_system[before])]}; this row keys it by "
+                    f"{how[bool(by_system[at])]})")
+        fail(at, "verdict", f"judge {judge.iloc[at]!r} already gave this {what}",
+             row_id=item.iloc[at])
+    return unit_codes, judges
 
 
 def _matches(row_key: np.ndarray, att_keys: list, by_system: np.ndarray, by_text: np.ndarray,
