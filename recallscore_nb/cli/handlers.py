@@ -26,7 +26,7 @@ from ..io.attempts import read_attempts
 from ..io.benchmarks import load_benchmark
 from ..io.files import read_input, refuse_output_among_inputs, sha256, write_file
 from ..io.items import scorer_role
-from ..io.output_sets import OutputSet, file_set
+from ..io.output_sets import OutputSet, file_set, write_one
 from ..io.scored import write_scored
 
 __all__ = ["validate_command", "signature_command", "score_command",
@@ -190,8 +190,10 @@ def reproduce_command(benchmark_path, *, out_dir=None) -> tuple[list[str], bool]
     bench = load_benchmark(benchmark_path)
     rep = reproduce(bench)
     if out_dir is not None:
-        write_file(Path(out_dir) / "reproduce__rows.csv", csv_text(rep.rows))
-        write_file(Path(out_dir) / "reproduce__summary.csv", csv_text(rep.summary))
+        with OutputSet(out_dir, ["reproduce__rows.csv", "reproduce__summary.csv"],
+                       protected=_protected()) as outputs:
+            outputs.write_text("reproduce__rows.csv", csv_text(rep.rows))
+            outputs.write_text("reproduce__summary.csv", csv_text(rep.summary))
     return render_reproduction(rep), rep.agrees
 
 
@@ -266,13 +268,15 @@ def summarize_command(scored_path, by: str = "system", rules=None, paired=None, 
     out = Path(str(out))
     writers = {".csv": lambda f, notes: csv_text(f), ".md": markdown_text, ".tex": latex_text}
     write = writers[out.suffix.lower()]
-    write_file(out, write(table, footer))
-    lines = [f"wrote {out} ({len(table)} rows)"]
+    paired_out = _paired_path(out)
+    with file_set(out, companions=[paired_out.name]) as outputs:
+        outputs.write_text(outputs.members[0], write(table, footer))
+        lines = [f"wrote {out} ({len(table)} rows)"]
+        if pairs is not None:
+            shown = pairs[PAIRED_COLUMNS] if out.suffix.lower() == ".csv" else paired_shown(pairs)
+            outputs.write_text(paired_out.name, write(shown, paired_footer(pairs)))
+            lines.append(f"wrote {paired_out} ({len(pairs)} rows)")
     if pairs is not None:
-        paired_out = _paired_path(out)
-        shown = pairs[PAIRED_COLUMNS] if out.suffix.lower() == ".csv" else paired_shown(pairs)
-        write_file(paired_out, write(shown, paired_footer(pairs)))
-        lines.append(f"wrote {paired_out} ({len(pairs)} rows)")
         return lines + list(dict.fromkeys(footer + paired_footer(pairs)))
     return lines + footer
 
@@ -311,7 +315,7 @@ def squad_command(
     result, messages = evaluate_squad(dataset, predictions, mode=mode, na_probs=na_probs,
                                       na_prob_thresh=na_prob_thresh)
     if out_file is not None:
-        write_file(out_file, json.dumps(dict(result)))
+        write_one(out_file, json.dumps(dict(result)), option="--out-file")
         return "", messages
     return format_result(result, mode=mode), messages
 
@@ -365,7 +369,7 @@ def perturb_command(benchmark_path, out, seed: int = 0,
         with tempfile.TemporaryDirectory() as folder:
             check(str(write_file(Path(folder) / "draft.json", text)))
         return text, lines
-    write_file(out, text, check=check)
+    write_one(out, text, check=check)
     return "", lines
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..core.errors import InputFileError, OutputWriteError, UsageError
 
-__all__ = ["atomic_write", "write_file", "require_regular_file", "read_input",
+__all__ = ["atomic_write", "write_file", "output_mode", "require_regular_file", "read_input",
            "refuse_output_among_inputs", "sha256"]
 
 
@@ -127,14 +127,7 @@ def atomic_write(path: str | os.PathLike[str], write, *, shown: str | None = Non
     """
     name = os.fspath(path) if shown is None else shown
     target = Path(os.path.realpath(os.fspath(path)))  # through every link, to the file
-    try:
-        mode: int | None = os.stat(target).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as exc:
-        raise UsageError(f"{name}: cannot write here ({exc.strerror or exc})") from None
-    if mode is not None and not stat.S_ISREG(mode):
-        raise UsageError(f"{name}: not a regular file ({_kind(mode)}); give a file to write")
+    mode = output_mode(target, name)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = _new_file_beside(target)
@@ -151,6 +144,20 @@ def atomic_write(path: str | os.PathLike[str], write, *, shown: str | None = Non
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def output_mode(target: Path, name: str) -> int | None:
+    """The mode of the file an output replaces (None: there is none yet); a folder, a pipe
+    or a device is refused, named ``name``."""
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise UsageError(f"{name}: cannot write here ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{name}: not a regular file ({_kind(mode)}); give a file to write")
+    return mode
 
 
 def write_file(path: str | os.PathLike[str], content: str | bytes, *, check=None) -> Path:

@@ -34,9 +34,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..core.errors import OutputWriteError, UsageError
-from .files import atomic_write, refuse_output_among_inputs, sha256
+from .files import atomic_write, output_mode, refuse_output_among_inputs, sha256
 
-__all__ = ["OutputSet", "file_set", "OutputLock", "WorkFolder", "Transaction", "lock_file",
+__all__ = ["OutputSet", "file_set", "write_one", "OutputLock", "WorkFolder", "Transaction", "lock_file",
            "remove_stale_work", "make_folders", "remove_empty_folders", "inside",
            "check_output_place", "LOCK_WAIT", "STALE_AGE", "WORK_PREFIXES", "JOURNAL"]
 
@@ -471,7 +471,10 @@ class OutputSet:
         return self.write(name, write)
 
     def _shown(self, name: str) -> str:
-        return self.shown if self.lock_target is not None else os.path.join(self.shown, name)
+        if self.lock_target is None:
+            return os.path.join(self.shown, name)
+        return self.shown if name == self.members[0] else os.path.join(
+            os.path.dirname(self.shown), name)
 
     def __exit__(self, kind, error, traceback) -> None:
         work = None if self._work is None else str(self._work.path)
@@ -516,9 +519,11 @@ class OutputSet:
 def file_set(path: str | os.PathLike[str], *, option: str = "--out",
              inputs: Mapping[str, object] | None = None,
              protected: Mapping[str, Path | None] | None = None,
-             wait: float | None = None) -> OutputSet:
-    """One output file as a set of one, locked by its own name, so that two writers of one
-    file exclude each other and two files of one folder do not; links are written through.
+             companions: Iterable[str] = (), wait: float | None = None) -> OutputSet:
+    """One output file as a set, locked by its own name, so that two writers of one file
+    exclude each other and two files of one folder do not; links are written through.
+    ``companions`` names files beside it that belong to its set (``summarize``'s paired
+    table): written with it, or removed once it is published without them.
 
     >>> import tempfile, pathlib
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "s.csv"
@@ -528,9 +533,25 @@ def file_set(path: str | os.PathLike[str], *, option: str = "--out",
     'a\\n'
     """
     target = Path(os.path.realpath(os.fspath(path)))  # through every link, to the file
-    if target.exists() and not target.is_file():
-        raise UsageError(f"{os.fspath(path)}: not a regular file; give a file to write")
-    outputs = OutputSet(target.parent, [target.name], option=option, inputs=inputs,
-                        protected=protected, lock_target=target, wait=wait)
+    output_mode(target, os.fspath(path))
+    outputs = OutputSet(target.parent, [target.name, *companions], option=option,
+                        inputs=inputs, protected=protected, lock_target=target, wait=wait)
     outputs.shown = os.fspath(path)
     return outputs
+
+
+def write_one(path: str | os.PathLike[str], content: str | bytes, *, check=None,
+              option: str = "--out") -> Path:
+    """Write one output file as a set of one (:func:`file_set`); ``check(tmp_path)``, when
+    given, sees the written file before it is published (what it raises publishes nothing).
+
+    >>> import tempfile, pathlib
+    >>> write_one(pathlib.Path(tempfile.mkdtemp()) / "t.md", "a\\n").read_text()
+    'a\\n'
+    """
+    with file_set(path, option=option) as outputs:
+        name = outputs.members[0]
+        outputs.write_text(name, content)
+        if check is not None:
+            check(os.fspath(outputs.path(name)))
+    return Path(path)

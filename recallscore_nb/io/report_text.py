@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .files import atomic_write
+from .output_sets import file_set
 from .jsondocs import plain
 from .report_schema import validate_report
 
@@ -271,5 +271,6 @@ def write_report(report: Report, out: str | os.PathLike[str]) -> Path:
             for piece in report.pieces():
                 file.write(piece)
 
-    atomic_write(target, write)
+    with file_set(target) as outputs:  # locked, and published whole or not at all
+        outputs.write(outputs.members[0], write)
     return target
