@@ -52,13 +52,14 @@ def _summary(items: list[dict], attempts: pd.DataFrame, judgments: list[dict],
              counts: dict[str, int]) -> list[str]:
     empty = sum(1 for j in judgments if not j["verdict"])
     own = attempts["references"].notna()
+    by_system = attempts[own]["system"].value_counts().items()
     return [
         f"kept {len(items)} items, {len(attempts)} attempts from "
         f"{attempts['system'].nunique()} systems, {len(judgments)} verdict rows "
         f"({', '.join(f'{j} {counts.get(j, 0)}' for j in OPENQA_JUDGES)})",
         f"{int(own.sum())} attempts carry their own file's gold answers (references), "
         f"where it differs from the items': "
-        f"{', '.join(f'{s} {n}' for s, n in attempts[own]['system'].value_counts().items()) or 'none'}",
+        f"{', '.join(f'{s} {n}' for s, n in by_system) or 'none'}",
         f"left out: nothing; {empty} verdict rows are empty (no judgment: annotator3 judged "
         f"only where annotators 1 and 2 disagreed)",
     ]

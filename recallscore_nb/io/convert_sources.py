@@ -24,6 +24,7 @@ import io
 import os
 import zlib
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,10 +104,10 @@ def read_source(path: str | os.PathLike[str], *, gzip_data: bool = False) -> byt
 def source_text(raw: bytes, name: str) -> str:
     """UTF-8 text from a source's bytes, one leading byte-order mark dropped.
 
-    >>> source_text(b"a\\nb\\xe9", "x.tsv")
+    >>> source_text(b"a\\nb\\xe9", "x.tsv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    recallscore_nb.core.errors.SourceFormatError: x.tsv: line 2: not UTF-8 text (byte 0xe9 at offset 3); save it as UTF-8
+    recallscore_nb.core.errors.SourceFormatError: x.tsv: line 2: not UTF-8 text (byte 0xe9 ...
     """
     if raw.startswith(_UTF16):
         raise SourceFormatError(name, message="UTF-16 text (it starts with a UTF-16 byte-order "
@@ -125,16 +126,16 @@ def source_text(raw: bytes, name: str) -> str:
     return text.removeprefix("\ufeff")
 
 
-def read_jsonl(path: Path, faults: Faults) -> list[tuple[int, dict]]:
-    """(line number, object) for each non-blank line of a JSON-lines source; every faulty
-    line goes to ``faults`` instead (a file that cannot be read at all, one fault)."""
+def read_jsonl(path: Path, faults: Faults) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for each non-blank line of a JSON-lines source, in order; every
+    faulty line goes to ``faults`` instead, when it is reached (so that a caller's own
+    faults stay in line order; a file that cannot be read at all, one fault)."""
     name = str(path)
     try:
         text = source_text(read_source(path), name)
     except InputFileError as err:
         faults.errors += err.errors
-        return []
-    records = []
+        return
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -146,8 +147,7 @@ def read_jsonl(path: Path, faults: Faults) -> list[tuple[int, dict]]:
         if not isinstance(record, dict):
             faults.add(name, f"line {number}", expected="a JSON object", got=render(record))
             continue
-        records.append((number, record))
-    return records
+        yield number, record
 
 
 def read_tsv(path: Path, columns: tuple[str, ...], faults: Faults, *,
@@ -206,9 +206,10 @@ def _records(text: str, name: str, faults: Faults) -> list[tuple[int, int, list[
                        "opened here is never closed, so every later line would be part of "
                        "this field")
         elif end > start:
+            later = f"line {end}" if end == start + 1 else f"lines {start + 1}-{end}"
             faults.add(name, f"line {start}", message=f"unterminated quoted field: the quote "
-                       f"opened here is not closed on its line, so lines {start + 1}-{end} "
-                       "would be part of this field (a row of this file is one line)")
+                       f"opened here is not closed on its line, so {later} would be part of "
+                       "this field (a row of this file is one line)")
     return records
 
 

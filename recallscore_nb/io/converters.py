@@ -6,7 +6,11 @@ Each writes three files into an output folder, atomically: ``items.jsonl`` (one 
 (``item``, ``system``, ``attempt``) and ``judgments.csv`` (``item``, ``judge``, the key,
 ``verdict``: ``true``, ``false`` or empty for no verdict); and returns what it kept and left
 out, one line each, for the command to print. The data sets themselves never enter this
-repository.
+repository. Every source is read and checked whole before anything is written
+(:mod:`~recallscore_nb.io.convert_sources`: UTF-8 text, every JSON line and record, every TSV
+row one line of the header's width, every verdict a known word); all its faults are raised
+at once. The readers are :mod:`~recallscore_nb.io.convert_openqa` and
+:mod:`~recallscore_nb.io.convert_evouna`; :func:`_write` alone writes.
 
 - **OpenQA-eval** (Kamalloo et al., ACL 2023; MIT): a folder holding
   ``data/model_outputs/*.jsonl`` and ``data/NQ301_*.tsv``. Items are the questions of the
