@@ -7,8 +7,8 @@ are the command line's, :func:`recallscore_nb.cli.main.exit_code`).
 
 - :class:`UsageError`: an option or argument that cannot be honoured.
 - :class:`InputFileError` and one subclass per kind of input file (benchmark, attempts,
-  items, scoring schema, catalogue, stored report), each naming the file, the location, the
-  row id and the field.
+  items, scoring schema, catalogue, stored report, a source to convert), each naming the
+  file, the location, the row id and the field.
 - Audited reports: :class:`InputChangedError`, :class:`UpdateRefusedError`.
 - The workbook: :class:`NotebookFailed`, :class:`PublishError`,
   :class:`VacuousControlError`.
@@ -33,6 +33,7 @@ __all__ = [
     "CatalogueFormatError",
     "ReportFormatError",
     "JudgmentsFormatError",
+    "SourceFormatError",
     "InputChangedError",
     "UpdateRefusedError",
     "NotebookFailed",
@@ -152,6 +153,12 @@ class ReportFormatError(InputFileError):
 class JudgmentsFormatError(InputFileError):
     """A judgments file that is not valid: a column, an unknown item or system, a verdict that
     is not one, a judgment that matches no attempt, or two verdicts of one judge that differ."""
+
+
+class SourceFormatError(InputFileError):
+    """A source of ``recallscore convert`` (a public set of human judgments) that is not as
+    its data set writes it: not UTF-8 text, a line that is not JSON, a record of the wrong
+    shape, a TSV row of the wrong width or with an unterminated quote, an unknown verdict."""
 
 
 # --- audited reports ------------------------------------------------------------------------

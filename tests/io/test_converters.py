@@ -161,5 +161,5 @@ def test_evouna_plain_json_and_its_quirks(tmp_path):
 def test_evouna_not_json(tmp_path):
     source = tmp_path / "NQ.json"
     source.write_text("[1,")
-    with pytest.raises(InputFileError, match="NQ.json: not JSON"):
+    with pytest.raises(InputFileError, match="NQ.json: line 1 column 4: not valid JSON"):
         convert_evouna(source, tmp_path / "out")
