@@ -443,9 +443,9 @@ def convert_command(kind: str, source, out_dir) -> list[str]:
         if not os.path.isdir(source):
             raise UsageError(f"{source}: not a folder; give the OpenQA-eval checkout (it holds "
                              "data/model_outputs/ and data/NQ301_*.tsv)")
-        lines = convert_openqa_eval(source, out_dir)
+        lines = convert_openqa_eval(source, out_dir, protected=_protected())
     else:
-        lines = convert_evouna(source, out_dir)
+        lines = convert_evouna(source, out_dir, protected=_protected())
     return lines + [f"wrote {Path(out_dir) / 'items.jsonl'}, "
                     f"{Path(out_dir) / 'attempts.parquet'}, {Path(out_dir) / 'judgments.csv'}"]
 

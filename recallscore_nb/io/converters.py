@@ -41,54 +41,55 @@ import csv
 import io
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..core.errors import UsageError
 from .convert_evouna import EVOUNA_SYSTEMS, read_evouna, split_alternatives
 from .convert_openqa import OPENQA_JUDGES, read_openqa_eval
-from .files import atomic_write, write_file
+from .output_sets import OutputSet
 
 __all__ = ["convert_openqa_eval", "convert_evouna", "split_alternatives", "OPENQA_JUDGES",
-           "EVOUNA_SYSTEMS"]
+           "EVOUNA_SYSTEMS", "CONVERTED"]
 
 
-def convert_openqa_eval(folder: str | os.PathLike[str],
-                        out_dir: str | os.PathLike[str]) -> list[str]:
+CONVERTED = ("items.jsonl", "attempts.parquet", "judgments.csv")
+"""The set ``convert`` writes into its output folder."""
+
+
+def convert_openqa_eval(folder: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
+                        protected: Mapping[str, Path | None] | None = None) -> list[str]:
     """Convert an OpenQA-eval checkout (see the module docstring); return what was kept.
-    Every source is read and checked first: nothing is written when one is bad."""
+    Every source is read and checked first: nothing is written when one is bad.
+    ``protected`` names folders the output may not be in (:class:`OutputSet`)."""
     items, attempts, judgments, lines = read_openqa_eval(folder)
-    _write(out_dir, items, attempts, judgments, "attempt")
+    _write(out_dir, items, attempts, judgments, "attempt", {"source": folder}, protected)
     return lines
 
 
-def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> list[str]:
+def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
+                   protected: Mapping[str, Path | None] | None = None) -> list[str]:
     """Convert one EVOUNA file (see the module docstring); return what was kept. The file
-    is read and checked first: nothing is written when it is bad."""
+    is read and checked first: nothing is written when it is bad, nor when it is one of
+    the files the conversion writes."""
     items, attempts, judgments, lines = read_evouna(path)
-    _write(out_dir, items, attempts, judgments, "system")
+    _write(out_dir, items, attempts, judgments, "system", {"source": path}, protected)
     return lines
 
 
 def _write(out_dir: str | os.PathLike[str], items: list[dict], attempts: pd.DataFrame,
-           judgments: list[dict], key: str) -> None:
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out_dir}: not a folder; give a folder to write into")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a parent that is a file, a folder not writable
-        raise UsageError(f"{out_dir}: cannot create the folder ({exc.strerror or exc}: "
-                         f"{exc.filename}); give a folder to write into") from None
-    write_file(out / "items.jsonl", "".join(json.dumps(i, ensure_ascii=False) + "\n"
-                                            for i in items))
+           judgments: list[dict], key: str, inputs: dict, protected) -> None:
+    """Write the three files as one set (:class:`OutputSet`): all of them or none."""
     table = pa.Table.from_pandas(attempts.reset_index(drop=True), preserve_index=False)
-    atomic_write(out / "attempts.parquet", lambda tmp: pq.write_table(table, tmp))
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["item", "judge", key, "verdict"])
     writer.writerows([j["item"], j["judge"], j[key], j["verdict"]] for j in judgments)
-    write_file(out / "judgments.csv", text.getvalue())
+    with OutputSet(out_dir, CONVERTED, inputs=inputs, protected=protected) as outputs:
+        outputs.write_text("items.jsonl", "".join(json.dumps(i, ensure_ascii=False) + "\n"
+                                                  for i in items))
+        outputs.write("attempts.parquet", lambda tmp: pq.write_table(table, tmp))
+        outputs.write_text("judgments.csv", text.getvalue())

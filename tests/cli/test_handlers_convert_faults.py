@@ -30,8 +30,8 @@ def test_an_out_dir_under_a_file_is_a_usage_error(capsys):
     Path("afile").write_text("")
     code, out, err = run_cli(capsys, "convert", "evouna", "NQ.json", "--out-dir", "afile/out")
     assert (code, out) == (2, "")
-    assert err == ("recallscore: error: afile/out: cannot create the folder (Not a directory: "
-                   "afile/out); give a folder to write into\n")
+    assert err == ("recallscore: error: --out-dir afile/out: cannot write here (Not a "
+                   "directory)\n")
 
 
 def test_an_answer_that_is_a_string_is_exit_2_not_split_into_characters(capsys):

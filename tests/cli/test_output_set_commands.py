@@ -4,6 +4,7 @@ never cost the previous outputs."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -14,9 +15,11 @@ import pytest
 
 from recallscore_nb.cli.main import main
 from recallscore_nb.io import output_sets
+from recallscore_nb.io.data import DEFAULT_ATTEMPTS
 from recallscore_nb.io.data import JUDGED_EXAMPLE as EXAMPLE
 from recallscore_nb.io.output_sets import file_set
 from recallscore_nb.workbook.paths import NOTEBOOKS_DIR
+from tests.convert_fixtures import EVOUNA_RECORD
 
 AGREE = ["agree", EXAMPLE / "items.jsonl", "--attempts", EXAMPLE / "attempts.csv",
          "--resamples", 50]
@@ -165,3 +168,66 @@ def test_a_full_disk_during_score_keeps_the_previous_table(tmp_path):
                            "previous outputs are unchanged\n")
     assert out.read_text() == "previous\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.csv"]
+
+
+# --- convert ----------------------------------------------------------------------------------
+def evouna_file(path, questions):
+    records = [{**EVOUNA_RECORD, "question": f"q{n}?"} for n in range(questions)]
+    path.write_text(json.dumps(records))
+    return path
+
+
+def test_convert_refuses_a_source_that_is_one_of_its_outputs(capsys, tmp_path):
+    out = tmp_path / "out"
+    run(capsys, ["convert", "evouna", evouna_file(tmp_path / "NQ.json", 2), "--out-dir", out])
+    before = snapshot(out)
+    source = evouna_file(out / "judgments.csv", 3)  # a source saved where an output goes
+    before["judgments.csv"] = source.read_bytes()
+    code, printed, err = run(capsys, ["convert", "evouna", source, "--out-dir", out])
+    assert (code, printed) == (2, "")
+    assert err == (f"recallscore: error: --out-dir {out / 'judgments.csv'} is the source input "
+                   f"{source}: writing it would overwrite the input; choose another file\n")
+    assert snapshot(out) == before
+
+
+def test_a_full_disk_during_convert_keeps_items_and_attempts_together(capsys, tmp_path):
+    """Room for the new items.jsonl and attempts.parquet (3.2 and 2.5 KB), not for
+    judgments.csv (4.9 KB): before, the first two replaced the old ones beside the old
+    judgments, three files that no longer matched."""
+    out = tmp_path / "out"
+    run(capsys, ["convert", "evouna", evouna_file(tmp_path / "a.json", 1), "--out-dir", out])
+    before = snapshot(out)
+    bigger = evouna_file(tmp_path / "b.json", 40)
+    done = subprocess.run([sys.executable, "-m", "recallscore_nb", "convert", "evouna",
+                           str(bigger), "--out-dir", str(out)], capture_output=True, text=True,
+                          preexec_fn=_limited(4000))
+    assert done.returncode == 2
+    assert done.stderr.endswith("cannot write (File too large); the previous outputs are "
+                                "unchanged\n")
+    assert len(done.stderr.splitlines()) == 1
+    assert snapshot(out) == before
+
+
+def test_a_second_convert_into_one_folder_waits_then_names_the_holder(capsys, tmp_path,
+                                                                      monkeypatch):
+    out = tmp_path / "out"
+    monkeypatch.setattr(output_sets, "LOCK_WAIT", 0.3)
+    with output_sets.OutputLock(out, wait=0):
+        code, printed, err = run(capsys, ["convert", "evouna",
+                                          evouna_file(tmp_path / "NQ.json", 2), "--out-dir", out])
+    assert code == 2 and "is being written by another recallscore run" in err
+    assert sorted(os.listdir(out)) == []
+
+
+# --- summarize --out ----------------------------------------------------------------------------
+def test_summarize_without_paired_removes_the_previous_paired_table(capsys, tmp_path):
+    scored = tmp_path / "s.csv"
+    assert run(capsys, ["score", "--attempts", DEFAULT_ATTEMPTS, "--out", scored])[0] == 0
+    table = tmp_path / "t.md"
+    systems = ["--resamples", 20]
+    code, printed, err = run(capsys, ["summarize", scored, "--out", table, *systems,
+                                      "--paired", "sys-a", "sys-c"])
+    assert code == 0, err
+    assert (tmp_path / "t.paired.md").is_file()
+    assert run(capsys, ["summarize", scored, "--out", table, *systems])[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.csv", "t.md"]
