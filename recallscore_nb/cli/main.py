@@ -3,7 +3,8 @@
 Exit codes, the same for every command: 0 success; 1 a comparison found a difference;
 2 invalid input or usage (one line on stderr naming the file, row and field; no traceback);
 3 the work itself failed: a notebook raised while the workbook ran, or recallscore met an
-unexpected error (one line; the traceback goes to a log file whose path is printed).
+unexpected error (one line; the traceback goes to a log file whose path is printed); 130
+Ctrl-C and 143 SIGTERM, nothing left half written (:mod:`.signals`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from .._version import __version__
 from ..core import errors
 from ..core.errors import NotebookFailed, PublishError, RecallScoreError
+from .signals import EXIT_TERMINATED, Terminated, sigterm_raises
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID, EXIT_FAILED = 0, 1, 2, 3
 
@@ -464,6 +466,15 @@ def _report_error(error: RecallScoreError) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     args = build_parser().parse_args(argv)
+    try:
+        with sigterm_raises():
+            return _run_command(args)
+    except Terminated:
+        return EXIT_TERMINATED
+
+
+def _run_command(args) -> int:
+    """The command's exit code, each error mapped to its code and message."""
     try:
         return args.run(args)
     except RecallScoreError as error:

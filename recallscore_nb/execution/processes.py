@@ -7,11 +7,17 @@ command's streaming scorer and the public API both score through such workers.
 taking them in turn; :class:`ForkedChunks` is the runner the core's scoring functions take
 (``runner=``). A worker's exception is raised in the caller. :func:`default_processes` says
 how many processes to use when nobody says: one where forking is unsafe.
+
+A worker never outlives this process and never prints: it ends silently when its parent
+dies (:func:`die_with_parent`; its pipe at its end), when sent SIGTERM, or when closed;
+Ctrl-C is its parent's to handle, which then ends it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 import threading
 
@@ -19,7 +25,8 @@ from ..core.errors import InputFileError, UsageError
 from ..core.scoring import CHUNK_ROWS
 
 __all__ = ["ForkedWorker", "fork_workers", "run_in_child", "map_chunks", "ForkedChunks",
-           "PARALLEL_ROWS", "default_processes", "check_processes", "MAX_PROCESSES"]
+           "PARALLEL_ROWS", "default_processes", "check_processes", "MAX_PROCESSES",
+           "die_with_parent"]
 
 MAX_PROCESSES = 4
 """Processes :func:`default_processes` gives at most (each scoring worker has its own memory
@@ -92,10 +99,13 @@ class ForkedWorker:
 
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
-        self._process = context.Process(target=_serve, args=(function, child, self._conn),
-                                        daemon=True)
-        self._process.start()
-        child.close()
+        self._pending = 0  # tasks submitted whose result has not been taken
+        with _stop_signals_held() as mask:
+            self._process = context.Process(target=_serve, daemon=True, args=(
+                function, child, self._conn, os.getpid(), mask))
+            self._process.start()
+            child.close()
+            _PARENT_ENDS.add(self._conn)
         if threads:
             self.start_threads()
 
@@ -131,6 +141,7 @@ class ForkedWorker:
             self._results.put(message)
 
     def submit(self, *task) -> None:
+        self._pending += 1
         self._outbox.put(task)
 
     def ready(self) -> bool:
@@ -142,13 +153,17 @@ class ForkedWorker:
         if message is None:
             self._results.put(None)
             raise RuntimeError("a scoring worker process ended without a result")
+        self._pending -= 1
         return _unwrap(message)
 
     def close(self) -> None:
-        """Stop the child (at once if a task is still running: this process was
-        interrupted) and reap it."""
+        """Stop the child and reap it: told to end once every result is taken, killed at
+        once while it still has tasks (this process gave up on them: interrupted, or a fault
+        met elsewhere), so that a command told to stop stops now."""
         if self._process is None:
             return
+        if self._pending:
+            self._process.kill()
         self._outbox.put(None)
         self._sender.join(timeout=0.5)
         self._process.join(timeout=0.5)
@@ -157,6 +172,7 @@ class ForkedWorker:
             self._process.join()
         self._reader.join(timeout=1)
         self._conn.close()
+        _PARENT_ENDS.discard(self._conn)
         self._process = None
 
     def __enter__(self):
@@ -166,23 +182,105 @@ class ForkedWorker:
         self.close()
 
 
-def _serve(function, conn, parent_end) -> None:
-    """The forked child's loop: a task in, its result (or exception) out, until None."""
-    parent_end.close()
+_PARENT_ENDS: set = set()
+"""This process's ends of its workers' pipes, open: a child forked later closes its copies,
+so that a worker sees the end of its pipe when this process dies, not when its siblings do."""
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _stop_signals_held():
+    """SIGTERM and SIGINT held back in this thread while a child is forked (the child sets
+    its own handlers before it takes them: this process's would print a traceback there);
+    yields the signal mask to restore, in the child too."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield None
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield mask
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this (forked) process end, at once and silently, when ``parent`` ends, however
+    it ends.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``;
+    the death of the thread that forked, to be exact); everywhere, a thread checks once a
+    second that the parent is still there.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="recallscore-parent-watch", daemon=True).start()
+
+
+def _serve(function, conn, parent_end, parent: int, mask) -> None:
+    """The forked child: a task in, its result (or exception) out, until None. It leaves by
+    ``os._exit``, never printing: 0 once told to stop, 1 when its parent is gone (the pipe
+    ends or breaks; on Linux the kernel kills it first)."""
+    code = 1
+    try:
+        parent_end.close()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # told to end: end, silently
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which ends it
+        die_with_parent(parent)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for end in _PARENT_ENDS:  # the siblings' pipes, forked before this child
+            end.close()
+        _PARENT_ENDS.clear()
+        code = _serve_tasks(function, conn)
+    except BaseException:  # noqa: BLE001 - the pipe broke: the parent is gone, none to tell
+        pass
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):
+                stream.flush()
+        os._exit(code)
+
+
+def _serve_tasks(function, conn) -> int:
+    """Tasks from ``conn`` until None (0) or the pipe's end (1: the parent is gone)."""
     while True:
         try:
             task = conn.recv()
-        except (EOFError, KeyboardInterrupt):
-            return
+        except EOFError:
+            return 1
         if task is None:
-            return
+            return 0
         try:
-            conn.send((True, function(*task)))
+            answer = (True, function(*task))
         except BaseException as error:  # noqa: BLE001 - sent to the parent as it is
-            try:
-                conn.send((False, error))
-            except Exception:  # noqa: BLE001 - unpicklable: say what it was
-                conn.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+            answer = (False, error)
+        _reply(conn, answer)
+
+
+def _reply(conn, answer: tuple) -> None:
+    """Send ``(ok, value)``; a value that cannot be pickled is sent as the error it raised,
+    an error that cannot be as its text. A broken pipe is raised: the parent is gone."""
+    try:
+        conn.send(answer)
+    except OSError:
+        raise
+    except BaseException as error:  # noqa: BLE001 - unpicklable: say what it was
+        ok, value = answer
+        _reply(conn, (False, error) if ok else (False, RuntimeError(
+            f"{type(value).__name__}: {value}")))
 
 
 def fork_workers(function, count: int) -> list[ForkedWorker]:

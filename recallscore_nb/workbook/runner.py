@@ -15,15 +15,14 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import signal
 import sys
 import tempfile
-import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import NotebookFailed, UsageError
+from ..execution.processes import die_with_parent
 from ..io.files import sha256, write_file
 from .parameters import declared_defaults, declared_parameters, parameters_cell, with_default
 from .paths import (
@@ -154,33 +153,8 @@ def _input_file(recorded: str, base: Path) -> Path:
 
 
 # --- execution -------------------------------------------------------------------------------
-def _die_with_parent(parent: int) -> None:
-    """Make this worker process end when the run that started it ends, however it ends.
-
-    On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``);
-    everywhere, a thread checks once a second that the parent is still there. The worker's
-    notebook kernel then exits too: ipykernel polls its own parent (``JPY_PARENT_PID``).
-    """
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            threading.Event().wait(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="recallscore-parent-watch", daemon=True).start()
-
-
 def _worker_init(parent: int, work: str, root: str) -> None:
-    _die_with_parent(parent)
+    die_with_parent(parent)  # its notebook kernel then exits too: ipykernel polls JPY_PARENT_PID
     os.environ[RUN_WORK_VARIABLE] = work  # the sessions write fragments here, not publish
     os.environ[ROOT_VARIABLE] = root  # the kernels find the workbook this run found
     os.environ.pop("JPY_SESSION_NAME", None)  # relative paths mean the kernel's folder, the caller's
