@@ -485,12 +485,22 @@ class OutputSet:
             if self._work is not None:
                 self._work.remove()
             self._lock.__exit__(kind, error, traceback)
+        if work is not None:
+            self._name_as_given(error, work)
+
+    def _name_as_given(self, error, work: str) -> None:
+        """Raise ``error`` again naming the outputs as the user gave them, where a writer
+        given :meth:`path` named the work folder; a failed write says what stayed."""
+        def shown(text: str) -> str:
+            for name in self.members:
+                text = text.replace(os.path.join(work, name), self._shown(name))
+            return text
+
         if isinstance(error, OutputWriteError) and "previous outputs" not in error.reason:
-            shown = error.path  # a writer given path() names the work folder: name the output
-            if work is not None and shown.startswith(work + os.sep):
-                shown = self._shown(os.path.relpath(shown, work))
-            raise OutputWriteError(shown, f"{error.reason}; the previous outputs are "
-                                   "unchanged") from None
+            raise OutputWriteError(shown(error.path), f"{error.reason}; the previous outputs "
+                                   "are unchanged") from None
+        if type(error) is UsageError and work in str(error):
+            raise UsageError(shown(str(error))) from None
 
     def _publish(self) -> None:
         transaction = Transaction(self.folder, self._work.path)
