@@ -159,3 +159,7 @@ def test_kill_9_of_the_command_ends_its_workers_at_once_and_silently(attempts, t
     assert left == []
     assert (tmp_path / "stderr.txt").read_text() == ""
     assert (out / "s.parquet").read_bytes() == before["s.parquet"]
+    assert sorted(os.listdir(out)) != sorted(before)  # its work folder stays, unlocked
+    subprocess.run([sys.executable, "-c", COMMAND, "score", "--out", str(out / "s.parquet"),
+                    "--quiet"], cwd=REPO, check=True, capture_output=True)
+    assert sorted(os.listdir(out)) == sorted(before)  # the next score into it removed it
