@@ -146,8 +146,8 @@ def test_a_committed_publish_is_not_undone(tmp_path):
     out = tmp_path / "out"
     previous(out)
     with OutputSet(out, MEMBERS) as outputs:
-        outputs.write_text("a.csv", "new a\n")
-        outputs.write_text("b.csv", "new b\n")
+        for name in ("a.csv", "b.csv"):
+            outputs.write_text(name, f"new {name}\n")
     published = snapshot(out)
     work = out / ".recallscore-work-set-dead"
     (work / ".backup").mkdir(parents=True)
