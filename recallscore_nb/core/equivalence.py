@@ -250,11 +250,13 @@ def _read(attempts: Attempts, refs: References, options: EquivalenceOptions,
         return
     taken = pa.array(rows)
     texts = [attempts.normalized(n).take(taken) for n in (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS)]
-    codes = pc.dictionary_encode(texts[2]).indices.to_numpy(zero_copy_only=False)
+    # the steps read all three forms of the answer: rows are alike only when all three are
+    codes = [pc.dictionary_encode(t).indices.to_numpy(zero_copy_only=False).tolist()
+             for t in texts]
     ref_lists = _row_refs(refs, rows)
     pairs: dict[tuple, int] = {}
     first = np.empty(len(rows), dtype=np.int64)
-    for j, key in enumerate(zip(codes.tolist(), ref_lists)):
+    for j, key in enumerate(zip(*codes, ref_lists)):
         first[j] = pairs.setdefault(key, j)
     distinct = np.unique(first)
     a0, a1, a2 = ([t.split() for t in arr.take(pa.array(distinct)).to_pylist()] for arr in texts)

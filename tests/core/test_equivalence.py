@@ -190,12 +190,27 @@ def test_many_rows_with_repeated_answers():
 
 
 # --- the vectorized path against the per-row one -------------------------------------------
+@pytest.mark.parametrize("order", [1, -1])
+def test_answers_alike_in_stems_only_keep_their_own_verdicts(order):
+    """"Abra Lincolns" and "Abra Lincoln" share their stems but not their words, which the
+    name-part step reads: each keeps its own verdict, whichever comes first (they shared
+    the first one's)."""
+    answers = ["Abra Lincoln", "Abra Lincolns"][::order]
+    verdict, step = equivalence(Attempts(answers), References.build([["Abraham Lincoln"]] * 2,
+                                                                    2), DEFAULT)
+    got = dict(zip(answers, zip(verdict.tolist(), step.tolist())))
+    assert got == {"Abra Lincoln": (True, "name-part"), "Abra Lincolns": (False, "none")}
+    assert got["Abra Lincolns"] == equivalence_of("Abra Lincolns", ["Abraham Lincoln"], DEFAULT)
+
+
+
 WORDS = ["Paris", "paris", "Lyon", "not", "Not", "never", "No,", "12", "120", "twelve", "seven",
          "7", "1,250", "million", "about", "July", "4", "1776", "4th", "September", "15,",
          "1996", "Abraham", "Lincoln", "Mary", "Todd", "Monty", "Python", "Karen", "Gillan1.",
          "K.", "the", "The", "a", "of", "or", "and", ",", ".", "Beatles", "Beatle", "songs",
          "inParis", "Londen", "London", "km", "kilometres", "’s", "“", "–", "Dáin", "DÃ¡in",
-         "Smith", "John", "West", "drawer", "\t", "Henry", "VIII", "8th", "%", "50"]
+         "Smith", "John", "West", "drawer", "\t", "Henry", "VIII", "8th", "%", "50", "Abra",
+         "Lincolns"]
 phrases = st.lists(st.sampled_from(WORDS), max_size=7).map(" ".join)
 rows = st.lists(st.tuples(phrases, st.lists(phrases, max_size=3)), min_size=1, max_size=12)
 OPTION_SETS = [
