@@ -360,13 +360,13 @@ def _fields_valid(ids: list, alternatives: list[tuple], has: np.ndarray, n_facts
 
 
 def is_items_file(path) -> bool:
-    """Whether a scorer file is an items file (JSONL) rather than a benchmark (JSON): the one
-    place the extension decides.
+    """Whether a scorer file is an items file (JSONL, or gzipped JSONL as the shipped judged
+    sets are) rather than a benchmark (JSON): the one place the extension decides.
 
-    >>> is_items_file("items.jsonl"), is_items_file("bench.json"), is_items_file(None)
-    (True, False, False)
+    >>> is_items_file("items.jsonl"), is_items_file("items.jsonl.gz"), is_items_file("b.json")
+    (True, True, False)
     """
-    return path is not None and os.fspath(path).endswith(".jsonl")
+    return path is not None and os.fspath(path).endswith((".jsonl", ".jsonl.gz"))
 
 
 def scorer_role(path) -> str:

@@ -39,6 +39,21 @@ def test_cli_scores_an_items_file_and_names_unknown_items(tmp_path, monkeypatch,
     assert main(["score", "items.jsonl"]) == 2
 
 
+def test_cli_scores_a_gzipped_items_file_as_the_judged_sets_are_shipped(tmp_path, capsys):
+    """``items.jsonl.gz`` is an items file, not a benchmark (it was read as one: exit 2,
+    "not valid JSON")."""
+    import pandas as pd
+
+    from recallscore_nb.io.human_sets import SHIPPED_SETS
+
+    shipped = SHIPPED_SETS["openqa-nq301"]
+    out = tmp_path / "s.parquet"
+    assert main(["score", str(shipped / "items.jsonl.gz"), "--attempts",
+                 str(shipped / "attempts.parquet"), "--out", str(out), "--quiet"]) == 0
+    scored = pd.read_parquet(out, columns=["contains"])
+    assert (len(scored), int(scored["contains"].sum())) == (3612, 1851)
+
+
 # --- the command line (once cli.py wires the command) ------------------------------------
 def test_cli_squad(tmp_path):
     from recallscore_nb.cli import main as cli
