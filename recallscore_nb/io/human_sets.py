@@ -29,6 +29,7 @@ from pathlib import Path
 from ..core.errors import InputFileError, UsageError
 from .data import DATA_DIR, JUDGED_EXAMPLE
 from .files import read_input
+from .jsondocs import load_json
 from .system_attempts import JudgedFiles, read_judged_files
 
 __all__ = ["HUMAN_SETS_DIR", "SHIPPED_SETS", "JudgedSet", "judged_set", "read_judged_sets"]
@@ -78,10 +79,7 @@ def _described(folder: Path) -> dict:
     path = folder / "set.json"
     if not path.is_file():
         return {}
-    try:
-        meta = json.loads(read_input(path).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputFileError(str(path), message=f"not JSON ({exc})") from None
+    meta = load_json(read_input(path), str(path), InputFileError)  # no repeated key, no NaN
     if not isinstance(meta, dict):
         raise InputFileError(str(path), "$", expected="an object", got=type(meta).__name__)
     for key, ok, expected in (

@@ -75,6 +75,18 @@ def test_a_bad_set_json_names_its_field(tmp_path, edit, message):
         judged_set(str(tmp_path / "s"))
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"title": "a", "title": "b"}', r"set.json: \$: title: duplicate key"),
+    ('{"title": "a", "score": NaN}', r"set.json: \$: score: "),
+])
+def test_a_set_json_with_a_repeated_key_or_nan_is_refused(tmp_path, text, message):
+    """json.loads took the last of two keys and NaN as a number, silently."""
+    shutil.copytree(SHIPPED_SETS["example"], tmp_path / "s")
+    (tmp_path / "s" / "set.json").write_text(text)
+    with pytest.raises(InputFileError, match=message):
+        judged_set(str(tmp_path / "s"))
+
+
 def test_unknown_sets_and_missing_files_are_named(tmp_path):
     with pytest.raises(UsageError, match="nope: no such judged set .shipped: evouna-nq"):
         read_judged_sets("nope")
