@@ -10,6 +10,7 @@ import resource
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -231,3 +232,22 @@ def test_summarize_without_paired_removes_the_previous_paired_table(capsys, tmp_
     assert (tmp_path / "t.paired.md").is_file()
     assert run(capsys, ["summarize", scored, "--out", table, *systems])[0] == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.csv", "t.md"]
+
+
+# --- reproduce --out-dir ------------------------------------------------------------------------
+@pytest.mark.parametrize("where", ["/", "inside notebooks"])
+def test_reproduce_refuses_the_root_and_the_workbooks_notebooks(capsys, where):
+    """It wrote reproduce__rows.csv and reproduce__summary.csv into either."""
+    folder = "/" if where == "/" else NOTEBOOKS_DIR / "reproduced"
+    code, printed, err = run(capsys, ["reproduce", "--out-dir", folder])
+    assert code == 2 and err.startswith(f"recallscore: error: --out-dir {folder}: ")
+    assert not Path("/reproduce__rows.csv").exists()
+    assert where == "/" or not Path(folder).exists()
+    assert not any(p.name.startswith("reproduce__") for p in NOTEBOOKS_DIR.rglob("*"))
+
+
+def test_reproduce_writes_its_two_tables_as_a_set(capsys, tmp_path):
+    code, printed, err = run(capsys, ["reproduce", "--out-dir", tmp_path / "r"])
+    assert code == 0
+    assert sorted(os.listdir(tmp_path / "r")) == ["reproduce__rows.csv",
+                                                 "reproduce__summary.csv"]
