@@ -9,7 +9,6 @@ Kappa working, with n rows, ``agree`` rows on which the raters agree, and
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from fractions import Fraction
 
@@ -33,6 +32,7 @@ from recallscore_nb.analysis.agreement import (
     side_by_side,
     token_diff,
 )
+from tests.conftest import write_benchmark
 
 T, F = True, False
 
@@ -256,13 +256,12 @@ def test_disagreements_on_the_shipped_benchmark():
 def test_disagreements_name_the_missing_fact_and_term(tmp_path):
     # SQuAD exact match drops the articles, so "cat sat on mat" passes it (and contains the
     # reference), while the checklist's term "the mat" is missing.
-    path = tmp_path / "mat.json"
-    path.write_text(json.dumps({
+    path = write_benchmark(tmp_path, "mat.json", data={
         "schemaVersion": 1, "referenceAnswer": "The cat sat on the mat.",
         "protocol": {"factChecklist": [{"fact": "animal", "requiredTerms": ["cat"]},
                                        {"fact": "place", "requiredTerms": ["on", "the mat"]}]},
         "rows": [{"id": "m1", "attempt": "cat sat on mat"}],
-    }))
+    })
     bench = load_benchmark(path)
     table = disagreements(bench, score_benchmark(bench))
     row = table.iloc[0]

@@ -44,34 +44,33 @@ def test_the_stuffing_control_is_zero_under_the_schema_and_a_finding_for_the_che
         int(((table["must be 0"] != "yes") & (table["score"] > 0)).sum()))
 
 
-def test_a_vacuous_pass_stops_the_notebook(tmp_path):
-    # a reference that is itself "I don't know": every rule credits control:idk
-    bench = write_benchmark(tmp_path, referenceAnswer="I don't know",
-                            protocol={"factChecklist": [{"fact": "stance",
-                                                         "requiredTerms": ["know"]}]},
-                            rows=[{"id": "R1", "attempt": "I don't know"}], summary=DELETE)
-    attempts = write_attempts(tmp_path, ["a1,a,I do not know"])
+def vacuous(tmp_path, reference: str, term: str, attempt: str) -> VacuousControlError:
+    """What notebook 05 raises on a one-row benchmark of ``reference`` (one fact, ``term``)
+    and one attempt."""
+    bench = write_benchmark(tmp_path, referenceAnswer=reference,
+                            protocol={"factChecklist": [{"fact": "f", "requiredTerms": [term]}]},
+                            rows=[{"id": "R1", "attempt": reference}], summary=DELETE)
+    attempts = write_attempts(tmp_path, [f"a1,a,{attempt}"])
     nb = session_05(tmp_path, benchmark_path=str(bench), attempts_path=str(attempts))
     with pytest.raises(VacuousControlError) as info:
         steps(nb)
-    failures = info.value.failures
+    return info.value
+
+
+def test_a_vacuous_pass_stops_the_notebook(tmp_path):
+    # a reference that is itself "I don't know": every rule credits control:idk
+    error = vacuous(tmp_path, "I don't know", "know", "I do not know")
+    failures = error.failures
     assert ("control:idk", "checklist_full_match", 1.0) in failures
     assert {control for control, _, _ in failures} == {"control:idk"}
-    assert "negative control 'control:idk' scores 1 under checklist_full_match" in str(info.value)
-    assert "vacuous pass" in str(info.value)
+    assert "negative control 'control:idk' scores 1 under checklist_full_match" in str(error)
+    assert "vacuous pass" in str(error)
 
 
 def test_squad_normalizing_the_reference_away_is_caught_by_the_empty_control(tmp_path):
     # "The." has no SQuAD token left, so SQuAD exact match credits the empty attempt
-    bench = write_benchmark(tmp_path, referenceAnswer="The.",
-                            protocol={"factChecklist": [{"fact": "word",
-                                                         "requiredTerms": ["the"]}]},
-                            rows=[{"id": "R1", "attempt": "The."}], summary=DELETE)
-    attempts = write_attempts(tmp_path, ["a1,a,The."])
-    nb = session_05(tmp_path, benchmark_path=str(bench), attempts_path=str(attempts))
-    with pytest.raises(VacuousControlError) as info:
-        steps(nb)
-    assert ("control:empty", "squad_exact_match", 1.0) in info.value.failures
+    error = vacuous(tmp_path, "The.", "the", "The.")
+    assert ("control:empty", "squad_exact_match", 1.0) in error.failures
 
 
 def test_vacuous_passes_sorts_worst_first():

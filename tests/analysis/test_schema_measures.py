@@ -3,12 +3,12 @@ other and against the facts-complete label, and the numbers."""
 
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
 
 import recallscore_nb as rs
+from tests.conftest import write_benchmark
 from tests.workbook.sessions import session, written
 
 STEM = "04_rule_agreement"
@@ -88,12 +88,11 @@ def test_04_on_a_benchmark_of_our_own(tmp_path, own_benchmark):
 
 def test_04_kappa_undefined_is_na(tmp_path):
     # Every binary rule passes every row: kappa is undefined for every pair.
-    path = tmp_path / "same.json"
-    path.write_text(json.dumps({
+    path = write_benchmark(tmp_path, "same.json", data={
         "schemaVersion": 1, "referenceAnswer": "Yes.",
         "protocol": {"factChecklist": [{"fact": "answer", "requiredTerms": ["yes"]}]},
         "rows": [{"id": "s1", "attempt": "Yes."}, {"id": "s2", "attempt": "Yes."}],
-    }))
+    })
     nb = session(STEM, tmp_path, benchmark_path=str(path))
     t = steps(nb)
     assert t["agreement"]["kappa"].tolist() == ["n/a"] * 21  # 7 binary measures, 21 pairs

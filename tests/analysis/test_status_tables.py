@@ -132,13 +132,16 @@ def test_status_table_on_the_shipped_benchmark(tmp_path):
     assert (table["status_object"] == "present").all()
     assert table["weighted_score"].tolist() == pytest.approx([1.0] * 8 + [5 / 6, 3 / 6, 3 / 6, 4.5 / 6])
     assert table["checklist_full_match"].tolist() == [True] * 8 + [False] * 4
-    assert nb.numbers["FactStatusVariantCount"] == "12"
-    assert nb.numbers["FactStatusAllPresent"] == "8"
-    assert nb.numbers["FactStatusChecklistFullMatches"] == "8"
-    assert nb.numbers["FactStatusFullWeightedScores"] == "8"
     # (8 + 5/6 + 1/2 + 1/2 + 3/4) / 12 = 0.8819...
-    assert nb.numbers["FactStatusMeanWeightedScore"] == "0.882"
+    assert numbers(nb, "FactStatus").items() >= {
+        "VariantCount": "12", "AllPresent": "8", "ChecklistFullMatches": "8",
+        "FullWeightedScores": "8", "MeanWeightedScore": "0.882"}.items()
     assert written(tmp_path, "matrix")
+
+
+def numbers(nb, prefix: str) -> dict[str, str]:
+    """The paper numbers ``nb`` wrote whose names start with ``prefix``, without it."""
+    return {k.removeprefix(prefix): v for k, v in nb.numbers.items() if k.startswith(prefix)}
 
 
 def test_counts_table_on_the_shipped_benchmark(tmp_path):
@@ -150,10 +153,9 @@ def test_counts_table_on_the_shipped_benchmark(tmp_path):
     assert counts.loc["location"].tolist() == [11, 0, 1, 0, 0]
     assert counts.loc["timing"].tolist() == [11, 0, 1, 0, 0]
     assert counts.loc["total"].tolist() == [44, 1, 3, 0, 0]
-    assert nb.numbers["FactStatusContradicted"] == "3"
-    assert nb.numbers["FactStatusMissingMaterial"] == "1"
-    assert nb.numbers["FactStatusNegatedTiming"] == "0"
-    assert nb.numbers["FactStatusPresent"] == "44"
+    assert numbers(nb, "FactStatus").items() >= {
+        "Contradicted": "3", "MissingMaterial": "1", "NegatedTiming": "0",
+        "Present": "44"}.items()
     assert written(tmp_path, "counts")
 
 

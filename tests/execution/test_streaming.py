@@ -267,10 +267,15 @@ def test_a_null_attempt_in_a_later_chunk_outranks_an_earlier_null_id(monkeypatch
     assert message == "a.parquet: row 260 (id r260): attempt: expected a string, got null"
 
 
-def test_a_bad_csv_line_late_outranks_an_early_repeated_id(monkeypatch):
-    frame = attempts_frame(300)
-    frame.loc[3, "id"] = "r1"
+def write_repeating_r1(at: int, columns: dict | None = None) -> None:
+    """``a.csv`` of 300 attempts whose row ``at`` repeats the id of row 1."""
+    frame = attempts_frame(300).rename(columns=columns or {})
+    frame.loc[at, "id"] = "r1"
     write_attempts(frame, "a.csv")
+
+
+def test_a_bad_csv_line_late_outranks_an_early_repeated_id(monkeypatch):
+    write_repeating_r1(3)
     with open("a.csv", "a", encoding="utf-8") as fh:
         fh.write("x,y\n")
     message = same_fault(monkeypatch, None, "a.csv")
@@ -300,17 +305,13 @@ def test_items_file_faults_of_columns_come_after_the_files_own(monkeypatch):
 
 
 def test_a_colliding_column_is_reported_after_the_files_faults(monkeypatch):
-    frame = attempts_frame(300).rename(columns={"system": "token_f1"})
-    frame.loc[200, "id"] = "r1"
-    write_attempts(frame, "a.csv")
+    write_repeating_r1(200, {"system": "token_f1"})
     message = same_fault(monkeypatch, None, "a.csv")
     assert message == "a.csv: row 200 (id r1): id: duplicate id (first used at row 1)"
 
 
 def test_a_bad_out_extension_comes_after_the_inputs_faults(monkeypatch):
-    frame = attempts_frame(300)
-    frame.loc[200, "id"] = "r1"
-    write_attempts(frame, "a.csv")
+    write_repeating_r1(200)
     message = same_fault(monkeypatch, None, "a.csv", "o.txt")
     assert message.endswith("duplicate id (first used at row 1)")
     write_attempts(attempts_frame(300), "b.csv")
