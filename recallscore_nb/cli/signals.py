@@ -10,15 +10,12 @@ import contextlib
 import signal
 import threading
 
+from ..core.errors import Terminated
+
 __all__ = ["Terminated", "sigterm_raises", "EXIT_TERMINATED"]
 
 EXIT_TERMINATED = 128 + signal.SIGTERM
 """The exit code of a command ended by SIGTERM (143)."""
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived. A BaseException, as KeyboardInterrupt is: no ``except Exception``
-    takes it for a fault of the work."""
 
 
 def _raise_terminated(signum, frame) -> None:

@@ -39,6 +39,7 @@ __all__ = [
     "NotebookFailed",
     "PublishError",
     "VacuousControlError",
+    "Terminated",
 ]
 
 
@@ -220,3 +221,9 @@ class VacuousControlError(RecallScoreError):
         super().__init__(
             f"negative control {control!r} scores {score:g} under {rule}, expected 0: "
             f"the rule passes an attempt that states no fact (a vacuous pass){more}")
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (raised by the command line's handler). A BaseException, as
+    KeyboardInterrupt is: no ``except Exception`` takes it for a fault of the work, and every
+    ``finally`` on the way up runs, so outputs are left as they were."""
