@@ -19,10 +19,6 @@ from .meta_tables import compared_annotators
 
 __all__ = ["MetaEvaluations", "meta_evaluate_sets"]
 
-_TABLES = ("systems", "agreement", "ranking", "annotators", "panel", "panel_pairs",
-           "disagreements")
-
-
 @dataclass(frozen=True, repr=False)
 class MetaEvaluations:
     """One :class:`~recallscore_nb.analysis.meta_evaluation.MetaEvaluation` per set (by name,
@@ -46,7 +42,7 @@ class MetaEvaluations:
         return table[["set", *[c for c in table.columns if c != "set"]]]
 
     def __getattr__(self, name: str):
-        if name in _TABLES:
+        if name in MetaEvaluation.TABLES:
             return self._stacked(name)
         raise AttributeError(name)
 
