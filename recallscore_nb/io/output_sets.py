@@ -306,13 +306,22 @@ class Transaction:
 
     def __init__(self, root: Path, work: Path) -> None:
         self.root, self.work, self.backup, self.undo = root, work, work / ".backup", []
-        self._journal = open(work / JOURNAL, "a", encoding="utf-8")
+        self._journal = None  # opened with the first move, inside the caller's error handling
 
     def _note(self, path: Path, had: bool, source: Path | None) -> None:
+        if self._journal is None:
+            self._journal = open(self.work / JOURNAL, "a", encoding="utf-8")
         entry = {"path": path.relative_to(self.root).as_posix(), "had": had,
                  "source": None if source is None else str(source)}
         self._journal.write(json.dumps(entry) + "\n")
         self._journal.flush()
+
+    def _close_journal(self) -> bool:
+        """Close the journal; whether there was one."""
+        if self._journal is None:
+            return False
+        self._journal.close()
+        return True
 
     def _keep(self, path: Path) -> Path:
         kept = self.backup / path.relative_to(self.root)
@@ -344,8 +353,8 @@ class Transaction:
 
     def commit(self) -> None:
         """The new files count as published: the journal goes, nothing can be undone."""
-        self._journal.close()
-        os.unlink(self.work / JOURNAL)
+        if self._close_journal():
+            os.unlink(self.work / JOURNAL)
         self.undo = []
 
     def rollback(self) -> list[Path]:
@@ -360,8 +369,18 @@ class Transaction:
             except OSError:
                 failed.append(path)
         self.undo = []
-        self._journal.close()
+        self._close_journal()
         return failed
+
+    def undone(self) -> str:
+        """Roll back, and say what stayed: the previous outputs unchanged, or which could not
+        be put back and where their previous versions are kept (moved beside the work folder,
+        which is removed after a failure)."""
+        failed = self.rollback()
+        if not failed:
+            return "the previous outputs are unchanged"
+        return (f"{len(failed)} previous file(s) could not be put back, e.g. {failed[0]}; "
+                f"their previous versions are in {_keep_backups(self.work)}")
 
     @staticmethod
     def recover(root: Path, work: Path) -> None:
@@ -382,6 +401,16 @@ class Transaction:
                     path.unlink(missing_ok=True)  # moved in, where there was nothing before
             except (ValueError, KeyError, TypeError, OSError):
                 continue  # a line cut by the kill: its move was never made
+
+
+def _keep_backups(work: Path) -> Path:
+    """Move a work folder's backups beside it, where cleaning never removes them."""
+    kept = work.parent / f"recallscore-backup-{secrets.token_hex(4)}"
+    try:
+        os.replace(work / ".backup", kept)
+    except OSError:
+        return work / ".backup"
+    return kept
 
 
 # --- a command's output set ---------------------------------------------------------------------
@@ -515,12 +544,8 @@ class OutputSet:
                     transaction.remove(self.folder / name)
             transaction.commit()
         except OSError as exc:
-            failed = transaction.rollback()
-            state = "the previous outputs are unchanged"
-            if failed:
-                state = f"{len(failed)} previous file(s) could not be put back, e.g. {failed[0]}"
             raise OutputWriteError(self.shown, f"cannot publish ({exc.strerror or exc}); "
-                                   f"{state}") from None
+                                   f"{transaction.undone()}") from None
         except BaseException:
             transaction.rollback()
             raise

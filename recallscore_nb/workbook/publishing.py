@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -209,14 +208,9 @@ def publish(root: Path, work: Path, fragments: dict[str, dict], *,
         transaction.put(staging / MANIFEST, manifest_path)
         transaction.commit()
     except OSError as exc:
-        failed = transaction.rollback()
         where = f" ({exc.filename2 or exc.filename})" if (exc.filename2 or exc.filename) else ""
-        state = "the previous outputs are unchanged"
-        if failed:
-            state = (f"{len(failed)} previous file(s) could not be put back, e.g. {failed[0]}; "
-                     f"their previous versions are in {_keep_backups(work)}")
         raise PublishError(f"could not publish into {root}: {exc.strerror or exc}{where}; "
-                           f"{state}") from None
+                           f"{transaction.undone()}") from None
     except BaseException:
         transaction.rollback()
         raise
@@ -243,13 +237,3 @@ def _kept_executed(root: Path, previous: dict, stem: str) -> dict | None:
 def _stage(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", newline="")
     os.chmod(path, 0o644)
-
-
-def _keep_backups(work: Path) -> Path:
-    """Move a work folder's backups beside it, where cleaning never removes them."""
-    kept = work.parent / f"recallscore-backup-{secrets.token_hex(4)}"
-    try:
-        os.replace(work / ".backup", kept)
-    except OSError:
-        return work / ".backup"
-    return kept

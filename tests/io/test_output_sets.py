@@ -256,3 +256,28 @@ def test_a_link_is_written_through(tmp_path):
     with file_set(link) as outputs:
         outputs.write_text(outputs.members[0], "new\n")
     assert link.is_symlink() and real.read_text() == "new\n"
+
+
+def test_a_file_that_cannot_be_put_back_keeps_its_previous_version_beside(tmp_path,
+                                                                          monkeypatch):
+    """When the rollback itself fails, the previous version must outlive the work folder
+    (it was removed with it)."""
+    out = tmp_path / "out"
+    previous(out)
+    real_move = output_sets._move
+
+    def failing_move(src, dst):
+        if dst.name == "b.csv" or ".backup" in src.parts:  # b.csv's move, then every put-back
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real_move(src, dst)
+
+    monkeypatch.setattr(output_sets, "_move", failing_move)
+    with pytest.raises(OutputWriteError) as caught:
+        with OutputSet(out, MEMBERS) as outputs:
+            outputs.write_text("a.csv", "new a\n")
+            outputs.write_text("b.csv", "new b\n")
+    kept = [p for p in out.iterdir() if p.name.startswith("recallscore-backup-")]
+    assert str(caught.value) == (f"{out}: cannot publish (Input/output error); 1 previous "
+                                 f"file(s) could not be put back, e.g. {out / 'a.csv'}; their "
+                                 f"previous versions are in {kept[0]}")
+    assert (kept[0] / "a.csv").read_text() == "old a.csv\n"
