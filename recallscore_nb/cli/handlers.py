@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..analysis.reproduce import Reproduction, reproduce
@@ -60,13 +61,10 @@ def score_command(scorer_path, attempts_path, out, *, squad_mode: str = "v1.1",
     """
     refuse_output_among_inputs(out, {scorer_role(scorer_path): scorer_path,
                                      "attempts": attempts_path, "schema": schema_path})
-    if out is None:
+    with (nullcontext() if out is None else file_set(out, protected=_protected())) as outputs:
         scorer = load_scorer(scorer_path, squad_mode=squad_mode, schema_path=schema_path)
-        score_file(scorer, attempts_path, None, progress=progress)
-        return scorer.signatures
-    with file_set(out, protected=_protected()) as outputs:
-        scorer = load_scorer(scorer_path, squad_mode=squad_mode, schema_path=schema_path)
-        score_file(scorer, attempts_path, outputs.path(outputs.members[0]), progress=progress)
+        score_file(scorer, attempts_path, outputs and outputs.path(outputs.members[0]),
+                   progress=progress)
     return scorer.signatures
 
 
@@ -437,7 +435,7 @@ def explore_command(notebook: str, *, force: bool = False) -> list[str]:
 def convert_command(kind: str, source, out_dir) -> list[str]:
     """Convert a public set of human judgments (``openqa-eval`` folder or ``evouna`` file)
     into ``items.jsonl``, ``attempts.parquet`` and ``judgments.csv`` in ``out_dir``."""
-    from ..io.converters import convert_evouna, convert_openqa_eval
+    from ..io.converters import CONVERTED, convert_evouna, convert_openqa_eval
 
     if kind == "openqa-eval":
         if not os.path.isdir(source):
@@ -446,8 +444,7 @@ def convert_command(kind: str, source, out_dir) -> list[str]:
         lines = convert_openqa_eval(source, out_dir, protected=_protected())
     else:
         lines = convert_evouna(source, out_dir, protected=_protected())
-    return lines + [f"wrote {Path(out_dir) / 'items.jsonl'}, "
-                    f"{Path(out_dir) / 'attempts.parquet'}, {Path(out_dir) / 'judgments.csv'}"]
+    return lines + [f"wrote {', '.join(str(Path(out_dir) / name) for name in CONVERTED)}"]
 
 
 def agree_command(items_path, attempts_path, judgments_path, out_dir, *,

@@ -160,11 +160,13 @@ def output_mode(target: Path, name: str) -> int | None:
     return mode
 
 
-def write_file(path: str | os.PathLike[str], content: str | bytes, *, check=None) -> Path:
+def write_file(path: str | os.PathLike[str], content: str | bytes, *, check=None,
+               shown: str | None = None) -> Path:
     """Write ``content`` (text as UTF-8, line ends as given; or bytes) atomically; return the path.
 
     ``check``, when given, is called with the temporary file's path once it is written and
-    before it replaces ``path`` (what it raises leaves ``path`` as it was).
+    before it replaces ``path`` (what it raises leaves ``path`` as it was); ``shown`` names
+    the output in errors (:func:`atomic_write`).
 
     >>> import tempfile, pathlib
     >>> target = pathlib.Path(tempfile.mkdtemp()) / "t.md"
@@ -179,7 +181,7 @@ def write_file(path: str | os.PathLike[str], content: str | bytes, *, check=None
         if check is not None:
             check(tmp)
 
-    atomic_write(path, write)
+    atomic_write(path, write, shown=shown)
     return Path(path)
 
 

@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..core.errors import OutputWriteError, UsageError
-from .files import atomic_write, output_mode, refuse_output_among_inputs, sha256
+from .files import atomic_write, output_mode, refuse_output_among_inputs, sha256, write_file
 
 __all__ = ["OutputSet", "file_set", "write_one", "OutputLock", "WorkFolder", "Transaction", "lock_file",
            "remove_stale_work", "make_folders", "remove_empty_folders", "inside",
@@ -489,15 +489,11 @@ class OutputSet:
         atomic_write(self.path(name), write, shown=self._shown(name))
         return self.folder / name
 
-    def write_text(self, name: str, text: str | bytes) -> Path:
-        """Write member ``name`` (text as UTF-8, line ends as given, or bytes)."""
-        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-
-        def write(tmp: str) -> None:
-            with open(tmp, "wb") as file:
-                file.write(data)
-
-        return self.write(name, write)
+    def write_text(self, name: str, text: str | bytes, *, check=None) -> Path:
+        """Write member ``name`` (text as UTF-8, line ends as given, or bytes); ``check``
+        as for :func:`~recallscore_nb.io.files.write_file`."""
+        write_file(self.path(name), text, check=check, shown=self._shown(name))
+        return self.folder / name
 
     def _shown(self, name: str) -> str:
         if self.lock_target is None:
@@ -585,8 +581,5 @@ def write_one(path: str | os.PathLike[str], content: str | bytes, *, check=None,
     'a\\n'
     """
     with file_set(path, option=option) as outputs:
-        name = outputs.members[0]
-        outputs.write_text(name, content)
-        if check is not None:
-            check(os.fspath(outputs.path(name)))
+        outputs.write_text(outputs.members[0], content, check=check)
     return Path(path)
