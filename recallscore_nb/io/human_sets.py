@@ -29,7 +29,7 @@ from pathlib import Path
 from ..core.errors import InputFileError, UsageError
 from .data import DATA_DIR, JUDGED_EXAMPLE
 from .files import read_input
-from .jsondocs import load_json
+from .jsondocs import parse_object
 from .system_attempts import JudgedFiles, read_judged_files
 
 __all__ = ["HUMAN_SETS_DIR", "SHIPPED_SETS", "JudgedSet", "judged_set", "read_judged_sets"]
@@ -79,9 +79,7 @@ def _described(folder: Path) -> dict:
     path = folder / "set.json"
     if not path.is_file():
         return {}
-    meta = load_json(read_input(path), str(path), InputFileError)  # no repeated key, no NaN
-    if not isinstance(meta, dict):
-        raise InputFileError(str(path), "$", expected="an object", got=type(meta).__name__)
+    meta = parse_object(str(path), read_input(path), InputFileError)  # no repeated key, no NaN
     for key, ok, expected in (
             ("title", lambda v: isinstance(v, str), "a string"),
             ("source", lambda v: isinstance(v, str), "a string"),
