@@ -534,14 +534,10 @@ class MetaEvaluation:
     """Every table :meth:`tables` may hold, by file stem: the members of ``agree``'s set."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The tables by file stem, ``annotators`` only when it was asked for."""
-        out = {"systems": self.systems, "agreement": self.agreement, "ranking": self.ranking}
-        if self.annotators is not None:
-            out["annotators"] = self.annotators
-        if self.panel is not None:
-            out["panel"], out["panel_pairs"] = self.panel, self.panel_pairs
-        out["disagreements"] = self.disagreements
-        return out
+        """The tables by file stem, in :data:`TABLES`' order; ``annotators`` and the panel
+        only when they were asked for."""
+        return {name: getattr(self, name) for name in self.TABLES
+                if getattr(self, name) is not None}
 
 
 def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
