@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
 from collections.abc import Sequence
 
 from .._version import __version__
 from ..core import errors
-from ..core.errors import NotebookFailed, PublishError, RecallScoreError
-from .signals import EXIT_TERMINATED, Terminated, sigterm_raises
+from ..core.errors import NotebookFailed, PublishError, RecallScoreError, Terminated
+from .signals import sigterm_raises
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID, EXIT_FAILED = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
+"""Ctrl-C and SIGTERM: 128 + the signal's number, as a shell reports them (130, 143)."""
 
 
 def exit_code(error: RecallScoreError) -> int:
@@ -484,7 +487,7 @@ def _run_command(args) -> int:
         sys.stderr.close()  # the reader went away (e.g. `| head`); nothing left to say
         return EXIT_OK
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as error:  # a bug, not bad input: one line, the traceback in a log
         log = _write_crash_log()
         print(f"recallscore: unexpected error in '{args.command}': {type(error).__name__}: "

@@ -12,10 +12,7 @@ import threading
 
 from ..core.errors import Terminated
 
-__all__ = ["Terminated", "sigterm_raises", "EXIT_TERMINATED"]
-
-EXIT_TERMINATED = 128 + signal.SIGTERM
-"""The exit code of a command ended by SIGTERM (143)."""
+__all__ = ["sigterm_raises"]
 
 
 def _raise_terminated(signum, frame) -> None:
