@@ -4,27 +4,24 @@ A bootstrap holds matrices with one row per resample, so its memory grows with t
 asked for: a count whose matrices would not fit is refused here as a
 :class:`~recallscore_nb.core.errors.UsageError` that says what it would need, what is
 available and how many resamples fit, before the attempts are scored, rather than as a
-``MemoryError`` minutes later. The memory available is psutil's (``virtual_memory().available``)
-when psutil is installed, else ``MemAvailable`` of ``/proc/meminfo``, else the available pages
-``os.sysconf`` reports; when none of them tells, nothing is refused.
+``MemoryError`` minutes later. The memory available is psutil's (``virtual_memory().available``,
+which ignores a container's cgroup limit).
 
 What a resample costs, measured as the growth of the peak resident memory between two counts
 (``recallscore agree`` on the shipped sets, ``bootstrap_means`` on 1,000 values):
 
 - :func:`agree_bytes` (the meta-evaluation): the ``(resamples, items)`` item weights (8 bytes
   an item), and beside them the larger of the systems table's ``(resamples, columns)`` ratios
-  (a column per system and measure, about five arrays) and the agreement table's confusion
-  counts and statistics (about sixteen arrays a rule–judge pair). EVOUNA NQ (3,020 items, 5
-  systems, 6 rules, 1 judge): 24.8 to 25.8 KB measured, 26.3 KB estimated; OpenQA-eval NQ301
-  (301 items, 12 systems, 6 rules, 7 judges): 7.7 to 8.7 KB measured, 11.4 KB estimated (the
-  estimate counts every rule of the registry, before scoring tells which apply).
+  (a column per system and measure, 6 floats each) and the agreement table's confusion
+  counts and statistics (20 floats a rule–judge pair). EVOUNA NQ (3,020 items, 5 systems,
+  1 judge): 24.8 to 25.8 KB measured, 26.3 KB estimated; OpenQA-eval NQ301 (301 items, 12
+  systems, 7 judges): 7.7 to 8.7 KB measured, 11.4 KB estimated. The estimate counts the 8
+  rules of the registry, before scoring tells which apply.
 - :func:`~recallscore_nb.analysis.bootstrap.bootstrap_means`: the ``(resamples, n)`` index
   matrix and the values it picks, 16 bytes a value: 16.0 KB measured for 1,000 values.
 """
 
 from __future__ import annotations
-
-import os
 
 from ..core.errors import UsageError
 
@@ -43,36 +40,12 @@ def size_text(nbytes: int) -> str:
     return f"{nbytes:,} bytes"
 
 
-def available_memory() -> int | None:
-    """The bytes of memory a new allocation can take now without swapping, or None when
-    this machine does not tell."""
-    try:
-        import psutil
-    except ImportError:
-        return _meminfo_available() or _sysconf_available()
+def available_memory() -> int:
+    """The bytes of memory a new allocation can take now without swapping (psutil's
+    ``virtual_memory().available``)."""
+    import psutil
+
     return int(psutil.virtual_memory().available)
-
-
-def _meminfo_available(path: str = "/proc/meminfo") -> int | None:
-    """``MemAvailable`` of ``/proc/meminfo`` in bytes (Linux), or None."""
-    try:
-        with open(path, encoding="ascii") as file:
-            for line in file:
-                name, _, value = line.partition(":")
-                if name == "MemAvailable":
-                    number, unit = (value.split() + ["B"])[:2]
-                    return int(number) * (1024 if unit.lower() == "kb" else 1)
-    except (OSError, ValueError):
-        return None
-    return None
-
-
-def _sysconf_available() -> int | None:
-    """The available physical pages times the page size (``os.sysconf``), or None."""
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return None
 
 
 def check_resamples_fit(resamples: int, per_resample: int, what: str, *,
@@ -88,7 +61,7 @@ def check_resamples_fit(resamples: int, per_resample: int, what: str, *,
     """
     free = available_memory() if available is None else available
     need = int(resamples) * int(per_resample)
-    if free is None or need <= free:
+    if need <= free:
         return
     fit = free // max(1, int(per_resample))
     raise UsageError(f"'resamples' {int(resamples):,} does not fit in memory: the bootstrap "
