@@ -192,10 +192,8 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 def _stop_signals_held():
     """SIGTERM and SIGINT held back in this thread while a child is forked (the child sets
     its own handlers before it takes them: this process's would print a traceback there);
-    yields the signal mask to restore, in the child too."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield None
-        return
+    yields the signal mask to restore, in the child too (forking means POSIX, which has
+    ``pthread_sigmask``)."""
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield mask
@@ -239,8 +237,7 @@ def _serve(function, conn, parent_end, parent: int, mask) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # told to end: end, silently
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which ends it
         die_with_parent(parent)
-        if mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for end in _PARENT_ENDS:  # the siblings' pipes, forked before this child
             end.close()
         _PARENT_ENDS.clear()
