@@ -19,19 +19,17 @@ every fault of a conversion collected (:class:`Faults`) before anything is writt
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import os
-import zlib
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputFileError, SourceFormatError
-from .files import read_input
+from .files import gunzip, read_input
 from .jsondocs import load_json_line, render
-from .strict_readers import _no_field_limit
+from .strict_readers import _TWICE, _no_field_limit, _unterminated
 
 __all__ = ["Faults", "read_source", "source_text", "read_jsonl", "read_tsv", "verdict_word",
            "VERDICT_WORDS", "field_got"]
@@ -95,10 +93,7 @@ def read_source(path: str | os.PathLike[str], *, gzip_data: bool = False) -> byt
     if not gzip_data:
         raise SourceFormatError(name, message="gzip-compressed data, not text: decompress it "
                                               "first (gunzip)")
-    try:
-        return gzip.decompress(raw)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise SourceFormatError(name, message=f"not a readable gzip file ({exc})") from None
+    return gunzip(raw, name, SourceFormatError)
 
 
 def source_text(raw: bytes, name: str) -> str:
@@ -175,10 +170,12 @@ def read_tsv(path: Path, columns: tuple[str, ...], faults: Faults, *,
         return {}, []
     widths = {len(header), len(header) - 1} if lost_tab else {len(header)}
     for start, end, fields in records[1:]:
-        if end == start and fields and len(fields) not in widths:
+        if end != start or not fields:
+            continue  # a blank line, or a record already refused as unterminated
+        if len(fields) not in widths:
             faults.add(name, f"line {start}", message=f"expected {len(header)} fields as in "
                                                       f"the header, got {len(fields)}")
-        elif end == start and fields:
+        else:
             rows.append((start, fields))
     return at, rows
 
@@ -202,9 +199,7 @@ def _records(text: str, name: str, faults: Faults) -> list[tuple[int, int, list[
         records.pop()
     for start, end, fields in records:
         if end > start and fields[-1].endswith(_END):
-            faults.add(name, f"line {start}", message="unterminated quoted field: the quote "
-                       "opened here is never closed, so every later line would be part of "
-                       "this field")
+            faults.errors.append(_unterminated(name, start, fields, SourceFormatError))
         elif end > start:
             later = f"line {end}" if end == start + 1 else f"lines {start + 1}-{end}"
             faults.add(name, f"line {start}", message=f"unterminated quoted field: the quote "
@@ -223,5 +218,5 @@ def _columns(header: list[str], columns: tuple[str, ...], name: str,
         faults.add(name, "line 1", column, message=f"missing column (the header names: "
                                                    f"{', '.join(map(repr, header))})")
     for column in twice:
-        faults.add(name, "line 1", column, message="column named twice in the header")
+        faults.add(name, "line 1", column, message=_TWICE)
     return None if missing or twice else {c: i for i, c in enumerate(header)}

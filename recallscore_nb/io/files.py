@@ -24,7 +24,7 @@ from pathlib import Path
 from ..core.errors import InputFileError, OutputWriteError, UsageError
 
 __all__ = ["atomic_write", "write_file", "output_mode", "require_regular_file", "read_input",
-           "refuse_output_among_inputs", "sha256"]
+           "refuse_output_among_inputs", "sha256", "gunzip"]
 
 
 def require_regular_file(path: str | os.PathLike[str], error: type[InputFileError] = InputFileError) -> None:
@@ -72,10 +72,15 @@ def read_input(path: str | os.PathLike[str], error: type[InputFileError] = Input
         raise error(os.fspath(path), message=f"cannot be read: {exc.strerror or exc}") from None
     if not os.fspath(path).endswith(".gz"):
         return data
+    return gunzip(data, os.fspath(path), error)
+
+
+def gunzip(data: bytes, name: str, error: type[InputFileError] = InputFileError) -> bytes:
+    """``data`` decompressed as gzip, or ``error`` naming ``name`` when it cannot be."""
     try:
         return gzip.decompress(data)
     except (OSError, EOFError, zlib.error) as exc:
-        raise error(os.fspath(path), message=f"not a readable gzip file ({exc})") from None
+        raise error(name, message=f"not a readable gzip file ({exc})") from None
 
 
 def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
