@@ -189,18 +189,20 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
                                    fail)
     given = verdict.notna().to_numpy(dtype=bool)
     found_rows, found_source, matches = _matches(row_key, att_keys, by_system, by_text, given)
-    unit_codes, judges = _one_verdict_each(row_key, found_rows, found_source, judge, verdict,
+    found = np.concatenate(found_rows).astype(np.int64)  # each match: its attempt, its row
+    source = np.concatenate(found_source)
+    verdicts = verdict.to_numpy(dtype=bool, na_value=False)
+    unit_codes, judges = _one_verdict_each(row_key, given, found, source, judge, verdicts,
                                            by_system, item, where, fail)
     no_attempt = np.flatnonzero(by_system & (matches == 0))
     if len(no_attempt):
         row = int(no_attempt[0])
         fail(row, "system", f"matches no attempt: system {system.iloc[row]!r} has no attempt "
                             f"at item {item.iloc[row]!r}", row_id=item.iloc[row])
-    source = np.concatenate(found_source)
     on_attempts = pd.DataFrame({
-        "attempt": np.concatenate(found_rows).astype(np.int64),
+        "attempt": found,
         "judge": judge.to_numpy(dtype=object)[source],
-        "verdict": verdict.to_numpy(dtype=bool, na_value=False)[source],
+        "verdict": verdicts[source],
     }).drop_duplicates(["attempt", "judge"]).sort_values(["attempt", "judge"], kind="stable")
     judge_list = tuple(str(j) for j in judges)
     unmatched_rows = given & by_text & (matches == 0)
@@ -330,22 +332,21 @@ def _unknown_systems(named: pd.Series, systems: pd.Index) -> str:
     return f"unknown system {first!r} (not in the attempts{hint}){more}"
 
 
-def _one_verdict_each(row_key: np.ndarray, found_rows: list, found_source: list,
-                      judge: pd.Series, verdict: pd.Series, by_system: np.ndarray,
-                      item: pd.Series, where: list, fail):
+def _one_verdict_each(row_key: np.ndarray, given: np.ndarray, found: np.ndarray,
+                      source: np.ndarray, judge: pd.Series, verdicts: np.ndarray,
+                      by_system: np.ndarray, item: pd.Series, where: list, fail):
     """(each row's code of the thing it judges, the judges' codes' names), refusing two
     different verdicts of one judge on one thing: one key twice (a system's attempt, an answer
-    text), or one attempt keyed by its system and by its answer text (``found_rows`` and
-    ``found_source``: the attempts each verdict found, as :func:`_matches` gives them)."""
+    text), or one attempt keyed by its system and by its answer text (``found`` and
+    ``source``: each attempt a verdict found, and that verdict's row, from :func:`_matches`)."""
     unit_codes, _ = pd.factorize(row_key)
     judge_codes, judges = pd.factorize(judge.astype(object))
-    given = np.flatnonzero(verdict.notna().to_numpy(dtype=bool))
+    given = np.flatnonzero(given)
     # what each verdict judges: its key, and every attempt it found (coded after the keys)
-    row = np.concatenate([given, *found_source]).astype(np.int64)
-    thing = np.concatenate([unit_codes[given],
-                            len(row_key) + np.concatenate(found_rows).astype(np.int64)])
+    row = np.concatenate([given, source]).astype(np.int64)
+    thing = np.concatenate([unit_codes[given], len(row_key) + found])
     seen = pd.DataFrame({"pair": thing * len(judges) + judge_codes[row], "row": row,
-                         "v": verdict.to_numpy(dtype=bool, na_value=False)[row]}
+                         "v": verdicts[row]}
                         ).sort_values("row", kind="stable")
     first = seen.groupby("pair", sort=False)[["row", "v"]].transform("first")
     clash = np.flatnonzero((seen["v"] != first["v"]).to_numpy())
@@ -355,10 +356,11 @@ def _one_verdict_each(row_key: np.ndarray, found_rows: list, found_source: list,
             kind = "system" if by_system[at] else "answer"
             what = f"{kind} a different verdict ({where[before]})"
         else:
-            how = {True: "its system", False: "its answer text"}
-            what = (f"attempt a different verdict ({where[before]}, keyed by "
-                    f"{how[bool(by_system[before])]}; this row keys it by "
-                    f"{how[bool(by_system[at])]})")
+            def how(r: int) -> str:
+                return "its system" if by_system[r] else "its answer text"
+
+            what = (f"attempt a different verdict ({where[before]}, keyed by {how(before)}; "
+                    f"this row keys it by {how(at)})")
         fail(at, "verdict", f"judge {judge.iloc[at]!r} already gave this {what}",
              row_id=item.iloc[at])
     return unit_codes, judges
