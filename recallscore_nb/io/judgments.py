@@ -112,27 +112,26 @@ def _verdict_text(value) -> str:
     return str(value)
 
 
-def _read_frame(path: str) -> pd.DataFrame:
+def _read_frame(path: str) -> tuple[pd.DataFrame, bytes]:
+    """The judgments table, and the file's bytes (read once: the table, the lines of its
+    rows and its hash all come from them)."""
     suffix = file_format(path, what="a judgments file")
-    if suffix == ".csv":
-        frame = read_strict_csv(read_input(path, JudgmentsFormatError), path,
-                                error=JudgmentsFormatError)
-    elif suffix == ".jsonl":
-        frame = read_jsonl_records(read_input(path, JudgmentsFormatError), path,
-                                   error=JudgmentsFormatError)
-    else:
+    if suffix == ".parquet":
         table = read_parquet_table(path, error=JudgmentsFormatError)
         frame = table.to_pandas(types_mapper={pa.string(): STRING, pa.large_string(): STRING}.get)
-    return frame
+        return frame, read_input(path, JudgmentsFormatError)
+    data = read_input(path, JudgmentsFormatError)
+    read = read_strict_csv if suffix == ".csv" else read_jsonl_records
+    return read(data, path, error=JudgmentsFormatError), data
 
 
-def _where(frame: pd.DataFrame, name: str) -> np.ndarray:
+def _where(frame: pd.DataFrame, name: str, data: bytes) -> np.ndarray:
     """Each row's location as a person finds it: the ``line N`` of the file where its record
     starts (CSV, the header being line 1; JSON lines), or a Parquet table's ``row N``
     counted from 1."""
     lines = frame.attrs.get("lines")
     if lines is None and name.lower().endswith(".csv"):
-        lines = _csv_lines(read_input(name, JudgmentsFormatError))
+        lines = _csv_lines(data)
     if lines is not None:
         return np.array([f"line {int(n)}" for n in lines], dtype=object)
     return np.array([f"row {i + 1}" for i in range(len(frame))], dtype=object)
@@ -175,9 +174,9 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
     ([[1, 'h', True]], {'h': 1})
     """
     name = os.fspath(path)
-    frame = _read_frame(name)
+    frame, data = _read_frame(name)
     have, keys = _checked_columns(name, frame, attempts)
-    where = _where(frame, name)
+    where = _where(frame, name, data)
 
     def fail(row: int, field: str, message: str, row_id=None):
         place = where[row] if row_id is None else f"{where[row]} (item {row_id})"
@@ -218,7 +217,7 @@ def load_judgments(path: str | os.PathLike[str], items: Items,
         "unit": unit_codes.astype(np.int64),
     })
     keyed_by = "system" if by_system.all() else "attempt" if by_text.all() else "mixed"
-    return Judgments(name, sha256(read_input(name, JudgmentsFormatError)), keyed_by, rows,
+    return Judgments(name, sha256(data), keyed_by, rows,
                      on_attempts.reset_index(drop=True), judge_list, unmatched)
 
 
