@@ -167,10 +167,10 @@ def read_evouna(path: str | os.PathLike[str]
                     continue
                 answer, judged_empty = "", judged_empty + 1  # judged: an empty attempt
             rows.append((item, system, answer))
-            empty += verdict == ""
             judgments.append({"item": item, "judge": "human", "system": system,
                               "verdict": verdict})
     attempts = pd.DataFrame(rows, columns=["item", "system", "attempt"])
+    empty = sum(j["verdict"] == "" for j in judgments)
     return items, attempts, judgments, [
         f"kept {len(items)} items, {len(attempts)} attempts from {len(EVOUNA_SYSTEMS)} systems, "
         f"{len(judgments) - empty} verdicts by human ({empty} attempts without one)",

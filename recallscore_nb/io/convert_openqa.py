@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
@@ -29,7 +30,9 @@ Output = list[tuple[int, str, list[str], str]]  # (line, question, gold answers,
 def read_openqa_eval(folder: str | os.PathLike[str]
                      ) -> tuple[list[dict], pd.DataFrame, list[dict], list[str]]:
     """(items, attempts, judgments, what was kept as lines to print) of an OpenQA-eval
-    checkout; every fault of every file raised at once (see :class:`Faults`)."""
+    checkout. Every fault of the model outputs is raised at once, then every fault of the
+    judged TSVs (whose questions are read against the outputs', so only once those are
+    sound; see :class:`Faults`)."""
     root = Path(folder)
     outputs = [p for p in sorted((root / "data" / "model_outputs").glob("*.jsonl"))
                if p.name.startswith(("NQ_", "NQ301_"))]
@@ -43,14 +46,14 @@ def read_openqa_eval(folder: str | os.PathLike[str]
     question_item, items = _openqa_items(sources[full[0]])
     attempts = _openqa_attempts(sources, question_item, {i["item"]: i["referenceAnswer"]
                                                          for i in items}, faults)
-    judgments, counts = _openqa_judgments(root / "data", question_item, faults)
+    judgments = _openqa_judgments(root / "data", question_item, faults)
     faults.raise_any()
-    return items, attempts, judgments, _summary(items, attempts, judgments, counts)
+    return items, attempts, judgments, _summary(items, attempts, judgments)
 
 
-def _summary(items: list[dict], attempts: pd.DataFrame, judgments: list[dict],
-             counts: dict[str, int]) -> list[str]:
+def _summary(items: list[dict], attempts: pd.DataFrame, judgments: list[dict]) -> list[str]:
     empty = sum(1 for j in judgments if not j["verdict"])
+    counts = Counter(j["judge"] for j in judgments)
     own = attempts["references"].notna()
     by_system = attempts[own]["system"].value_counts().items()
     return [
@@ -134,12 +137,11 @@ def _openqa_attempts(sources: dict[Path, Output], question_item: dict[str, str],
 
 
 def _openqa_judgments(data: Path, question_item: dict[str, str],
-                      faults: Faults) -> tuple[list[dict], dict]:
-    """(verdict rows, their count per judge): the human label and each annotator's, BEM's,
+                      faults: Faults) -> list[dict]:
+    """The verdict rows: the human label and each annotator's, BEM's,
     GPT-4's and InstructGPT's, on NQ301's answers (a row whose tab was lost is split after
     its question)."""
     judgments = []
-    counts = {}
 
     def add(path: Path, line: int, question: str, answer: str, judge: str, label: str,
             column: str) -> None:
@@ -152,7 +154,6 @@ def _openqa_judgments(data: Path, question_item: dict[str, str],
         else:
             judgments.append({"item": item, "judge": judge, "attempt": answer,
                               "verdict": verdict})
-            counts[judge] = counts.get(judge, 0) + 1
 
     path = data / "NQ301_human.tsv"
     at, rows = read_tsv(path, _TEXT + tuple(_HUMAN.values())[1:], faults)
@@ -179,4 +180,4 @@ def _openqa_judgments(data: Path, question_item: dict[str, str],
                 continue
             answer, label = glued[len(question):], row[at["Acceptable?"] - 1]
         add(data / _DAVINCI, line, question, answer, "instructgpt", label, "Acceptable?")
-    return judgments, counts
+    return judgments
