@@ -99,7 +99,8 @@ class ForkedWorker:
 
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
-        self._pending = 0  # tasks submitted whose result has not been taken
+        self.pending = 0
+        """Tasks submitted whose result has not been taken yet."""
         with _stop_signals_held() as mask:
             self._process = context.Process(target=_serve, daemon=True, args=(
                 function, child, self._conn, os.getpid(), mask))
@@ -141,7 +142,7 @@ class ForkedWorker:
             self._results.put(message)
 
     def submit(self, *task) -> None:
-        self._pending += 1
+        self.pending += 1
         self._outbox.put(task)
 
     def ready(self) -> bool:
@@ -153,7 +154,7 @@ class ForkedWorker:
         if message is None:
             self._results.put(None)
             raise RuntimeError("a scoring worker process ended without a result")
-        self._pending -= 1
+        self.pending -= 1
         return _unwrap(message)
 
     def close(self) -> None:
@@ -162,7 +163,7 @@ class ForkedWorker:
         met elsewhere), so that a command told to stop stops now."""
         if self._process is None:
             return
-        if self._pending:
+        if self.pending:
             self._process.kill()
         self._outbox.put(None)
         self._sender.join(timeout=0.5)

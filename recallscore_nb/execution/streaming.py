@@ -65,7 +65,7 @@ class _InOrder:
 
     def __init__(self, workers: list, join, progress, total) -> None:
         self.queue: list = []
-        self.in_hand = {worker: 0 for worker in workers}
+        self.workers = workers
         self.join, self.progress, self.total = join, progress, total
         self.done = 0
 
@@ -82,16 +82,14 @@ class _InOrder:
         """The oldest chunk's table from the worker scoring it (waiting for it)."""
         worker, frame = self.queue[0]
         self.queue[0] = (None, self.join(frame, worker.result()))
-        self.in_hand[worker] -= 1
 
     def submit(self, sent, frame):
         """Give a chunk to the least busy worker, once one has room; yield what finished."""
-        while all(n >= CHILD_AHEAD for n in self.in_hand.values()):
+        while all(worker.pending >= CHILD_AHEAD for worker in self.workers):
             self.take()  # every worker has its fill: wait for the oldest
             yield from self.ready()
-        worker = min(self.in_hand, key=self.in_hand.get)
+        worker = min(self.workers, key=lambda w: w.pending)
         worker.submit(sent)
-        self.in_hand[worker] += 1
         self.queue.append((worker, frame))
 
     def collect(self, finished_only: bool):
