@@ -204,12 +204,14 @@ def _stop_signals_held():
 
 def die_with_parent(parent: int) -> None:
     """Make this (forked) process end, at once and silently, when ``parent`` ends, however
-    it ends.
+    it ends, or when it is sent SIGTERM.
 
     On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``;
     the death of the thread that forked, to be exact); everywhere, a thread checks once a
     second that the parent is still there.
     """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # told to end: end, silently (not the
+    # parent's handler, which raises to unwind the command)
     if sys.platform.startswith("linux"):
         import ctypes
 
@@ -235,7 +237,6 @@ def _serve(function, conn, parent_end, parent: int, mask) -> None:
     code = 1
     try:
         parent_end.close()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # told to end: end, silently
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which ends it
         die_with_parent(parent)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)

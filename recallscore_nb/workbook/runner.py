@@ -245,8 +245,10 @@ def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool, 
     (work / "notebooks").mkdir(parents=True, exist_ok=True)
     folders = (str(work), str(work.parent), str(REPO_ROOT), str(cwd))
     failures = []
-    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(plan))), initializer=_worker_init,
-                             initargs=(os.getpid(), str(work), str(REPO_ROOT))) as pool:
+    pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(plan))),
+                               initializer=_worker_init,
+                               initargs=(os.getpid(), str(work), str(REPO_ROOT)))
+    try:
         futures = [
             pool.submit(_execute, str(nb), str(work / "notebooks" / nb.name),
                         _changed(nb, params), str(cwd), folders)
@@ -260,6 +262,12 @@ def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool, 
             if error:
                 failures.append(NotebookFailed(stem, **error))
         bar.close()
+    except BaseException:  # SIGTERM or Ctrl-C: stop now, not once the notebooks end
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()  # their kernels follow (ipykernel watches JPY_PARENT_PID)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     if failures:
         failures.sort(key=lambda f: f.notebook)
         raise failures[0]

@@ -143,7 +143,9 @@ SLEEPER = ('from recallscore_nb.workbook.session import start_notebook\n'
            'nb = start_notebook("01_sleeper", globals())')
 
 
-def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_up(tmp_path, monkeypatch):
+def signal_a_running_run(tmp_path, sig) -> tuple[int, Path]:
+    """Start ``run`` on a notebook that sleeps, send ``sig`` once its kernel runs; (the exit
+    code, the output folder), once every worker and kernel of it is gone (or fail)."""
     path = notebook(tmp_path / "01_sleeper.ipynb", SLEEPER, "import time\ntime.sleep(300)")
     out = tmp_path / "out"
     run = subprocess.Popen([sys.executable, "-m", "recallscore_nb", "run", str(path),
@@ -161,8 +163,8 @@ def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_u
             except psutil.NoSuchProcess:
                 pytest.fail("the run ended before its kernel started")
         assert len(family) >= 2  # a pool worker and its kernel
-        run.send_signal(signal.SIGKILL)
-        run.wait(timeout=10)
+        run.send_signal(sig)
+        code = run.wait(timeout=10)  # SIGTERM waited for the notebook to end (300 s)
         gone, alive = psutil.wait_procs(family, timeout=20)
         assert alive == [], [p.cmdline() for p in alive]
     finally:
@@ -173,10 +175,21 @@ def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_u
                 pass
         if run.poll() is None:
             run.kill()
+    return code, out
+
+
+def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_up(tmp_path, monkeypatch):
+    code, out = signal_a_running_run(tmp_path, signal.SIGKILL)
+    assert code == -signal.SIGKILL
     assert leftovers(out) != []  # the killed run's work folder is still there
     monkeypatch.setattr(workbook, "_execute_all", fake_execute_all)
-    workbook.run_workbook([str(path)], output_dir=out, progress=False, stamps=False)
+    workbook.run_workbook([str(tmp_path / "01_sleeper.ipynb")], output_dir=out,
+                          progress=False, stamps=False)
     assert leftovers(out) == []
+
+
+def test_sigterm_ends_the_run_now_with_its_workers_and_kernels(tmp_path):
+    assert signal_a_running_run(tmp_path, signal.SIGTERM)[0] == 143
 
 
 def test_a_failed_run_leaves_no_output_folder_it_created(book, monkeypatch, capsys):
