@@ -24,7 +24,7 @@ _LABELLED = (("bem", "NQ301_BEM.tsv"), ("gpt-4", "NQ301_gpt-4.tsv"))
 _TEXT = ("Question", "Model answer", "Acceptable?")
 _DAVINCI = "NQ301_text-davinci-003.tsv"
 
-Output = list[tuple[int, str, list[str], str]]  # (line, question, gold answers, prediction)
+Output = list[tuple[int, str, list[str], str]]  # (line, question, non-blank golds, prediction)
 
 
 def read_openqa_eval(folder: str | os.PathLike[str]
@@ -98,7 +98,7 @@ def _model_output(path: Path, faults: Faults) -> Output:
                        got=field_got(record, "prediction"))
             ok = False
         if ok:
-            kept.append((number, question, answer, prediction))
+            kept.append((number, question, [a for a in answer if a.strip()], prediction))
     return kept
 
 
@@ -112,8 +112,7 @@ def _openqa_items(first: Output) -> tuple[dict[str, str], list[dict]]:
             continue
         item = f"nq-{len(items) + 1:04d}"
         question_item[question] = item
-        items.append({"item": item, "question": question,
-                      "referenceAnswer": [a for a in answer if a.strip()]})
+        items.append({"item": item, "question": question, "referenceAnswer": answer})
     return question_item, items
 
 
@@ -124,13 +123,12 @@ def _openqa_attempts(sources: dict[Path, Output], question_item: dict[str, str],
     rows = []
     for path, output in sources.items():
         system = path.stem.split("_", 1)[1]
-        for number, question, answer, prediction in output:
+        for number, question, gold, prediction in output:
             item = question_item.get(question)
             if item is None:
                 faults.add(path, f"line {number}", "question",
                            message="a question no NQ_*.jsonl file asks")
                 continue
-            gold = [a for a in answer if a.strip()]
             own = json.dumps(gold, ensure_ascii=False) if gold != references[item] else None
             rows.append((item, system, prediction, own))
     return pd.DataFrame(rows, columns=["item", "system", "attempt", "references"])
