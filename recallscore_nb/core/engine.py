@@ -96,10 +96,25 @@ class Attempts:
         if steps not in self._normalized:
             kernel = KERNELS.get(steps)
             base = None
+            if kernel is not None and kernel.token_map is not None:
+                self._normalized[steps] = self._joined(steps)
+                return self._normalized[steps]
             if kernel is not None and kernel.base is not None:
                 base = self.normalized(_steps_normalizer(kernel.base))
             self._normalized[steps] = normalize_array(self.raw, normalizer, base=base)
         return self._normalized[steps]
+
+    def _joined(self, steps: tuple[str, ...]) -> pa.Array:
+        """A kernel of tokens' text, joined from the root's tokens as mapped once each
+        (:meth:`_distinct_mapped`): what ``normalize_array`` gives, without mapping again."""
+        root = self._root(steps)
+        _, (_, _, counts) = self._layout(root)
+        codes = self._distinct(root)[1]
+        offsets = np.zeros(len(counts) + 1, dtype=np.int32)
+        np.cumsum(counts, out=offsets[1:])
+        words = self._distinct_mapped(steps).take(pa.array(codes, type=pa.int64()))
+        text = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), words), " ")
+        return text.cast(pa.string())  # a row of no token: empty, as the map leaves ""
 
     def _layout(self, steps: tuple[str, ...]):
         """(flat tokens, (rows, positions, counts)) under ``steps``."""
@@ -417,15 +432,15 @@ class ReferenceBags:
         return np.minimum(bags, self.counts[ref_of_row]).sum(axis=1)
 
     def sequence_equal(self, slot: np.ndarray, tokens: Tokens) -> np.ndarray:
-        """Per row: are its tokens exactly its reference's tokens, in order?"""
+        """Per row: are its tokens exactly its reference's tokens, in order? Only the rows
+        as long as their reference are read (few, where answers are sentences)."""
         ref_of_row = np.maximum(slot, 0)
-        same_length = tokens.counts == self.lengths[ref_of_row]
-        ref_len = self.lengths[ref_of_row][tokens.rows]
-        inside = tokens.positions < ref_len
-        expected = np.full(len(tokens.ids), -2, dtype=np.int64)
-        expected[inside] = self.sequences[ref_of_row[tokens.rows[inside]], tokens.positions[inside]]
-        matches = np.bincount(tokens.rows[tokens.ids == expected], minlength=len(slot))
-        return same_length & (matches == tokens.counts) & (slot >= 0)
+        same_length = (tokens.counts == self.lengths[ref_of_row]) & (slot >= 0)
+        flat = tokens.of_rows(np.flatnonzero(same_length))
+        expected = self.sequences[ref_of_row[tokens.rows[flat]], tokens.positions[flat]]
+        differs = tokens.rows[flat[tokens.ids[flat] != expected]]
+        same_length[differs] = False
+        return same_length
 
 
 # --- the rules' computations on prepared inputs ------------------------------------------
@@ -511,10 +526,9 @@ def reference_starts(attempts: Attempts, refs: References, normalizer: Normalize
         return found_rows[0], starts[0]
     wanted = np.ones(len(attempts), dtype=bool) if rows is None else np.isin(
         np.arange(len(attempts)), rows)
-    first_token = np.concatenate([[0], np.cumsum(tokens.counts)[:-1]])
     for slot in refs.slots:
         looked = np.flatnonzero(wanted & (slot >= 0) & (tokens.counts > 0))
-        flat = _token_indices(first_token[looked], tokens.counts[looked])
+        flat = tokens.of_rows(looked)
         ref = slot[tokens.rows[flat]]
         # candidate starts: the row's reference's first token
         at = flat[tokens.ids[flat] == bags.sequences[ref, 0]]
@@ -522,16 +536,6 @@ def reference_starts(attempts: Attempts, refs: References, normalizer: Normalize
         found_rows.append(tokens.rows[at])
         starts.append(at)
     return np.concatenate(found_rows), np.concatenate(starts)
-
-
-def _token_indices(first: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """The flat indices of the tokens of rows whose tokens start at ``first``, ``counts``
-    long: the work is that of the rows' tokens, not of every row's."""
-    total = int(counts.sum())
-    if not total:
-        return np.zeros(0, dtype=np.int64)
-    shift = np.repeat(first - (np.cumsum(counts) - counts), counts)
-    return np.arange(total, dtype=np.int64) + shift
 
 
 def checklist_matrix(attempts: Attempts, facts, normalizer: Normalizer = SEED) -> np.ndarray:

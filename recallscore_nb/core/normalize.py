@@ -50,6 +50,9 @@ __all__ = [
     "collapse_whitespace",
     "nfkc",
     "normalize_array",
+    "string_buffers",
+    "from_buffers",
+    "collapse_spaces",
 ]
 
 _ASCII_PUNCT_TABLE = str.maketrans("", "", string.punctuation)
@@ -251,7 +254,7 @@ _FOLD_BYTE[[0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F]] = 0x20
 _SPACE = 0x20
 
 
-def _string_buffers(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+def string_buffers(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """Offsets (int64, starting at 0) and value bytes of a string array without nulls."""
     width = np.int64 if pa.types.is_large_string(arr.type) else np.int32
     offsets = np.frombuffer(arr.buffers()[1], dtype=width)
@@ -276,7 +279,16 @@ def _delete(offsets: np.ndarray, data: np.ndarray, drop: np.ndarray):
 def _seed_ascii(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
     """The seed pipeline on ASCII bytes (exact for fast-path rows; other rows are garbage)."""
     offsets, data = _delete(offsets, data, _PUNCT_BYTE[data])
-    data = _FOLD_BYTE[data]
+    return collapse_spaces(offsets, _FOLD_BYTE[data])
+
+
+def collapse_spaces(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
+    """The strings of :func:`string_buffers` ``(offsets, data)`` with each run of spaces
+    (0x20) as one space and none at either end; every other byte as it is.
+
+    >>> collapse_spaces(*string_buffers(pa.array(["  a   b ", "c", "   "]))).to_pylist()
+    ['a b', 'c', '']
+    """
     # Collapse each run of spaces to its last space (never across a row boundary) ...
     space = data == _SPACE
     doubled = np.zeros(len(data), dtype=bool)
@@ -285,7 +297,7 @@ def _seed_ascii(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
     doubled[last] = False
     offsets, data = _delete(offsets, data, doubled)
     # ... then trim the single space that may remain at either end.
-    return pc.ascii_trim(_from_buffers(offsets, data), " ")
+    return pc.ascii_trim(from_buffers(offsets, data), " ")
 
 
 def exact_rows(values: pa.Array, *, articles: bool) -> np.ndarray:
@@ -304,7 +316,8 @@ def exact_rows(values: pa.Array, *, articles: bool) -> np.ndarray:
     return suspect
 
 
-def _from_buffers(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
+def from_buffers(offsets: np.ndarray, data: np.ndarray) -> pa.Array:
+    """The string array of ``offsets`` (from 0) and value bytes ``data``."""
     large = offsets[-1] >= 2**31
     return pa.Array.from_buffers(
         pa.large_string() if large else pa.string(),
@@ -359,6 +372,8 @@ class Kernel:
         >>> k.from_base(pa.array(["a b", "", "b"])).to_pylist()
         ['A B', '', 'B']
         """
+        if token_map(""):
+            raise ValueError("a kernel of tokens must map the empty token to itself")
         return cls(None, _no_rows, base=base, from_base=lambda arr: map_tokens(arr, token_map),
                    token_map=token_map)
 
@@ -379,7 +394,7 @@ def map_tokens(normalized: pa.Array, token_map: Callable[[str], str]) -> pa.Arra
 
 
 def _seed_kernel(values: pa.Array) -> pa.Array:
-    return _seed_ascii(*_string_buffers(values))
+    return _seed_ascii(*string_buffers(values))
 
 
 KERNELS: dict[tuple[str, ...], Kernel] = {

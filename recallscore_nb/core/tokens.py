@@ -17,6 +17,7 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
@@ -35,6 +36,26 @@ class Tokens:
     rows: np.ndarray
     positions: np.ndarray
     counts: np.ndarray
+
+    @cached_property
+    def firsts(self) -> np.ndarray:
+        """Each row's first token's flat index (where it would be, for a row of none)."""
+        return np.cumsum(self.counts) - self.counts
+
+    def of_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The flat indices of the tokens of ``rows``, in order: the work is that of these
+        rows' tokens, not of every row's.
+
+        >>> Tokens(np.arange(4), np.array([0, 0, 2, 2]), np.array([0, 1, 0, 1]),
+        ...        np.array([2, 0, 2])).of_rows(np.array([2, 1])).tolist()
+        [2, 3]
+        """
+        counts = self.counts[rows]
+        total = int(counts.sum())
+        if not total:
+            return np.zeros(0, dtype=np.int64)
+        shift = np.repeat(self.firsts[rows] - (np.cumsum(counts) - counts), counts)
+        return np.arange(total, dtype=np.int64) + shift
 
 
 def split_tokens(normalized: pa.Array) -> tuple[pa.Array, np.ndarray]:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from recallscore_nb.core import engine
+from recallscore_nb.core.answer_forms import ANSWER_NUMBERS, ANSWER_STEMS
 from recallscore_nb.core.facts import Fact
 
 
@@ -76,3 +77,27 @@ def test_reference_bags_built_with_arrow_hold_each_references_tokens(refs):
                 got[vocab[key % size]] = int(bags.counts[r, column])
         assert got == bag
     assert list(bags.keys) == sorted(bags.keys)
+
+
+# --- sequences and token maps -------------------------------------------------------------------
+def test_sequence_match_reads_rows_as_long_as_a_reference_whatever_the_slots():
+    attempts = engine.Attempts(["the west drawer", "west drawer", "drawer west", "", "west"])
+    refs = engine.References.build([["West Drawer"], ["nothing", "west drawer"], ["west drawer"],
+                                    [""], []], 5)
+    assert engine.sequence_match(attempts, refs, engine.SEED).tolist() == [
+        False, True, False, True, False]
+
+
+word_lists = st.lists(st.lists(st.sampled_from(["seven", "boxes", "km", "21st", "the", "a",
+                                                "  ", "Paris", "", "viii"]), max_size=6)
+                      .map(" ".join), max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(word_lists)
+def test_token_map_normalizations_are_the_python_steps_row_by_row(texts):
+    """``answer+numbers`` and ``answer+stems`` are joined from their root's tokens mapped once
+    each, not normalized again: the same text as the steps give, empty rows included."""
+    attempts = engine.Attempts(texts)
+    for normalizer in (ANSWER_STEMS, ANSWER_NUMBERS):
+        assert attempts.normalized(normalizer).to_pylist() == [normalizer(t) for t in texts]

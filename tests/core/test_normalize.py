@@ -17,6 +17,7 @@ from recallscore_nb.core.normalize import (
     NORMALIZERS,
     SEED,
     SQUAD,
+    Kernel,
     Normalizer,
     collapse_whitespace,
     delete_ascii_punctuation,
@@ -353,3 +354,10 @@ def test_normalize_array_on_hypothesis_slices(values, data):
     part = values[start : start + length]
     assert normalize_array(sliced, SEED).to_pylist() == python_rows(part, SEED)
     assert normalize_array(sliced, SQUAD).to_pylist() == python_rows(part, SQUAD)
+
+
+def test_a_kernel_of_tokens_leaves_the_empty_token_empty():
+    """A row of no token is joined empty, without the map: a map that makes something of
+    the empty token would tell the two paths apart, so it is refused."""
+    with pytest.raises(ValueError, match="empty token"):
+        Kernel.of_tokens(SEED.steps, lambda token: token or "x")
