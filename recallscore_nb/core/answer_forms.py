@@ -37,15 +37,18 @@ from .normalize import (
     KERNELS,
     Kernel,
     Normalizer,
+    collapse_spaces,
+    from_buffers,
     nfkc,
     register_normalizer,
     register_step,
+    string_buffers,
 )
 
-__all__ = ["ANSWER", "ANSWER_NUMBERS", "ANSWER_STEMS", "repair_mojibake", "drop_superscripts",
-           "fold_accents",
-           "ascii_typography", "drop_footnotes", "separate_glued_words", "drop_possessives",
-           "spell_symbols", "plain_numerals", "punctuation_spaces", "number_words", "singular"]
+__all__ = ["ANSWER", "ANSWER_NUMBERS", "ANSWER_STEMS", "NUMBER_WORDS", "repair_mojibake",
+           "drop_superscripts", "fold_accents", "ascii_typography", "drop_footnotes",
+           "separate_glued_words", "drop_possessives", "spell_symbols", "plain_numerals",
+           "punctuation_spaces", "number_words", "singular"]
 
 
 # --- the steps, each on one string ---------------------------------------------------------
@@ -250,6 +253,9 @@ _NUMBERS = {**{w: str(i) for i, w in enumerate(_CARDINALS)},
             **{w: str(i) for i, w in enumerate(_ORDINALS)},
             **{r: str(i + 2) for i, r in enumerate(_ROMAN)}, **_TENS, **_UNITS}
 _ORDINAL_SUFFIX = re.compile(r"([0-9]+)(st|nd|rd|th)")
+NUMBER_WORDS = frozenset(word for word, digits in _NUMBERS.items() if digits[:1].isdigit())
+"""The tokens :func:`number_token` writes as digits without starting with one (words, ordinals,
+Roman numerals)."""
 
 
 def number_token(token: str) -> str:
@@ -328,8 +334,15 @@ _PATTERNS = (  # (pattern, replacement): what the steps after typography do to A
 _AFTER_LOWER = (
     (_POSSESSIVE.pattern, ""),
     (_THOUSANDS.pattern, r"\1\2"), (_THOUSANDS.pattern, r"\1\2"), (_RANGE.pattern, r"\1 to \2"),
-    ("'", ""), (_DECIMAL.pattern, "\\1\x01\\2"), (_PUNCTUATION.pattern, " "), ("\x01", "."),
-    (r"\b(a|an|the)\b", " "), (f"[{_ASCII_SPACE}]+", " "))
+    ("'", ""), (_DECIMAL.pattern, "\\1\x01\\2"))
+_AS_SPACE = np.arange(256, dtype=np.uint8)
+"""Byte by byte, what the punctuation and whitespace steps make of ASCII text once the
+decimal points are marked: punctuation and whitespace a space, the mark a point (one pass
+over the bytes instead of three regular expressions; other bytes, UTF-8's included, as
+they are)."""
+_AS_SPACE[[ord(c) for c in string.punctuation.replace("'", "")]] = ord(" ")
+_AS_SPACE[[ord(c) for c in "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"]] = ord(" ")
+_AS_SPACE[1] = ord(".")
 _MAPPED = sorted({chr(c) for c in _TYPOGRAPHY} | {symbol for symbol, _ in _SYMBOLS})
 """Characters the kernel writes as the steps before ``footnotes`` would (each alone, as NFKC,
 accents and typography leave it; symbols as their words)."""
@@ -369,18 +382,25 @@ def _answer_kernel(values: pa.Array) -> pa.Array:
     values = pc.ascii_lower(values)
     for pattern, replacement in _AFTER_LOWER:
         values = pc.replace_substring_regex(values, pattern, replacement)
-    return pc.utf8_trim(values, " ")
+    offsets, data = string_buffers(values)
+    values = pc.replace_substring_regex(from_buffers(offsets, _AS_SPACE[data]),
+                                        r"\b(a|an|the)\b", " ")
+    return collapse_spaces(*string_buffers(values))  # whitespace: spaces by now
 
 
 def _answer_inexact(values: pa.Array) -> np.ndarray:
     """Rows the kernel cannot do exactly: mojibake, and text still non-ASCII once the mapped
-    characters are replaced."""
-    mapped = pc.replace_substring_regex(values, _GLUED_SUPERSCRIPTS.pattern, r"\1")
+    characters are replaced (both only in rows not ASCII to begin with)."""
+    wide = np.flatnonzero(~pc.string_is_ascii(values).to_numpy(zero_copy_only=False))
+    if not len(wide):
+        return wide
+    some = values.take(pa.array(wide))
+    mapped = pc.replace_substring_regex(some, _GLUED_SUPERSCRIPTS.pattern, r"\1")
     for char in _MAPPED:
         mapped = pc.replace_substring(mapped, char, "")
     odd = pc.or_(pc.invert(pc.string_is_ascii(mapped)),
-                 pc.match_substring_regex(values, _MOJIBAKE.pattern))
-    return np.flatnonzero(odd.to_numpy(zero_copy_only=False))
+                 pc.match_substring_regex(some, _MOJIBAKE.pattern))
+    return wide[odd.to_numpy(zero_copy_only=False)]
 
 
 KERNELS[ANSWER.steps] = Kernel(_answer_kernel, _answer_inexact)
