@@ -29,9 +29,10 @@ from .answer_parts import (
     surface,
 )
 
-__all__ = ["date_matches", "quantity_matches", "glue_matches", "spelling_matches",
-           "order_matches", "name_part_matches", "part_matches", "overlap_matches",
-           "negation_cue", "in_longer_name", "candidate_list"]
+__all__ = ["date_matches", "quantity_matches", "glue_word", "gluable", "glue_possible",
+           "glue_matches",
+           "editable", "spelling_possible", "spelling_matches", "order_matches", "name_part_matches", "part_matches",
+           "overlap_matches", "negation_cue", "in_longer_name", "candidate_list"]
 
 
 def date_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
@@ -73,14 +74,33 @@ def quantity_matches(answer: AnswerForms, ref: ReferenceForms, tolerance: float)
     return all(found(*q) for q in ref.quantities)
 
 
+def glue_word(token: str) -> bool:
+    """Whether the glue step looks for the token glued: a word of three letters or more."""
+    return token.isalpha() and len(token) >= 3
+
+
+def gluable(ref: ReferenceForms) -> bool:
+    """Whether the glue step reads the reference: its first and last tokens are
+    :func:`glue_word` s."""
+    r = ref.a0
+    return bool(r) and glue_word(r[0]) and glue_word(r[-1])
+
+
+def glue_possible(ref: ReferenceForms, text0: str) -> bool:
+    """What :func:`glue_matches` needs at the least: a reference it reads whose first and
+    last words are inside the answer's ``answer`` tokens (``text0``,
+    :attr:`~recallscore_nb.core.answer_parts.AnswerForms.text0`)."""
+    r = ref.a0
+    return gluable(ref) and r[0] in text0 and r[-1] in text0
+
+
 def glue_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
     """The reference in the answer, its first and last words glued to a short word ("in
     Paris" written "inParis", "Nelsonin")."""
-    r = ref.a0
-    k = len(r)
-    if not k or not all(t.isalpha() and len(t) >= 3 for t in (r[0], r[-1])):
+    if not glue_possible(ref, answer.text0):
         return False
-    a0 = answer.a0
+    r, a0 = ref.a0, answer.a0
+    k = len(r)
     for i in range(len(a0) - k + 1):
         if not glued_to(a0[i], r[0]):
             continue
@@ -103,16 +123,39 @@ def _one_edit(a: str, b: str) -> bool:
     return a[i:] == b[i + 1:]
 
 
+def editable(word: str, shortest: int) -> bool:
+    """Whether the spelling step lets the word differ by one edit: a word of at least
+    ``shortest`` characters, never a number."""
+    return len(word) >= shortest and not word.isdigit()
+
+
+def _halves_in(word: str, text: str) -> bool:
+    """Whether a token of ``text`` (:attr:`AnswerForms.text1`) starts with the first half of
+    ``word`` or ends with the rest: what a token one edit from ``word`` does, the edit being
+    in the other half."""
+    half = len(word) // 2
+    return f" {word[:half]}" in text or f"{word[half:]} " in text
+
+
+def spelling_possible(ref: ReferenceForms, text1: str, shortest: int) -> bool:
+    """What :func:`spelling_matches` needs at the least: each word of the reference a token
+    of the answer's ``answer+numbers`` tokens (``text1``,
+    :attr:`~recallscore_nb.core.answer_parts.AnswerForms.text1`) or, if :func:`editable`,
+    with a token one edit could have made of it."""
+    return bool(ref.a1) and all(f" {w} " in text1 or (editable(w, shortest)
+                                                     and _halves_in(w, text1)) for w in ref.a1)
+
+
 def spelling_matches(answer: AnswerForms, ref: ReferenceForms, shortest: int) -> bool:
     """The reference in the answer, a word of at least ``shortest`` letters (never a number)
     allowed one edit ("Narsingh" for "Narsing")."""
+    if not spelling_possible(ref, answer.text1, shortest):
+        return False
     r = ref.a1
-    if not r or any(w not in answer.s1 and (len(w) < shortest or w.isdigit()) for w in r):
-        return False  # a short word or a number missing: no edit allowed there
     near: list[set[str]] = []
     for word in r:
         alike = {word} & answer.s1
-        if len(word) >= shortest and not word.isdigit():
+        if editable(word, shortest):
             by_length = answer.words_by_length
             alike |= {t for n in (len(word) - 1, len(word), len(word) + 1) if n >= shortest
                       for t in by_length.get(n, ())

@@ -26,7 +26,7 @@ from .answer_forms import (
 )
 
 __all__ = ["AnswerForms", "ReferenceForms", "STOP", "NEGATIONS", "contains", "content",
-           "dates", "quantities", "glued_to", "surface", "value"]
+           "dates", "is_year", "quantities", "glued_to", "surface", "value"]
 
 STOP = frozenset(
     "a an the of in on at to for by and or is was were be been are as with from that this it "
@@ -66,6 +66,11 @@ UNIT_WORDS = frozenset({"year", "kilometer", "mile", "foot", "inch", "pound", "k
 RANGE_WORDS = frozenset({"to", "until", "through"})
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _DAY = re.compile(r"[0-9]{1,2}")
+
+
+def is_year(token: str) -> bool:
+    """Whether the token is a year :func:`dates` reads (1000 to 2099)."""
+    return _YEAR.fullmatch(token) is not None
 
 
 def contains(tokens: list[str], phrase: list[str]) -> bool:
@@ -173,6 +178,16 @@ class AnswerForms:
     @classmethod
     def of(cls, raw: str) -> AnswerForms:
         return cls(ANSWER(raw).split(), ANSWER_NUMBERS(raw).split(), ANSWER_STEMS(raw).split())
+
+    @cached_property
+    def text0(self) -> str:
+        """``a0`` as one string, a space before and after each token."""
+        return f" {' '.join(self.a0)} "
+
+    @cached_property
+    def text1(self) -> str:
+        """``a1`` as one string, a space before and after each token."""
+        return f" {' '.join(self.a1)} "
 
     @cached_property
     def dates(self) -> list[tuple]:

@@ -34,9 +34,10 @@ from . import answer_checks as checks
 from .answer_forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS
 from .answer_parts import NEGATIONS, AnswerForms, ReferenceForms, contains
 from .engine import Attempts, References, reference_starts, sequence_match
+from .read_gates import possible, reference_forms, slot_matrix
 
 __all__ = ["PHRASE_STEPS", "READ_STEPS", "STEPS", "GUARDS", "LABELS", "NONE", "NORMALIZERS",
-           "EquivalenceOptions", "equivalence", "equivalence_of"]
+           "CHECKS", "EquivalenceOptions", "equivalence", "equivalence_of"]
 
 PHRASE_STEPS = {"exact": ANSWER, "contains": ANSWER, "number": ANSWER_NUMBERS,
                 "plural": ANSWER_STEMS}
@@ -204,33 +205,23 @@ def _negated(attempts: Attempts, rows: np.ndarray, starts: np.ndarray) -> np.nda
     return out
 
 
-def _row_refs(refs: References, rows: np.ndarray) -> list[tuple[int, ...]]:
-    """Each row's reference indices, in slot order."""
-    matrix = np.stack([slot[rows] for slot in refs.slots], axis=1)
-    return [tuple(int(i) for i in r if i >= 0) for r in matrix]
-
-
-def _forms(refs: References, index: int) -> ReferenceForms:
-    """The reference's forms, made once per reference string (its tokens normalized with
-    every other reference's, vectorized)."""
-    memo = refs._memoized("answer_forms", dict)
-    if index not in memo:
-        a0, a1, a2 = (refs.normalized(n)[index] for n in (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS))
-        memo[index] = ReferenceForms(refs.values[index], a0.split(), a1.split(), a2.split())
-    return memo[index]
+def _row_forms(refs: References, rows: np.ndarray) -> list[list[ReferenceForms]]:
+    """Each row's references' forms, in slot order."""
+    return [[reference_forms(refs, i) for i in row if i >= 0]
+            for row in slot_matrix(refs, rows).tolist()]
 
 
 def _candidates(attempts: Attempts, refs: References, rows: np.ndarray) -> np.ndarray:
     raw = attempts.raw.take(pa.array(rows)).to_pylist()
-    return np.array([checks.candidate_list(r, [_forms(refs, i) for i in ix])
-                     for r, ix in zip(raw, _row_refs(refs, rows))], dtype=bool)
+    return np.array([checks.candidate_list(r, forms)
+                     for r, forms in zip(raw, _row_forms(refs, rows))], dtype=bool)
 
 
 def _longer_name(attempts: Attempts, refs: References, rows: np.ndarray) -> np.ndarray:
     raw = attempts.raw.take(pa.array(rows)).to_pylist()
     tokens = attempts.normalized(ANSWER).take(pa.array(rows)).to_pylist()
-    return np.array([_in_longer_names(r, t.split(), [_forms(refs, i) for i in ix])
-                     for r, t, ix in zip(raw, tokens, _row_refs(refs, rows))], dtype=bool)
+    return np.array([_in_longer_names(r, t.split(), forms)
+                     for r, t, forms in zip(raw, tokens, _row_forms(refs, rows))], dtype=bool)
 
 
 def _in_longer_names(raw: str, a0: list[str], forms: list[ReferenceForms]) -> bool:
@@ -243,42 +234,53 @@ def _in_longer_names(raw: str, a0: list[str], forms: list[ReferenceForms]) -> bo
 # --- steps read in Python ----------------------------------------------------------------------
 def _read(attempts: Attempts, refs: References, options: EquivalenceOptions,
           open_: np.ndarray, decide) -> None:
-    """The read steps on the open rows, each distinct (answer, references) pair once."""
+    """The read steps on the open rows, each distinct (answer, references) pair once, each
+    step only against the references it could accept (:func:`possible`)."""
     steps = [s for s in options.steps if s in READ_STEPS]
     rows = np.flatnonzero(open_)
     if not steps or not len(rows):
         return
-    taken = pa.array(rows)
-    texts = [attempts.normalized(n).take(taken) for n in (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS)]
-    # the steps read all three forms of the answer: rows are alike only when all three are
-    codes = [pc.dictionary_encode(t).indices.to_numpy(zero_copy_only=False).tolist()
-             for t in texts]
-    ref_lists = _row_refs(refs, rows)
-    pairs: dict[tuple, int] = {}
-    first = np.empty(len(rows), dtype=np.int64)
-    for j, key in enumerate(zip(*codes, ref_lists)):
-        first[j] = pairs.setdefault(key, j)
-    distinct = np.unique(first)
-    a0, a1, a2 = ([t.split() for t in arr.take(pa.array(distinct)).to_pylist()] for arr in texts)
-    decided = {}
-    for k, j in enumerate(distinct):
-        forms = [_forms(refs, i) for i in ref_lists[j]]
-        decided[j] = _first_step(steps, AnswerForms(a0[k], a1[k], a2[k]), forms, options)
+    matrix = slot_matrix(refs, rows)
+    maybe = possible(attempts, refs, rows, matrix, steps, options)
+    keep = maybe.any(axis=(1, 2))
+    rows, matrix, maybe = rows[keep], matrix[keep], maybe[keep]
+    if not len(rows):
+        return
+    text = attempts.normalized(ANSWER).take(pa.array(rows))
+    # the steps read the three forms of an answer, all made of its ``answer`` tokens: rows
+    # with the same tokens and references are read once
+    code = pc.dictionary_encode(text).indices.to_numpy(zero_copy_only=False)
+    _, first, pair = np.unique(np.column_stack([code, matrix]), axis=0, return_index=True,
+                               return_inverse=True)
+    # each pair's checks, step by step in order and reference by reference in slot order
+    which, step, slot = np.nonzero(np.transpose(maybe[first], (0, 2, 1)))
+    ref = matrix[first[which], slot].tolist()
+    bounds = np.searchsorted(which, np.arange(len(first) + 1)).tolist()
+    taken = pa.array(rows[first])
+    answers = zip(*(attempts.normalized(n).take(taken).to_pylist() for n in NORMALIZERS))
+    found = np.full(len(first), NONE, dtype=object)
+    for p, (a0, a1, a2) in enumerate(answers):
+        forms = AnswerForms(a0.split(), a1.split(), a2.split())
+        for k in range(bounds[p], bounds[p + 1]):
+            name = steps[step[k]]
+            if CHECKS[name](forms, reference_forms(refs, ref[k]), options):
+                found[p] = name
+                break
+    found = found[pair.ravel()]
     for name in steps:
-        hit = np.array([decided[j] == name for j in first], dtype=bool)
-        decide(rows[hit], name)
+        decide(rows[found == name], name)
 
 
 def _first_step(steps, answer: AnswerForms, forms, options: EquivalenceOptions) -> str | None:
     """The first read step that finds the answer equivalent to one of the references."""
     for step in steps:
-        check = _CHECKS[step]
+        check = CHECKS[step]
         if any(check(answer, r, options) for r in forms):
             return step
     return None
 
 
-_CHECKS = {
+CHECKS = {
     "date": lambda a, r, o: checks.date_matches(a, r),
     "quantity": lambda a, r, o: checks.quantity_matches(a, r, o.tolerance),
     "glue": lambda a, r, o: checks.glue_matches(a, r),
@@ -288,3 +290,4 @@ _CHECKS = {
     "part": lambda a, r, o: checks.part_matches(a, r, o.longest),
     "overlap": lambda a, r, o: checks.overlap_matches(a, r, o.share, o.least, o.widest),
 }
+"""Each read step's check of one answer's forms against one reference's, under the options."""

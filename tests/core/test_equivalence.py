@@ -223,6 +223,7 @@ OPTION_SETS = [
                        shortest=4, window=2),
     EquivalenceOptions(steps=("contains", "plural", "quantity", "glue"), guards=CHECKED,
                        tolerance=0.2, share=Fraction(1, 2), least=1, longest=2),
+    EquivalenceOptions(steps=READ_STEPS, shortest=1, least=0, share=Fraction(0), longest=0),
 ]
 
 
