@@ -353,8 +353,26 @@ def _alone(char: str) -> str:
     return spell_symbols(text) if text == char else text
 
 
+def _folds_alone(char: str) -> bool:
+    """Whether NFKC, accents and typography make the character ASCII wherever it stands: it
+    does alone, and it opens its own decomposition (no mark of it can join the character
+    before it; what follows it is ASCII in a row the kernel does, and joins nothing)."""
+    return (_alone(char).isascii() and unicodedata.combining(char) == 0
+            and unicodedata.combining(unicodedata.normalize("NFKD", char)[0]) == 0)
+
+
 _MAPPED_ASCII = [c for c in _MAPPED if c.isascii()]
-_MAPPED_WIDE = [c for c in _MAPPED if not c.isascii()]
+_WIDE = {c: _alone(c) for c in _MAPPED if not c.isascii()} | {
+    c: _alone(c) for c in map(chr, [*range(0xA0, 0x250), *range(0x1E00, 0x1F00),
+                                    *range(0x2000, 0x2070), *range(0xFB00, 0xFB07)])
+    if c not in _MAPPED and _folds_alone(c)}
+"""The non-ASCII characters the kernel writes as ASCII: the mapped ones, and the letters
+(accented Latin letters, ligatures) and marks that fold to ASCII alone."""
+
+
+def _wide_present(values: pa.Array) -> list[str]:
+    """The characters of :data:`_WIDE` in ``values`` (rows with non-ASCII text: few)."""
+    return sorted(set("".join(values.to_pylist())).intersection(_WIDE))
 
 
 def _put(values: pa.Array, rows: np.ndarray, new: pa.Array) -> pa.Array:
@@ -372,8 +390,8 @@ def _answer_kernel(values: pa.Array) -> pa.Array:
         rows = pa.array(wide)
         some = pc.replace_substring_regex(values.take(rows), _GLUED_SUPERSCRIPTS.pattern,
                                           r"\1")  # before the symbols: "&¹" is "&"
-        for char in _MAPPED_WIDE:
-            some = pc.replace_substring(some, char, _alone(char))
+        for char in _wide_present(some):
+            some = pc.replace_substring(some, char, _WIDE[char])
         values = _put(values, wide, some)
     for char in _MAPPED_ASCII:
         values = pc.replace_substring(values, char, _alone(char))
@@ -389,14 +407,14 @@ def _answer_kernel(values: pa.Array) -> pa.Array:
 
 
 def _answer_inexact(values: pa.Array) -> np.ndarray:
-    """Rows the kernel cannot do exactly: mojibake, and text still non-ASCII once the mapped
-    characters are replaced (both only in rows not ASCII to begin with)."""
+    """Rows the kernel cannot do exactly: mojibake, and text still non-ASCII once the
+    characters of :data:`_WIDE` are replaced (both only in rows not ASCII to begin with)."""
     wide = np.flatnonzero(~pc.string_is_ascii(values).to_numpy(zero_copy_only=False))
     if not len(wide):
         return wide
     some = values.take(pa.array(wide))
     mapped = pc.replace_substring_regex(some, _GLUED_SUPERSCRIPTS.pattern, r"\1")
-    for char in _MAPPED:
+    for char in _wide_present(mapped):
         mapped = pc.replace_substring(mapped, char, "")
     odd = pc.or_(pc.invert(pc.string_is_ascii(mapped)),
                  pc.match_substring_regex(some, _MOJIBAKE.pattern))

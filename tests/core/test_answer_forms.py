@@ -222,6 +222,8 @@ PIECES = [
     "\u202f", "\u2003", " ", "  ", "byWaylon", "in1813", "6ft", "TheHouston", "10am", "about24",
     "the", "The", "a", "an", "seven", "third", "viii", "21st", "boxes", "stories", "'s",
     "James's", "Gillan", "x", "km", "yrs", "million", "in", "to", "of", "B",
+    "İ", "ĳ", "ſ", "ø", "ß", "Č", "ǅ", "ḗ", "ō", "´", "¨", "ª", "‼", "\u0301", "\u0308",
+    "\u2002", "\u200b", "¼", "×",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 SUPERSCRIPTS = "¹²³⁴⁵⁶"
