@@ -325,16 +325,17 @@ ANSWER_STEMS = register_normalizer(Normalizer("answer+stems",
 
 
 # --- the vectorized kernel of ``answer`` -------------------------------------------------------
-_PATTERNS = (  # (pattern, replacement): what the steps after typography do to ASCII text
-    (_WORD_FOOTNOTE.pattern, r"\1\3"), (_YEAR_FOOTNOTE.pattern, r"\1\3"),
-    (_GLUED_CAPITAL.pattern, r"\1 \2"), (_GLUED_DIGIT_AFTER.pattern, r"\1 \2"),
-    (_GLUED_WORD_CAPITAL.pattern, r"\1 \2 \3"), (_GLUED_WORD_AFTER.pattern, r"\1 \2"),
-    (_WORD_DIGIT.pattern, r"\1 \2"), (_DIGIT_WORD.pattern, r"\1 \2"),
-    (_DIGIT_UNIT.pattern, r"\1 \2"))
-_AFTER_LOWER = (
-    (_POSSESSIVE.pattern, ""),
-    (_THOUSANDS.pattern, r"\1\2"), (_THOUSANDS.pattern, r"\1\2"), (_RANGE.pattern, r"\1 to \2"),
-    ("'", ""), (_DECIMAL.pattern, "\\1\x01\\2"))
+_PATTERNS = (  # (pattern, replacement, matches only where a digit is): what the steps after
+    # typography do to ASCII text, before it is lowercase
+    (_WORD_FOOTNOTE.pattern, r"\1\3", True), (_YEAR_FOOTNOTE.pattern, r"\1\3", True),
+    (_GLUED_CAPITAL.pattern, r"\1 \2", False), (_GLUED_DIGIT_AFTER.pattern, r"\1 \2", True),
+    (_GLUED_WORD_CAPITAL.pattern, r"\1 \2 \3", True), (_GLUED_WORD_AFTER.pattern, r"\1 \2", True),
+    (_WORD_DIGIT.pattern, r"\1 \2", True), (_DIGIT_WORD.pattern, r"\1 \2", True),
+    (_DIGIT_UNIT.pattern, r"\1 \2", True))
+_AFTER_LOWER = (  # the same, once it is
+    (_POSSESSIVE.pattern, "", False), (_THOUSANDS.pattern, r"\1\2", True),
+    (_THOUSANDS.pattern, r"\1\2", True), (_RANGE.pattern, r"\1 to \2", True), ("'", "", False),
+    (_DECIMAL.pattern, "\\1\x01\\2", True))
 _AS_SPACE = np.arange(256, dtype=np.uint8)
 """Byte by byte, what the punctuation and whitespace steps make of ASCII text once the
 decimal points are marked: punctuation and whitespace a space, the mark a point (one pass
@@ -395,11 +396,25 @@ def _answer_kernel(values: pa.Array) -> pa.Array:
         values = _put(values, wide, some)
     for char in _MAPPED_ASCII:
         values = pc.replace_substring(values, char, _alone(char))
-    for pattern, replacement in _PATTERNS:
-        values = pc.replace_substring_regex(values, pattern, replacement)
+    # the patterns that need a digit read only the rows with one (no step writes a digit)
+    digits = pc.match_substring_regex(values, "[0-9]").to_numpy(zero_copy_only=False)
+    parts = [np.flatnonzero(~digits), np.flatnonzero(digits)]
+    done = [_ascii_steps(values.take(pa.array(rows)), bool(d)) for d, rows in enumerate(parts)]
+    order = np.empty(len(values), dtype=np.int64)
+    order[np.concatenate(parts)] = np.arange(len(values))
+    return pa.concat_arrays(done).take(pa.array(order))
+
+
+def _ascii_steps(values: pa.Array, digits: bool) -> pa.Array:
+    """The steps from ``footnotes`` on, on ASCII text; those that need a digit only where
+    ``digits`` (the rows have one)."""
+    for pattern, replacement, needs_digit in _PATTERNS:
+        if digits or not needs_digit:
+            values = pc.replace_substring_regex(values, pattern, replacement)
     values = pc.ascii_lower(values)
-    for pattern, replacement in _AFTER_LOWER:
-        values = pc.replace_substring_regex(values, pattern, replacement)
+    for pattern, replacement, needs_digit in _AFTER_LOWER:
+        if digits or not needs_digit:
+            values = pc.replace_substring_regex(values, pattern, replacement)
     offsets, data = string_buffers(values)
     values = pc.replace_substring_regex(from_buffers(offsets, _AS_SPACE[data]),
                                         r"\b(a|an|the)\b", " ")

@@ -8,11 +8,16 @@ working where it is not obvious.
 
 from __future__ import annotations
 
+import re
+import string
+
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from recallscore_nb.core.answer_forms import (
+from recallscore_nb.core.answer_forms import (  # the kernel's tables: one test of them
+    _AFTER_LOWER,
+    _PATTERNS,
     ANSWER,
     ANSWER_NUMBERS,
     ANSWER_STEMS,
@@ -249,3 +254,12 @@ def test_the_kernels_on_unicode_tabs_and_empty_rows():
             normalizer(v) for v in values]
     assert normalize_array(pa.array(values), ANSWER_NUMBERS).to_pylist() == [
         "", "", "dain 2", "cafe", "6 foot", "karen gillan", "東京"]
+
+
+@HYPOTHESIS
+@given(st.text(alphabet=string.ascii_letters + string.punctuation + " \t", max_size=40))
+def test_the_patterns_said_to_need_a_digit_never_match_without_one(text):
+    """The kernel runs these only on rows with a digit (no step writes one)."""
+    for pattern, _, needs_digit in _PATTERNS + _AFTER_LOWER:
+        if needs_digit:
+            assert re.search(pattern, text) is None and re.search(pattern, text.lower()) is None
