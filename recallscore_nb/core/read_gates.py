@@ -137,27 +137,32 @@ class _Facts:
     def of(cls, refs: References, options) -> _Facts:
         n = len(refs.values) + 1
         b0, b1, b2 = (refs.bags(level) for level in LEVELS)
-        year = _per_reference(b1, is_year, n) > 0
-        fixed = _per_reference(b1, lambda t: not editable(t, options.shortest), n)
-        content = _per_reference(b2, lambda t: t not in STOP, n)
-        content_words = _per_reference(b2, lambda t: t not in STOP, n, counted=True)
-        digits = np.flatnonzero(_per_reference(b1, lambda t: t[:1].isdigit(), n))
+        year, fixed, digit = _vocab_flags(b1, is_year, lambda t: not editable(t, options.shortest),
+                                          lambda t: t[:1].isdigit())
+        (content_word,) = _vocab_flags(b2, lambda t: t not in STOP)
+        year = _per_reference(b1, year, n) > 0
+        content = _per_reference(b2, content_word, n)
         quantities = np.zeros(n, dtype=bool)  # only a reference with a number says them
+        digits = np.flatnonzero(_per_reference(b1, digit, n))
         quantities[digits] = [reference_forms(refs, i).only_quantities for i in digits.tolist()]
-        ends = np.append(_glue_ends(b0), False)
-        lengths1 = np.append(b1.lengths, 0)
         need = np.array([math.ceil(options.share * c) for c in range(int(content.max()) + 1)])
-        return cls(year=year, quantities=quantities, gluable=ends, words=lengths1 > 0,
-                   fixed=fixed, ordered=(content_words >= 2) & ~year, content=content,
-                   overlap=(content >= options.least) & ~year & ~quantities,
+        return cls(year=year, quantities=quantities, gluable=np.append(_glue_ends(b0), False),
+                   words=np.append(b1.lengths, 0) > 0, fixed=_per_reference(b1, fixed, n),
+                   ordered=(_per_reference(b2, content_word, n, counted=True) >= 2) & ~year,
+                   content=content, overlap=(content >= options.least) & ~year & ~quantities,
                    overlap_need=np.maximum(options.least, need[content]),
                    a0=np.append(b0.lengths, 0) > 0)
 
 
-def _per_reference(bags, predicate, n: int, counted: bool = False) -> np.ndarray:
-    """Per reference: its distinct tokens for which ``predicate`` holds (``counted``: each
-    as many times as it occurs)."""
-    flags = np.array([predicate(t) for t in bags.vocab.to_pylist()], dtype=bool)
+def _vocab_flags(bags, *predicates) -> list[np.ndarray]:
+    """Per predicate: whether it holds of each token of the bags' vocabulary."""
+    vocab = bags.vocab.to_pylist()
+    return [np.array([predicate(t) for t in vocab], dtype=bool) for predicate in predicates]
+
+
+def _per_reference(bags, flags: np.ndarray, n: int, counted: bool = False) -> np.ndarray:
+    """Per reference: its distinct tokens that ``flags`` marks (``counted``: each as many
+    times as it occurs)."""
     size = max(len(bags.vocab), 1)
     owner, token = bags.keys // size, bags.keys % size
     keep = flags[token] if len(token) else np.zeros(0, dtype=bool)
@@ -168,7 +173,7 @@ def _per_reference(bags, predicate, n: int, counted: bool = False) -> np.ndarray
 def _glue_ends(bags) -> np.ndarray:
     """Per reference: :func:`~recallscore_nb.core.answer_checks.gluable`, read off its first
     and last ``answer`` tokens."""
-    flags = np.array([glue_word(t) for t in bags.vocab.to_pylist()] + [False])
+    flags = np.append(*_vocab_flags(bags, glue_word), False)
     if not bags.sequences.shape[1]:
         return np.zeros(len(bags.lengths), dtype=bool)
     last = bags.sequences[np.arange(len(bags.lengths)), np.maximum(bags.lengths - 1, 0)]
@@ -211,7 +216,13 @@ def _shared(attempts: Attempts, refs: References, normalizer, rows: np.ndarray,
     local = np.repeat(np.arange(len(rows)), tokens.counts[rows])
     known = tokens.ids[flat] >= 0  # in some reference's vocabulary
     flat, local = flat[known], local[known]
-    token, slot = np.nonzero(matrix[local] >= 0)
+    # each token against each reference of its row (the row's filled slots, in order)
+    filled_row, filled_slot = np.nonzero(matrix >= 0)
+    per_row = np.bincount(filled_row, minlength=len(rows))
+    times = per_row[local]
+    token = np.repeat(np.arange(len(local)), times)
+    at = np.repeat((np.cumsum(per_row) - per_row)[local] - (np.cumsum(times) - times), times)
+    slot = filled_slot[at + np.arange(len(token))]
     ref, ids = matrix[local[token], slot], tokens.ids[flat[token]]
     size = max(len(bags.vocab), 1)
     hit = bags.key_lookup.locate(ref * size + ids) >= 0
