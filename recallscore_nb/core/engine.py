@@ -83,9 +83,9 @@ class Attempts:
         self._normalized: dict[tuple[str, ...], pa.Array] = {}
         self._split: dict[tuple[str, ...], tuple] = {}
         self._codes: dict[tuple[str, ...], tuple[pa.Array, np.ndarray]] = {}
-        self._derived: dict[tuple, tuple[pa.Array, Tokens]] = {}
         self._inexact: dict[tuple[str, ...], np.ndarray] = {}
         self._mapped: dict[tuple[str, ...], pa.Array] = {}
+        self._tokens: dict[tuple, tuple[pa.Array, Tokens]] = {}
 
     def __len__(self) -> int:
         return len(self.raw)
@@ -141,10 +141,19 @@ class Attempts:
         return token_ids(distinct, vocab)[codes] if len(codes) else codes
 
     def tokens(self, normalizer: Normalizer, vocab: pa.Array) -> Tokens:
-        """The attempts' tokens under ``normalizer``, with their ids in ``vocab``. A
+        """The attempts' tokens under ``normalizer``, with their ids in ``vocab`` (each pair
+        computed once: the rules and steps that share a vocabulary share them). A
         normalizer whose kernel drops tokens of its base's (squad: the articles of seed's)
         takes them from the base's tokens, the rows the kernel cannot do from the exact steps.
         """
+        cached = self._tokens.get((normalizer.steps, id(vocab)))
+        if cached is not None and cached[0] is vocab:
+            return cached[1]
+        tokens = self._tokens_in(normalizer, vocab)
+        self._tokens[(normalizer.steps, id(vocab))] = vocab, tokens
+        return tokens
+
+    def _tokens_in(self, normalizer: Normalizer, vocab: pa.Array) -> Tokens:
         kernel = KERNELS.get(normalizer.steps)
         if kernel is not None and kernel.drops:
             return self._derived_tokens(normalizer.steps, kernel, vocab)
@@ -175,9 +184,6 @@ class Attempts:
         return self._mapped[steps]
 
     def _derived_tokens(self, steps, kernel, vocab: pa.Array) -> Tokens:
-        cached = self._derived.get((steps, id(vocab)))
-        if cached is not None and cached[0] is vocab:
-            return cached[1]
         flat, (rows, _, _) = self._layout(kernel.base)
         distinct, codes = self._distinct(kernel.base)
         dropped = pc.is_in(distinct, value_set=pa.array(kernel.drops)).to_numpy(
@@ -205,9 +211,7 @@ class Attempts:
         offsets = np.zeros(len(self) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         positions = np.arange(len(ids), dtype=np.int64) - offsets[:-1][rows]
-        tokens = Tokens(ids, rows, positions, counts)
-        self._derived[(steps, id(vocab))] = (vocab, tokens)
-        return tokens
+        return Tokens(ids, rows, positions, counts)
 
 
 @dataclass(frozen=True, eq=False)
