@@ -254,7 +254,7 @@ class ReferenceForms:
         """(given names and nicknames, last name) when the reference reads as a person's
         name: two to five capitalized words (particles aside), no digit, no comma; None
         otherwise."""
-        return _person(self.raw)
+        return _person(self.raw, self.a0)
 
     @cached_property
     def components(self) -> list[str]:
@@ -262,10 +262,15 @@ class ReferenceForms:
         return [c for c in re.split(r",|;|\(|\)|/", self.raw) if c.strip()]
 
     @cached_property
+    def component_stems(self) -> list[list[str]]:
+        """The ``answer+stems`` tokens of each component (each read by several parts)."""
+        return [_stems(c) for c in self.components]
+
+    @cached_property
     def component_runs(self) -> list[list[str]]:
         """The content tokens of every run of consecutive components but the whole ("Dodger
         Stadium" and "Los Angeles" of "Dodger Stadium, Los Angeles")."""
-        parts = [content(_stems(c)) for c in self.components]
+        parts = [content(stems) for stems in self.component_stems]
         return [sum(parts[i:j], []) for i in range(len(parts))
                 for j in range(i + 1, len(parts) + 1) if j - i < len(parts)]
 
@@ -273,9 +278,9 @@ class ReferenceForms:
     def segments(self) -> list[list[str]]:
         """The components cut again before prepositions, as content tokens."""
         out = []
-        for component in self.components:
+        for stems in self.component_stems:
             current: list[str] = []
-            for token in _stems(component):
+            for token in stems:
                 if token in PREPOSITIONS and current:
                     out.append(content(current))
                     current = []
@@ -302,12 +307,12 @@ class ReferenceForms:
     def capital_runs(self) -> list[tuple[list[str], list[str]]]:
         """Per component: (its capitalized words' tokens, its content tokens)."""
         out = []
-        for component in self.components:
+        for component, stems in zip(self.components, self.component_stems):
             words = re.findall(r"[\w'\-]+", surface(component))
             if words and words[0].lower() in ("the", "a", "an"):
                 words = words[1:]
             capitals = " ".join(w for w in words if w[:1].isupper())
-            out.append((_stems(capitals), content(_stems(component))))
+            out.append((_stems(capitals), content(stems)))
         return out
 
 
@@ -330,7 +335,8 @@ def glued_to(token: str, word: str) -> bool:
     return False
 
 
-def _person(raw: str) -> tuple | None:
+def _person(raw: str, a0: list[str]) -> tuple | None:
+    """:attr:`ReferenceForms.person` of ``raw``, whose ``answer`` tokens are ``a0``."""
     if "," in raw or any(ch.isdigit() for ch in raw):
         return None
     words = re.sub(r'"[^"]*"', " ", surface(raw)).replace(".", ". ").split()
@@ -343,7 +349,8 @@ def _person(raw: str) -> tuple | None:
     if not all(w[:1].isupper() or w.lower() in PARTICLES for w in words):
         return None
     nicknames = [t for n in re.findall(r'"([^"]+)"', raw) for t in ANSWER(n).split()]
-    names = [t for t in ANSWER(re.sub(r'"[^"]*"', " ", raw)).split()
+    unquoted = re.sub(r'"[^"]*"', " ", raw)
+    names = [t for t in (ANSWER(unquoted).split() if unquoted != raw else a0)
              if t not in HONORIFICS and t not in SUFFIXES]
     if len(names) < 2:
         return None
