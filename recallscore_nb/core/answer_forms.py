@@ -405,16 +405,42 @@ def _answer_kernel(values: pa.Array) -> pa.Array:
     return pa.concat_arrays(done).take(pa.array(order))
 
 
+def _runs(patterns, digits: bool) -> list[list[tuple[str, str]]]:
+    """The patterns to apply (those that need a digit only if ``digits``), consecutive ones
+    that need a digit as one run."""
+    runs: list[list[tuple[str, str]]] = []
+    for pattern, replacement, needs_digit in patterns:
+        if needs_digit and not digits:
+            continue
+        if needs_digit and runs and runs[-1][0][2]:
+            runs[-1].append((pattern, replacement, needs_digit))
+        else:
+            runs.append([(pattern, replacement, needs_digit)])
+    return [[(p, r) for p, r, _ in run] for run in runs]
+
+
+def _replace_run(values: pa.Array, run: list[tuple[str, str]]) -> pa.Array:
+    """The run's replacements in order, only on the rows one of its patterns matches to
+    begin with: a row none matches is left as it is by the first, and so by every one."""
+    if len(run) == 1:
+        return pc.replace_substring_regex(values, *run[0])
+    either = "|".join(f"(?:{pattern})" for pattern, _ in run)
+    hit = np.flatnonzero(pc.match_substring_regex(values, either).to_numpy(
+        zero_copy_only=False))
+    some = values.take(pa.array(hit))
+    for pattern, replacement in run:
+        some = pc.replace_substring_regex(some, pattern, replacement)
+    return _put(values, hit, some) if len(hit) else values
+
+
 def _ascii_steps(values: pa.Array, digits: bool) -> pa.Array:
     """The steps from ``footnotes`` on, on ASCII text; those that need a digit only where
     ``digits`` (the rows have one)."""
-    for pattern, replacement, needs_digit in _PATTERNS:
-        if digits or not needs_digit:
-            values = pc.replace_substring_regex(values, pattern, replacement)
+    for run in _runs(_PATTERNS, digits):
+        values = _replace_run(values, run)
     values = pc.ascii_lower(values)
-    for pattern, replacement, needs_digit in _AFTER_LOWER:
-        if digits or not needs_digit:
-            values = pc.replace_substring_regex(values, pattern, replacement)
+    for run in _runs(_AFTER_LOWER, digits):
+        values = _replace_run(values, run)
     offsets, data = string_buffers(values)
     values = pc.replace_substring_regex(from_buffers(offsets, _AS_SPACE[data]),
                                         r"\b(a|an|the)\b", " ")
