@@ -4,8 +4,9 @@ A cascade of named steps, each of which may decide that an answer is equivalent;
 that does names the verdict (``step``), and an answer no step accepts is not (``none``). The
 steps that find a reference inside the answer (``exact``, ``contains``, ``number``,
 ``plural``) run over every row at once on the tokens of the ``answer`` normalizers
-(:mod:`~recallscore_nb.core.answer_forms`); the others (:mod:`~recallscore_nb.core.answer_parts`)
-read, in Python, only the rows still undecided, each distinct answer and reference list once.
+(:mod:`~recallscore_nb.core.answer_forms`); the others (:mod:`~recallscore_nb.core.answer_checks`)
+read, in Python, only the rows still undecided, each distinct answer and reference list once,
+and only the checks array operations could not rule out (:mod:`~recallscore_nb.core.read_gates`).
 
 Guards veto a reference found inside the answer: ``negation`` (the reference right after a
 "not", "never", …), ``candidates`` (the answer is a short list of alternatives, one of them
@@ -253,22 +254,22 @@ def _read(attempts: Attempts, refs: References, options: EquivalenceOptions,
     _, first, pair = np.unique(np.column_stack([code, matrix]), axis=0, return_index=True,
                                return_inverse=True)
     # each pair's checks, step by step in order and reference by reference in slot order
-    which, step, slot = np.nonzero(np.transpose(maybe[first], (0, 2, 1)))
-    ref = matrix[first[which], slot].tolist()
-    bounds = np.searchsorted(which, np.arange(len(first) + 1)).tolist()
+    owner, step_at, slot = np.nonzero(np.transpose(maybe[first], (0, 2, 1)))
+    ref = matrix[first[owner], slot].tolist()
+    bounds = np.searchsorted(owner, np.arange(len(first) + 1)).tolist()
     taken = pa.array(rows[first])
     answers = zip(*(attempts.normalized(n).take(taken).to_pylist() for n in NORMALIZERS))
-    found = np.full(len(first), NONE, dtype=object)
+    accepted = np.full(len(first), NONE, dtype=object)
     for p, (a0, a1, a2) in enumerate(answers):
         forms = AnswerForms(a0.split(), a1.split(), a2.split())
         for k in range(bounds[p], bounds[p + 1]):
-            name = steps[step[k]]
+            name = steps[step_at[k]]
             if CHECKS[name](forms, reference_forms(refs, ref[k]), options):
-                found[p] = name
+                accepted[p] = name
                 break
-    found = found[pair.ravel()]
+    accepted = accepted[pair.ravel()]
     for name in steps:
-        decide(rows[found == name], name)
+        decide(rows[accepted == name], name)
 
 
 def _first_step(steps, answer: AnswerForms, forms, options: EquivalenceOptions) -> str | None:

@@ -181,35 +181,43 @@ def _glue_ends(bags) -> np.ndarray:
 
 
 class _Shared:
-    """Per row and slot, under each of :data:`LEVELS` (computed when first asked for): the
-    distinct tokens the row shares with the slot's reference, those no stop word, and
-    whether the reference's last token is one."""
+    """Per row and slot, under each of :data:`LEVELS`: the distinct tokens the row shares
+    with the slot's reference, those no stop word, and whether the reference's last token is
+    one. The shared (row, slot, token) triples of a level are found once; each count is a
+    (rows × slots) array made when asked for, never kept."""
 
     def __init__(self, attempts: Attempts, refs: References, rows: np.ndarray,
                  matrix: np.ndarray) -> None:
         self.attempts, self.refs, self.rows, self.matrix = attempts, refs, rows, matrix
-        self._counts: dict[int, np.ndarray] = {}
+        self._hits: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def tokens(self, level: int) -> np.ndarray:
-        return self._at(level)[..., 0]
+        return self._count(self._at(level)[0])
 
     def content(self, level: int) -> np.ndarray:
-        return self._at(level)[..., 1]
+        cells, content, _ = self._at(level)
+        return self._count(cells[content])
 
     def last(self, level: int) -> np.ndarray:
-        return self._at(level)[..., 2] > 0
+        cells, _, last = self._at(level)
+        return self._count(cells[last]) > 0
 
-    def _at(self, level: int) -> np.ndarray:
-        if level not in self._counts:
-            self._counts[level] = _shared(self.attempts, self.refs, LEVELS[level], self.rows,
-                                          self.matrix)
-        return self._counts[level]
+    def _count(self, cells: np.ndarray) -> np.ndarray:
+        counts = np.bincount(cells, minlength=self.matrix.size)
+        return counts.astype(np.int32).reshape(self.matrix.shape)
+
+    def _at(self, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if level not in self._hits:
+            self._hits[level] = _shared(self.attempts, self.refs, LEVELS[level], self.rows,
+                                        self.matrix)
+        return self._hits[level]
 
 
 def _shared(attempts: Attempts, refs: References, normalizer, rows: np.ndarray,
-            matrix: np.ndarray) -> np.ndarray:
-    """(rows × slots × 3) under ``normalizer``: the distinct tokens a row shares with the
-    slot's reference, those no stop word, and whether its last token is one."""
+            matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Under ``normalizer``, each distinct (row, slot, token) the row shares with the slot's
+    reference: its cell (``row * slots + slot``), whether the token is no stop word, whether
+    it is the reference's last."""
     bags = refs.bags(normalizer)
     tokens = attempts.tokens(normalizer, bags.vocab)
     flat = tokens.of_rows(rows)
@@ -232,11 +240,7 @@ def _shared(attempts: Attempts, refs: References, normalizer, rows: np.ndarray,
     ref, ids = ref[hit][first], ids[hit][first]
     stop = pc.is_in(bags.vocab, value_set=_STOP).to_numpy(zero_copy_only=False)
     last = ids == bags.sequences[ref, np.maximum(bags.lengths[ref] - 1, 0)]
-    out = np.zeros(matrix.shape + (3,), dtype=np.int64)
-    for j, which in enumerate((None, ~stop[ids], last)):
-        picked = cell if which is None else cell[which]
-        out[..., j] = np.bincount(picked, minlength=matrix.size).reshape(matrix.shape)
-    return out
+    return cell, ~stop[ids], last
 
 
 def _has_number(attempts: Attempts, rows: np.ndarray) -> np.ndarray:
