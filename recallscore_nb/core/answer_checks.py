@@ -30,9 +30,9 @@ from .answer_parts import (
 )
 
 __all__ = ["date_matches", "quantity_matches", "glue_word", "gluable", "glue_possible",
-           "glue_matches",
-           "editable", "spelling_possible", "spelling_matches", "order_matches", "name_part_matches", "part_matches",
-           "overlap_matches", "negation_cue", "in_longer_name", "candidate_list"]
+           "glue_matches", "editable", "spelling_possible", "spelling_matches", "order_matches",
+           "name_part_matches", "part_matches", "overlap_matches", "negation_cue",
+           "in_longer_name", "candidate_list"]
 
 
 def date_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
