@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from .engine import STRING, Attempts, KeyLookup, References
 from .errors import UsageError
 from .normalize import SEED, normalize_array
-from .tokens import phrases_at, split_tokens, token_layout
+from .tokens import phrases_at, spans, split_tokens, token_layout
 
 def item_references(item_alternatives, row_item: np.ndarray) -> References:
     """References per row from per-item alternatives: row ``r`` takes item ``row_item[r]``'s."""
@@ -187,7 +187,7 @@ def item_checklist(attempts: Attempts, row_item: np.ndarray, lists: ItemChecklis
     lo = np.where(found >= 0, starts[found], 0)
     n_match = np.where(found >= 0, runs[found], 0)
     start = np.repeat(at, n_match)
-    first = np.repeat(lo - np.cumsum(n_match) + n_match, n_match) + np.arange(n_match.sum())
+    first = spans(lo, n_match)
     term = order[first]
     ok = phrases_at(tokens, start, term, term_ids, term_len)
     pairs = _distinct(tokens.rows[start[ok]] * len(term_ids) + term[ok])  # each (row, term) once

@@ -45,6 +45,7 @@ from .answer_checks import editable, glue_possible, glue_word, spelling_possible
 from .answer_forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS, NUMBER_WORDS
 from .answer_parts import STOP, ReferenceForms, is_year
 from .engine import Attempts, References
+from .tokens import pad, spans
 
 __all__ = ["possible", "reference_forms", "slot_matrix"]
 
@@ -227,10 +228,8 @@ def _shared(attempts: Attempts, refs: References, normalizer, rows: np.ndarray,
     # each token against each reference of its row (the row's filled slots, in order)
     filled_row, filled_slot = np.nonzero(matrix >= 0)
     per_row = np.bincount(filled_row, minlength=len(rows))
-    times = per_row[local]
-    token = np.repeat(np.arange(len(local)), times)
-    at = np.repeat((np.cumsum(per_row) - per_row)[local] - (np.cumsum(times) - times), times)
-    slot = filled_slot[at + np.arange(len(token))]
+    token = np.repeat(np.arange(len(local)), per_row[local])
+    slot = filled_slot[spans((np.cumsum(per_row) - per_row)[local], per_row[local])]
     ref, ids = matrix[local[token], slot], tokens.ids[flat[token]]
     size = max(len(bags.vocab), 1)
     hit = bags.key_lookup.locate(ref * size + ids) >= 0
@@ -279,8 +278,7 @@ def _look(attempts: Attempts, refs: References, rows: np.ndarray, matrix: np.nda
     alone = np.flatnonzero(~out[..., others].any(axis=(1, 2)) & out[..., at].any(axis=(1, 2)))
     row, slot, which = np.nonzero(out[alone][..., at])
     take = pa.array(rows[alone])
-    texts = [[f" {t} " for t in attempts.normalized(n).take(take).to_pylist()]
-             for n in (ANSWER, ANSWER_NUMBERS)]
+    texts = [pad(attempts.normalized(n).take(take)).to_pylist() for n in (ANSWER, ANSWER_NUMBERS)]
     glue = [name == "glue" for name in names]
     kept = [glue_possible(ref, texts[0][k]) if glue[w] else
             spelling_possible(ref, texts[1][k], options.shortest)

@@ -357,8 +357,7 @@ def _distinct(values: pa.Array, plan: _Plan, schema: ScoringSchema, no_schema: b
         + [CONTRAST]))
     vocab_id = {t: i for i, t in enumerate(vocab)}
     tokens = engine.Attempts(values).tokens(normalizer, pa.array(vocab, type=pa.string()))
-    row_start = np.zeros(n, dtype=np.int64)
-    np.cumsum(tokens.counts[:-1], out=row_start[1:])
+    row_start = tokens.firsts
     # negation: which tokens a cue's scope covers, and each cue occurrence for the basis
     clause = clauses(values, tokens, vocab_id[CONTRAST])
     cue = _cue_occurrences(tokens, plan, vocab_id)

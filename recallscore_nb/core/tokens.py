@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["Tokens", "split_tokens", "token_layout", "token_ids", "tokens_of", "phrases_at",
+__all__ = ["Tokens", "spans", "split_tokens", "token_layout", "token_ids", "tokens_of", "phrases_at",
            "phrase_starts", "phrase_rows", "term_occurs", "pad"]
 
 
@@ -50,12 +50,21 @@ class Tokens:
         ...        np.array([2, 0, 2])).of_rows(np.array([2, 1])).tolist()
         [2, 3]
         """
-        counts = self.counts[rows]
-        total = int(counts.sum())
-        if not total:
-            return np.zeros(0, dtype=np.int64)
-        shift = np.repeat(self.firsts[rows] - (np.cumsum(counts) - counts), counts)
-        return np.arange(total, dtype=np.int64) + shift
+        return spans(self.firsts[rows], self.counts[rows])
+
+
+def spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The indices ``starts[i]``, ``starts[i] + 1``, … (``lengths[i]`` of them) of every
+    span, one span after another.
+
+    >>> spans(np.array([5, 0, 2]), np.array([2, 0, 3])).tolist()
+    [5, 6, 2, 3, 4]
+    """
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    shift = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return np.arange(total, dtype=np.int64) + shift
 
 
 def split_tokens(normalized: pa.Array) -> tuple[pa.Array, np.ndarray]:

@@ -96,6 +96,6 @@ def test_the_name_part_gate_needs_a_person():
         [["name-part"]]]
 
 
-def test_empty_slots_and_rows_without_references_keep_nothing():
+def test_a_row_without_references_and_an_empty_reference_keep_nothing():
     assert gates(["Paris", "Paris"], [[], ["", "Paris"]]) == [[], [[], ["glue", "spelling",
                                                                        "part"]]]
