@@ -143,7 +143,7 @@ def read_evouna(path: str | os.PathLike[str]
     records = _records(name)
     stem = Path(name).name.split(".")[0]
     items, rows, judgments, short = [], [], [], []
-    improper = no_reference = no_answer = judged_empty = empty = 0
+    improper = no_reference = no_answer = judged_empty = 0
     for index, record in enumerate(records):
         if record["improper"]:
             improper += 1

@@ -113,8 +113,9 @@ def _verdict_text(value) -> str:
 
 
 def _read_frame(path: str) -> tuple[pd.DataFrame, bytes]:
-    """The judgments table, and the file's bytes (read once: the table, the lines of its
-    rows and its hash all come from them)."""
+    """The judgments table, and the file's bytes (a CSV or JSONL file is read once: the
+    table, the lines of its rows and its hash all come from them; Parquet is read by
+    pyarrow, then its bytes for the hash)."""
     suffix = file_format(path, what="a judgments file")
     if suffix == ".parquet":
         table = read_parquet_table(path, error=JudgmentsFormatError)

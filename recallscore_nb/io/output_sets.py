@@ -321,6 +321,7 @@ class Transaction:
         if self._journal is None:
             return False
         self._journal.close()
+        self._journal = None
         return True
 
     def _keep(self, path: Path) -> Path:

@@ -254,14 +254,13 @@ def _execute_all(plan: dict[Path, dict], work: Path, jobs: int, progress: bool, 
                         _changed(nb, params), str(cwd), folders)
             for nb, params in plan.items()
         ]
-        bar = tqdm(total=len(futures), desc="notebooks", unit="nb", disable=not progress,
-                   file=sys.stderr)
-        for future in as_completed(futures):
-            stem, error = future.result()
-            bar.update(1)
-            if error:
-                failures.append(NotebookFailed(stem, **error))
-        bar.close()
+        with tqdm(total=len(futures), desc="notebooks", unit="nb", disable=not progress,
+                  file=sys.stderr) as bar:
+            for future in as_completed(futures):
+                stem, error = future.result()
+                bar.update(1)
+                if error:
+                    failures.append(NotebookFailed(stem, **error))
     except BaseException:  # SIGTERM or Ctrl-C: stop now, not once the notebooks end
         for process in list((getattr(pool, "_processes", None) or {}).values()):
             process.kill()  # their kernels follow (ipykernel watches JPY_PARENT_PID)

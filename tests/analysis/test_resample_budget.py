@@ -4,7 +4,6 @@ is compared), and a usual count passes."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from recallscore_nb.cli.main import EXIT_TERMINATED
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -137,7 +138,7 @@ def test_sigterm_mid_stream_exits_143_and_leaves_the_folder_as_it_was(attempts, 
             left = alive(workers)
         finally:
             kill_all(run, workers)
-    assert code == 143
+    assert code == EXIT_TERMINATED
     assert snapshot(out) == before  # the temporary output gone, the previous one untouched
     assert left == []
     assert (tmp_path / "stderr.txt").read_text() == ""

@@ -22,7 +22,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from recallscore_nb.cli.main import exit_code, main
+from recallscore_nb.cli.main import EXIT_TERMINATED, exit_code, main
 from recallscore_nb.core.errors import NotebookFailed
 from recallscore_nb.workbook import publishing, runner as workbook
 from tests.workbook.books import fake_execute_all, leftovers, notebook, refuse_execution
@@ -164,7 +164,7 @@ def signal_a_running_run(tmp_path, sig) -> tuple[int, Path]:
                 pytest.fail("the run ended before its kernel started")
         assert len(family) >= 2  # a pool worker and its kernel
         run.send_signal(sig)
-        code = run.wait(timeout=10)  # SIGTERM waited for the notebook to end (300 s)
+        code = run.wait(timeout=10)  # the run ends at once; its notebook sleeps 300 s
         gone, alive = psutil.wait_procs(family, timeout=20)
         assert alive == [], [p.cmdline() for p in alive]
     finally:
@@ -189,7 +189,7 @@ def test_killing_the_run_kills_its_workers_and_kernels_and_the_next_run_cleans_u
 
 
 def test_sigterm_ends_the_run_now_with_its_workers_and_kernels(tmp_path):
-    assert signal_a_running_run(tmp_path, signal.SIGTERM)[0] == 143
+    assert signal_a_running_run(tmp_path, signal.SIGTERM)[0] == EXIT_TERMINATED
 
 
 def test_a_failed_run_leaves_no_output_folder_it_created(book, monkeypatch, capsys):
