@@ -35,9 +35,10 @@ from pathlib import Path
 
 from ..core.errors import OutputWriteError, UsageError
 from .files import atomic_write, output_mode, refuse_output_among_inputs, sha256, write_file
+from .path_locks import PathLock, remove_stale_locks
 
 __all__ = ["OutputSet", "file_set", "write_one", "OutputLock", "WorkFolder", "Transaction", "lock_file",
-           "remove_stale_work", "make_folders", "remove_empty_folders", "inside",
+           "LOCK_PATTERN", "remove_stale_work", "make_folders", "remove_empty_folders", "inside",
            "check_output_place", "LOCK_WAIT", "STALE_AGE", "WORK_PREFIXES", "JOURNAL"]
 
 LOCK_WAIT = 10.0
@@ -51,7 +52,6 @@ WORK_PREFIXES = (".recallscore-run-", ".recallscore-work-", ".recallscore-check-
 check's (in the system's temporary folder; ``.recallscore-check-`` in the repository root
 from older versions)."""
 JOURNAL = ".publishing"
-OWNER_SUFFIX = ".owner"
 
 
 # --- places -------------------------------------------------------------------------------------
@@ -111,9 +111,14 @@ def remove_empty_folders(folder: Path, top: Path | None) -> None:
 
 
 # --- locks and work folders ------------------------------------------------------------------
+LOCK_PATTERN = "recallscore-lock-*.lock"
+"""The names of the outputs' lock files, in the system's temporary folder (:func:`lock_file`)."""
+
+
 def lock_file(target: str | os.PathLike[str]) -> Path:
-    """Where the lock of an output (a folder, or one file) lives: in the system's temporary
-    folder, named by a hash of its resolved path, so that nothing of it stays beside it.
+    """Where the lock of an output (a folder, or one file) lives while it is held: in the
+    system's temporary folder, named by a hash of its resolved path, so that nothing of it
+    stays beside it.
 
     >>> lock_file("/srv/out") == lock_file("/srv/x/../out"), lock_file("/srv/out").suffix
     (True, '.lock')
@@ -128,71 +133,71 @@ class OutputLock:
 
     Entering creates the folder when needed (a folder that cannot be created or written is a
     :class:`~recallscore_nb.core.errors.UsageError` naming ``option``), then waits up to ``wait``
-    seconds for another holder; the lock file lies outside the folder (:func:`lock_file`),
-    and the holder's pid, host and command are written beside it while it is held, so that a
-    waiter can say who holds it. The operating system releases the lock of a process that
-    dies. A folder the lock created is removed again on a failure that leaves it empty.
+    seconds for another holder. The lock file lies outside the folder (:func:`lock_file`),
+    holds the holder's pid, host and command, so that a waiter can say who holds it, and is
+    removed as the lock is released: a :class:`~.path_locks.PathLock`, which removes its file
+    without letting two writers in (its docstring says how); the holder also removes the
+    lock files that dead writers, or older versions, left there. The operating system
+    releases the lock of a process that dies. A folder the lock created is removed again on
+    a failure that leaves it empty.
     """
 
     def __init__(self, root: str | Path, *, wait: float, option: str = "--output-dir",
                  target: str | Path | None = None) -> None:
         self.root, self.wait, self.option = Path(root), wait, option
         self.target = self.root if target is None else Path(target)
-        self._lock = None
+        self._lock: PathLock | None = None
         self._created: Path | None = None
 
-    @property
-    def _owner(self) -> Path:
-        return lock_file(self.target).with_name(lock_file(self.target).name + OWNER_SUFFIX)
-
     def __enter__(self) -> OutputLock:
-        from filelock import FileLock, Timeout
-
         self._created = make_folders(self.root, self.option)
-        lock = FileLock(lock_file(self.target), timeout=self.wait, mode=0o666)
+        lock = PathLock(lock_file(self.target))
         try:
             tempfile.TemporaryFile(dir=self.root).close()  # the folder itself must be writable
-            lock.acquire()
-        except Timeout:
-            self._remove_if_created()
-            raise UsageError(f"{self.target} is being written by another recallscore run "
-                             f"({self._holder()}); waited {self.wait:g} s: let it finish, "
-                             "then run again") from None
+            taken = lock.acquire(timeout=self.wait)
         except OSError as exc:
             self._remove_if_created()
             raise UsageError(f"{self.option} {self.root}: cannot write here "
                              f"({exc.strerror or exc})") from None
+        if not taken:
+            self._remove_if_created()
+            raise UsageError(f"{self.target} is being written by another recallscore run "
+                             f"({_holder(lock)}); waited {self.wait:g} s: let it finish, "
+                             "then run again")
         self._lock = lock
         owner = {"pid": os.getpid(), "host": socket.gethostname(), "command": " ".join(sys.argv),
                  "since": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         try:
-            self._owner.write_text(json.dumps(owner) + "\n")
-        except OSError as exc:
-            self.__exit__(OSError, exc, None)
-            raise UsageError(f"{self.option} {self.root}: cannot write here "
-                             f"({exc.strerror or exc})") from None
+            lock.write(json.dumps(owner) + "\n")
+            remove_stale_locks(lock.path.parent, LOCK_PATTERN, older_than=STALE_AGE)
+        except BaseException as exc:
+            self.__exit__(type(exc), exc, None)
+            if isinstance(exc, OSError):
+                raise UsageError(f"{self.option} {self.root}: cannot write here "
+                                 f"({exc.strerror or exc})") from None
+            raise
         return self
 
     def __exit__(self, kind, error, traceback) -> None:
         if self._lock is None:
             return
-        self._owner.unlink(missing_ok=True)
         self._lock.release()
         self._lock = None
         if kind is not None:
             self._remove_if_created()
 
-    def _holder(self) -> str:
-        try:
-            owner = json.loads(self._owner.read_text())
-            return (f"pid {owner['pid']} on {owner['host']}, since {owner['since']}: "
-                    f"{owner['command']}")
-        except (OSError, ValueError, TypeError, KeyError):
-            return "a process that did not say who it is"
-
     def _remove_if_created(self) -> None:
         if self._created is not None:
             remove_empty_folders(self.root, self._created)
+
+
+def _holder(lock: PathLock) -> str:
+    """Who holds ``lock``, as its holder wrote it."""
+    try:
+        owner = json.loads(lock.read())
+        return f"pid {owner['pid']} on {owner['host']}, since {owner['since']}: {owner['command']}"
+    except (ValueError, TypeError, KeyError):
+        return "a process that did not say who it is"
 
 
 class WorkFolder:

@@ -8,8 +8,10 @@ import errno
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -281,3 +283,38 @@ def test_a_file_that_cannot_be_put_back_keeps_its_previous_version_beside(tmp_pa
                                  f"file(s) could not be put back, e.g. {out / 'a.csv'}; their "
                                  f"previous versions are in {kept[0]}")
     assert (kept[0] / "a.csv").read_text() == "old a.csv\n"
+
+
+# --- no lock file stays in the temporary folder (issue 28) -----------------------------------
+def test_writers_leave_no_lock_file_in_the_temporary_folder(tmp_path, monkeypatch):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    for i in range(30):
+        output_sets.write_one(tmp_path / "out" / f"{i % 3}.csv", f"{i}\n")
+        with OutputSet(tmp_path / "set", MEMBERS) as outputs:
+            outputs.write_text("a.csv", f"{i}\n")
+        with output_sets.OutputLock(tmp_path / "folder", wait=0):
+            assert [p.name for p in temporary.iterdir()] == [lock_file(tmp_path / "folder").name]
+    assert os.listdir(temporary) == []
+    assert (tmp_path / "out" / "2.csv").read_text() == "29\n"
+
+
+def test_a_command_leaves_no_lock_file_and_removes_those_older_runs_left(tmp_path):
+    """A real ``score --out`` in its own temporary folder: its lock file goes with it, and so
+    do those of older versions and of writers killed a while ago (nobody holds them)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    old = time.time() - output_sets.STALE_AGE - 5
+    for i in range(3):
+        left = temporary / f"recallscore-lock-{i:032x}.lock"
+        left.write_text("")
+        os.utime(left, (old, old))
+    (temporary / "recallscore-lock-young.lock").write_text("")  # maybe a live writer's
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, "-m", "recallscore_nb", "score", "--out",
+                          str(tmp_path / "s.csv")], cwd=root, capture_output=True, text=True,
+                         env=os.environ | {"TMPDIR": str(temporary)}, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "s.csv").is_file()
+    assert os.listdir(temporary) == ["recallscore-lock-young.lock"]
