@@ -4,7 +4,7 @@ Exit codes, the same for every command: 0 success; 1 a comparison found a differ
 2 invalid input or usage (one line on stderr naming the file, row and field; no traceback);
 3 the work itself failed: a notebook raised while the workbook ran, or recallscore met an
 unexpected error (one line; the traceback goes to a log file whose path is printed); 130
-Ctrl-C and 143 SIGTERM, nothing left half written (:mod:`.signals`).
+Ctrl-C, 143 SIGTERM and 129 SIGHUP, nothing left half written (:mod:`.signals`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from .signals import sigterm_raises
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_INVALID, EXIT_FAILED = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
-"""Ctrl-C and SIGTERM: 128 + the signal's number, as a shell reports them (130, 143)."""
+EXIT_HUNG_UP = 128 + 1  # SIGHUP's number (Windows has none)
+"""Ctrl-C, SIGTERM and SIGHUP: 128 + the signal's number, as a shell reports them (130, 143,
+129)."""
 
 
 def exit_code(error: RecallScoreError) -> int:
@@ -472,8 +474,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with sigterm_raises():
             return _run_command(args)
-    except Terminated:
-        return EXIT_TERMINATED
+    except Terminated as ended:
+        return 128 + ended.signum
 
 
 def _run_command(args) -> int:

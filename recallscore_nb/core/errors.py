@@ -224,6 +224,15 @@ class VacuousControlError(RecallScoreError):
 
 
 class Terminated(BaseException):
-    """SIGTERM arrived (raised by the command line's handler). A BaseException, as
-    KeyboardInterrupt is: no ``except Exception`` takes it for a fault of the work, and every
-    ``finally`` on the way up runs, so outputs are left as they were."""
+    """SIGTERM or SIGHUP arrived (raised by the command line's handler; ``signum``: which,
+    15 or 1). A BaseException, as KeyboardInterrupt is: no ``except Exception`` takes it for
+    a fault of the work, and every ``finally`` on the way up runs, so outputs are left as
+    they were.
+
+    >>> Terminated().signum, Terminated(1).signum
+    (15, 1)
+    """
+
+    def __init__(self, signum: int = 15) -> None:
+        super().__init__(signum)
+        self.signum = signum

@@ -9,8 +9,8 @@ taking them in turn; :class:`ForkedChunks` is the runner the core's scoring func
 how many processes to use when nobody says: one where forking is unsafe.
 
 A worker never outlives this process and never prints: it ends silently when its parent
-dies (:func:`die_with_parent`; its pipe at its end), when sent SIGTERM, or when closed;
-Ctrl-C is its parent's to handle, which then ends it.
+dies (:func:`die_with_parent`; its pipe at its end), when sent SIGTERM or SIGHUP, or when
+closed; Ctrl-C is its parent's to handle, which then ends it.
 """
 
 from __future__ import annotations
@@ -186,13 +186,14 @@ class ForkedWorker:
 _PARENT_ENDS: set = set()
 """This process's ends of its workers' pipes, open: a child forked later closes its copies,
 so that a worker sees the end of its pipe when this process dies, not when its siblings do."""
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+STOP_SIGNALS = tuple(s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None), signal.SIGINT)
+                     if s)  # Windows has no SIGHUP
 
 
 @contextlib.contextmanager
 def _stop_signals_held():
-    """SIGTERM and SIGINT held back in this thread while a child is forked (the child sets
-    its own handlers before it takes them: this process's would print a traceback there);
+    """SIGTERM, SIGHUP and SIGINT held back in this thread while a child is forked (the child
+    sets its own handlers before it takes them: this process's would print a traceback there);
     yields the signal mask to restore, in the child too (forking means POSIX, which has
     ``pthread_sigmask``)."""
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
@@ -204,7 +205,8 @@ def _stop_signals_held():
 
 def die_with_parent(parent: int) -> None:
     """Make this (forked) process end, at once and silently, when ``parent`` ends, however
-    it ends, or when it is sent SIGTERM.
+    it ends, or when it is sent SIGTERM or SIGHUP (a SIGHUP this process ignores, as under
+    ``nohup``, stays ignored).
 
     On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``;
     the death of the thread that forked, to be exact); everywhere, a thread checks once a
@@ -212,6 +214,9 @@ def die_with_parent(parent: int) -> None:
     """
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # told to end: end, silently (not the
     # parent's handler, which raises to unwind the command)
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup and signal.getsignal(hangup) != signal.SIG_IGN:
+        signal.signal(hangup, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         import ctypes
 
