@@ -116,12 +116,25 @@ def judged_set(name: str, *, read: Callable[[Path], Path] = Path) -> JudgedSet:
 def read_judged_sets(names: str, *, items_path="", attempts_path="", judgments_path="",
                      read: Callable[[Path], Path] = Path) -> tuple[JudgedSet, ...]:
     """The sets named in ``names`` (comma-separated: shipped names or folders), in order; or,
-    when ``items_path`` is given, the one set of the three files named (``names`` unread),
-    named after the items file's folder."""
-    if items_path:
-        if not (attempts_path and judgments_path):
-            raise UsageError("a set of your own names its items, attempts and judgments files "
-                             "(items_path, attempts_path, judgments_path)")
+    when the three paths are given, the one set of the three files named (``names`` unread),
+    named after the items file's folder. Some of the three but not all is refused, naming
+    what is missing: the sets would otherwise be read, and the paths given silently ignored.
+
+    >>> read_judged_sets("example", judgments_path="mine.csv")
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.core.errors.UsageError: 'judgments_path' was given without 'items_path' and 'attempts_path': a set of your own names all three of items_path, attempts_path and judgments_path; give all three, or none to read the sets named in 'sets'
+    """
+    paths = {"items_path": items_path, "attempts_path": attempts_path,
+             "judgments_path": judgments_path}
+    given = [name for name, path in paths.items() if path]
+    if given and len(given) < len(paths):
+        missing = [name for name in paths if name not in given]
+        raise UsageError(f"{_quoted(given)} {'was' if len(given) == 1 else 'were'} given "
+                         f"without {_quoted(missing)}: a set of your own names all three of "
+                         "items_path, attempts_path and judgments_path; give all three, or "
+                         "none to read the sets named in 'sets'")
+    if given:
         files = read_judged_files(read(Path(items_path)), read(Path(attempts_path)),
                                   read(Path(judgments_path)))
         name = Path(items_path).resolve().parent.name or "files"
@@ -131,3 +144,8 @@ def read_judged_sets(names: str, *, items_path="", attempts_path="", judgments_p
         raise UsageError("name at least one judged set (shipped: "
                          f"{', '.join(SHIPPED_SETS)}; or a folder)")
     return tuple(judged_set(n, read=read) for n in listed)
+
+
+def _quoted(names: list[str]) -> str:
+    """``'a'``, ``'a' and 'b'``."""
+    return " and ".join(repr(name) for name in names)

@@ -57,8 +57,48 @@ def test_three_files_are_one_set(tmp_path):
                                read=lambda p: seen.append(p.name) or p)
     assert only.name == "human_agreement" and seen == ["items.jsonl", "attempts.csv",
                                                        "judgments.csv"]
-    with pytest.raises(UsageError, match="names its items, attempts and judgments files"):
-        read_judged_sets("", items_path=str(example / "items.jsonl"))
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    (("judgments_path",), "'judgments_path' was given without 'items_path' and 'attempts_path'"),
+    (("attempts_path",), "'attempts_path' was given without 'items_path' and 'judgments_path'"),
+    (("items_path",), "'items_path' was given without 'attempts_path' and 'judgments_path'"),
+    (("attempts_path", "judgments_path"),
+     "'attempts_path' and 'judgments_path' were given without 'items_path'"),
+    (("items_path", "judgments_path"),
+     "'items_path' and 'judgments_path' were given without 'attempts_path'"),
+])
+def test_some_of_the_three_files_without_the_others_is_refused_naming_the_missing(given, said):
+    """Issue 28: judgments_path without items_path used to evaluate the default sets, the
+    file given silently ignored."""
+    example = SHIPPED_SETS["example"]
+    files = {"items_path": example / "items.jsonl", "attempts_path": example / "attempts.csv",
+             "judgments_path": example / "judgments.csv"}
+    read = []
+    with pytest.raises(UsageError) as caught:
+        read_judged_sets("example", **{name: str(files[name]) for name in given},
+                         read=read.append)
+    assert str(caught.value) == (f"{said}: a set of your own names all three of items_path, "
+                                 "attempts_path and judgments_path; give all three, or none "
+                                 "to read the sets named in 'sets'")
+    assert read == []  # refused before any file is read
+
+
+def test_notebook_08_given_judgments_alone_exits_2_naming_what_is_missing(tmp_path):
+    """``recallscore run 08 -p judgments_path X``, as a user types it: exit 2, one line, no
+    traceback, nothing written (it used to run the default sets, exit 0)."""
+    shutil.copy(SHIPPED_SETS["example"] / "judgments.csv", tmp_path / "mine.csv")
+    run = subprocess.run([sys.executable, "-m", "recallscore_nb", "run", "08", "-p",
+                          "judgments_path", "mine.csv", "--output-dir", "out"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith("recallscore: error: notebook 08_human_agreement failed at "
+                                 "cell ") and len(run.stderr.splitlines()) == 1
+    assert run.stderr.endswith(": UsageError: 'judgments_path' was given without 'items_path' "
+                               "and 'attempts_path': a set of your own names all three of "
+                               "items_path, attempts_path and judgments_path; give all three, "
+                               "or none to read the sets named in 'sets'\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.csv"]
 
 
 @pytest.mark.parametrize(("edit", "message"), [
