@@ -34,6 +34,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from ..core.exact import exact_mean
 from ..core import rules as registry
 from ..core.normalize import SEED
 from ..core.tokens import term_occurs
@@ -276,7 +277,7 @@ def _ratio(numerator: int, denominator: int) -> float:
 
 
 def _mean(values: np.ndarray) -> float:
-    return float(np.mean(values)) if len(values) else float("nan")
+    return exact_mean(values)  # NaN for none; any order of the rows
 
 
 def precision_recall_table(scores: pd.DataFrame, labels, *, rules: dict[str, str] | None = None,

@@ -4,7 +4,9 @@ Pure: no file is opened and nothing is drawn. Every interval is a percentile boo
 the mean that resamples attempts with replacement. The randomness is explicit: a call
 takes ``resamples`` and ``seed``, draws one index matrix of shape ``(resamples, n)`` from
 ``numpy.random.default_rng(seed)``, and averages every resample at once, so the same
-values, seed and resample count give the same interval on every run.
+values, seed and resample count give the same interval on every run. Every mean, of the
+values and of each resample, is an exact sum rounded once (:mod:`~recallscore_nb.core.exact`):
+the same bits on every machine, whatever the CPU, its BLAS kernel or its threads.
 
 Undefined cases are a policy, not an accident:
 
@@ -27,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
+from ..core import exact
 from ..core.errors import UsageError
 from .resample_budget import check_resamples_fit
 
@@ -78,9 +81,7 @@ def bootstrap_means(values, *, resamples: int, seed: int) -> np.ndarray:
         k = matrix.shape[1]
         check_resamples_fit(resamples, 16 * (n + k), f"{n:,} values" + (
             f" of {k:,} columns" if k > 1 else ""))
-        index = np.random.default_rng(seed).integers(0, n, size=(resamples, n))
-        # column by column, so a column's means do not depend on its neighbours (rounding)
-        means = np.stack([column[index].mean(axis=1) for column in matrix.T], axis=1)
+        means = _resampled_means(matrix.T, resamples, np.random.default_rng(seed)).T
     return means[:, 0] if np.ndim(values) == 1 else means
 
 
@@ -92,7 +93,7 @@ def _intervals(matrix: np.ndarray, resamples: int, seed: int, confidence: float)
     means = bootstrap_means(matrix, resamples=resamples, seed=seed)
     alpha = 1 - confidence
     low, high = np.percentile(means, [100 * alpha / 2, 100 * (1 - alpha / 2)], axis=0)
-    return matrix.mean(axis=0), low, high
+    return exact.exact_means(matrix), low, high
 
 
 def bootstrap_ci(values: Sequence[float], *, resamples: int, seed: int,
@@ -261,17 +262,20 @@ def _resampled_means(sample: np.ndarray, resamples: int, rng) -> np.ndarray:
     The resamples are the rows of one ``(resamples, n)`` index matrix drawn from ``rng``, as
     in :func:`bootstrap_means`, generated in blocks of whole rows (about 2**22 values at a
     time) so memory stays bounded: numpy draws the same indices in blocks as at once (a test
-    pins it), and each row's mean does not depend on its neighbours.
+    pins it). A resample's mean is the exact sum of its draws (how often each value was drawn
+    times the value) divided by ``n`` and rounded once, so it depends neither on the machine
+    nor on the other rules or resamples.
     """
     matrix = sample.reshape(-1, sample.shape[-1])
     k, n = matrix.shape
     step = max(1, _BLOCK_ENTRIES // n)
     out = np.empty((k, resamples))
     for start in range(0, resamples, step):  # one block for 2,000 resamples of 2,097 values
-        stop = min(start + step, resamples)
-        index = rng.integers(0, n, size=(stop - start, n))
-        for row, column in zip(out, matrix):  # per rule: the draws are the costly part
-            row[start:stop] = column[index].mean(axis=1)
+        rows = min(step, resamples - start)
+        index = rng.integers(0, n, size=(rows, n))
+        index += np.arange(rows)[:, None] * n  # each resample's draws, counted
+        counts = np.bincount(index.ravel(), minlength=rows * n).reshape(rows, n)
+        out[:, start:start + rows] = exact.weighted_sums(counts, matrix.T).ratio(n).T
     return out[0] if sample.ndim == 1 else out
 
 

@@ -43,7 +43,7 @@ import pyarrow.compute as pc
 from scipy import stats as scipy_stats
 
 from .._version import __version__
-from ..core import engine, item_tables
+from ..core import engine, exact, item_tables
 from ..core import rules as registry
 from ..core.errors import UsageError
 from ..core.items import OWN_REFERENCES, Items, own_references
@@ -286,13 +286,19 @@ def systems_table(frame: _Frame) -> pd.DataFrame:
             rows = mine & verdict.notna().to_numpy()
             columns.append((verdict.fillna(False).to_numpy(dtype=float), rows))
             labels.append((system, judge))
-    sums = np.stack([_per_item(v * r, frame.item_code, frame.n_items) for v, r in columns]) \
-        if columns else np.zeros((0, frame.n_items))
+    values = np.stack([v * r for v, r in columns], axis=1) if columns else \
+        np.zeros((len(frame.item_code), 0))
     counts = np.stack([_per_item(r, frame.item_code, frame.n_items) for _, r in columns]) \
         if columns else np.zeros((0, frame.n_items))
-    n = counts.sum(axis=1)
-    mean = _ratio(sums.sum(axis=1), n)
-    low, high = _bounds(_ratio(frame.weights @ sums.T, frame.weights @ counts.T))
+    # the point and every resample at once, the sums exact (core.exact: token F1's last
+    # bits would otherwise follow the BLAS kernel); the counts are whole numbers below 2**53,
+    # which any product sums exactly
+    weights = np.vstack([np.ones((1, frame.n_items)), frame.weights])
+    sums = exact.weighted_sums(weights, values, groups=frame.item_code, n_groups=frame.n_items)
+    totals = weights @ counts.T
+    ratios = sums.ratio(totals)
+    n, mean = totals[0], ratios[0]
+    low, high = _bounds(ratios[1:])
     return pd.DataFrame({
         "system": [s for s, _ in labels], "measure": [m for _, m in labels],
         "n": n.astype(np.int64), "mean": mean, "low": np.where(n > 0, low, np.nan),
@@ -558,7 +564,7 @@ def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
     scored = score_items(items, attempts[["item", "system", "attempt", *[
         c for c in (OWN_REFERENCES,) if c in attempts.columns]]])
     judges = judge_verdicts(items, attempts, judgments, protocol=protocol)
-    codes, uniques = pd.factorize(scored["item"].astype(str))
+    codes, uniques = pd.factorize(scored["item"].astype(str), sort=True)  # any row order
     weights = bootstrap_weights(len(uniques), resamples=resamples, seed=seed)
     frame = _Frame(scored, codes.astype(np.int64), len(uniques), judges,
                    rule_verdicts(scored, f1_threshold=f1_threshold), weights, reference_judge)

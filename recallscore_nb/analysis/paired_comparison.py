@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
+from ..core import exact
 from ..core import rules as registry
 from ..core.errors import UsageError
 from .bootstrap import (DEFAULT_RESAMPLES, DEFAULT_SEED, _bounds, _check_options,
@@ -22,7 +23,7 @@ __all__ = ["paired_comparison", "mcnemar_exact", "mcnemar_signature"]
 def _item_means(values: np.ndarray, items: np.ndarray, size: int):
     """(sum, count) of ``values`` per item code, both of length ``size``."""
     counts = np.bincount(items, minlength=size)
-    sums = np.bincount(items, weights=values, minlength=size)
+    sums = exact.group_sums(values, items, size).ratio(1)[:, 0]  # exact: any row order
     return sums, counts
 
 
@@ -127,8 +128,7 @@ def paired_comparison(scored: pd.DataFrame, a, b, *, by: str = "system", rule: s
         "items_only_a": int(((counts_a > 0) & ~common).sum()),
         "items_only_b": int(((counts_b > 0) & ~common).sum()),
         "attempts_a": int(counts_a[common].sum()), "attempts_b": int(counts_b[common].sum()),
-        "mean_a": float(mean_a.mean()) if n else math.nan,
-        "mean_b": float(mean_b.mean()) if n else math.nan,
+        "mean_a": exact.exact_mean(mean_a), "mean_b": exact.exact_mean(mean_b),
         "difference": estimate, "low": low, "high": high, "share_le_zero": share,
         "unit": "attempt" if unit == "attempt" else "item",
         "a_only_correct": discordant[0], "b_only_correct": discordant[1],
@@ -166,13 +166,13 @@ def _paired_draws(values: np.ndarray, items: np.ndarray, rows: tuple, common: np
     system's attempts there resampled independently (``a``'s draws first); none on none."""
     rng = np.random.default_rng(seed)
     if len(differences) >= 2:
-        return ("item-difference", float(differences.mean()),
+        return ("item-difference", exact.exact_mean(differences),
                 _resampled_means(differences, resamples, rng))
     if len(differences) == 1:
         (only,) = np.flatnonzero(common)
         on_a, on_b = (values[side[items[side] == only]] for side in rows)
         boot = _resampled_means(on_a, resamples, rng) - _resampled_means(on_b, resamples, rng)
-        return "attempt", float(on_a.mean() - on_b.mean()), boot
+        return "attempt", exact.exact_mean(on_a) - exact.exact_mean(on_b), boot
     return "item-difference", math.nan, None
 
 

@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..core import exact
 from ..core import rules as registry
 from .bootstrap import (DEFAULT_RESAMPLES, DEFAULT_SEED, SATURATION_THRESHOLD, _bounds,
                         _check_options, _resampled_means, bootstrap_signature, saturated)
@@ -29,13 +30,12 @@ def _summary(values: np.ndarray, items: np.ndarray, resamples, seed, confidence)
     if len(present) == 1:
         sample, unit = values, "attempt"
     else:
-        counts = np.bincount(dense, minlength=len(present))
-        sample = np.stack([np.bincount(dense, weights=row, minlength=len(present))
-                           for row in values]) / counts
+        counts = np.bincount(dense, minlength=len(present))  # each item's mean, exact
+        sample = exact.group_sums(values.T, dense, len(present)).ratio(counts[:, None]).T
         unit = "item"
     means = _resampled_means(sample, resamples, np.random.default_rng(seed))
-    return [(len(present), float(row.mean()), *_bounds(boot, confidence), unit)
-            for row, boot in zip(sample, means)]
+    return [(len(present), mean, *_bounds(boot, confidence), unit)
+            for mean, boot in zip(exact.exact_means(sample, axis=1).tolist(), means)]
 
 
 def system_table(scored: pd.DataFrame, *, by: str = "system", rules=None,
@@ -48,7 +48,7 @@ def system_table(scored: pd.DataFrame, *, by: str = "system", rules=None,
     (``resamples`` draws from a fresh ``default_rng(seed)``, percentile bounds as in
     :func:`bootstrap_ci`). So the interval equals ``bootstrap_ci`` of the per-item means,
     taken in sorted order of item id, with the same seed; it does not depend on the other
-    systems, nor on the order of the rows (beyond rounding in summing an item's attempts).
+    systems, nor on the order of the rows: every mean is an exact sum rounded once.
 
     Policies:
 

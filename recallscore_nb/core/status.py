@@ -446,6 +446,11 @@ def _first_lists(lists, first: np.ndarray, free: np.ndarray, n: int):
 
 def _scores(codes: np.ndarray, weights: np.ndarray, penalty: float) -> np.ndarray:
     """The weighted score: present weight less the penalized weight, over all, floored at 0."""
-    present = (codes == PRESENT) @ weights
-    penalized = np.isin(codes, PENALIZED) @ weights
-    return np.maximum(0.0, (present - penalty * penalized) / weights.sum())
+    # the facts added one at a time in the schema's order, each row on its own: a matrix
+    # product would add them in an order of the BLAS kernel's (its last bits differ by CPU)
+    present, penalized, total = np.zeros(len(codes)), np.zeros(len(codes)), 0.0
+    for j, weight in enumerate(weights.tolist()):
+        present += np.where(codes[:, j] == PRESENT, weight, 0.0)
+        penalized += np.where(np.isin(codes[:, j], PENALIZED), weight, 0.0)
+        total += weight
+    return np.maximum(0.0, (present - penalty * penalized) / total)

@@ -23,6 +23,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 import pandas as pd
 
+from ..core.exact import exact_mean
 from .figures import FIGURE_WIDTH, figure, style
 
 __all__ = ["accuracy_figure", "ranking_figure", "kappa_figure", "categories_figure",
@@ -152,7 +153,8 @@ def _like_with_like(ax, panel: pd.DataFrame, measures: Mapping[str, str]) -> Non
         mask = (rows["kind"] == kind).to_numpy()
         ax.plot(rows["kappa_majority_of_others"].to_numpy(dtype=float)[mask], y[mask], "o",
                 color=color, markersize=4, label=kind)
-    ceiling = rows.loc[rows["kind"] == "annotator", "kappa_majority_of_others"].mean()
+    annotators = rows.loc[rows["kind"] == "annotator", "kappa_majority_of_others"]
+    ceiling = exact_mean(annotators.dropna())
     ax.axvline(ceiling, color="0.55", linewidth=0.8, linestyle="--")
     ax.set_yticks(y, [measures.get(r, r) for r in rows["rater"]])
     ax.legend(loc="lower left", fontsize=7)

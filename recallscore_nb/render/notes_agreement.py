@@ -16,6 +16,7 @@ import re
 
 import pandas as pd
 
+from ..core.exact import exact_mean
 from ..core.rules import Equivalent
 from .notes_benchmark import listed, plural, shown
 
@@ -43,7 +44,8 @@ def systems(frame: pd.DataFrame) -> str:
     for name, table in _sets(frame):
         rules = set(table["measure"]) - {REFERENCE}
         judge = REFERENCE if REFERENCE in set(table["measure"]) else sorted(rules)[0]
-        best = table[table["measure"] == judge].sort_values("mean", ascending=False).iloc[0]
+        mine = table[table["measure"] == judge]
+        best = mine.sort_values("mean", ascending=False, kind="stable").iloc[0]
         parts.append(f"{name} {plural(table['system'].nunique(), 'system')}, best under "
                      f"{judge} {best['system']} ({shown(best['mean'])})")
     return f"Each system's accuracy, with its interval: {listed(parts)}."
@@ -57,7 +59,7 @@ def accuracy(frame: pd.DataFrame) -> str:
             continue
         rules = [c for c in table.columns if c not in ("set", "system", REFERENCE)
                  and table[c].notna().all()]
-        gaps = {r: float((table[r] - table[REFERENCE]).abs().mean()) for r in rules}
+        gaps = {r: exact_mean((table[r] - table[REFERENCE]).abs().dropna()) for r in rules}
         rule = min(gaps, key=gaps.get)
         parts.append(f"{name} {rule} (mean gap {shown(gaps[rule])})")
     return f"The measure closest to {REFERENCE}'s accuracies, system by system: {listed(parts)}."
@@ -68,7 +70,8 @@ def agreement(frame: pd.DataFrame) -> str:
     parts = []
     for name, table in _sets(frame):
         judge = _reference(pd.unique(table["judge"]))
-        mine = table[table["judge"] == judge].sort_values("kappa", ascending=False).iloc[0]
+        mine = table[table["judge"] == judge]
+        mine = mine.sort_values("kappa", ascending=False, kind="stable").iloc[0]
         parts.append(f"{name} {mine['rule']} (accuracy {shown(mine['accuracy'])}, kappa "
                      f"{shown(mine['kappa'])})".strip())
     return f"Closest to {REFERENCE}, by kappa: {listed(parts)}."
@@ -110,8 +113,8 @@ def like_with_like(frame: pd.DataFrame) -> str:
     parts = []
     for name, table in _sets(frame):
         column = "kappa_majority_of_others"
-        ceiling = table.loc[table["kind"] == "annotator", column].mean()
-        best = {kind: table[table["kind"] == kind].sort_values(column).iloc[-1]
+        ceiling = exact_mean(table.loc[table["kind"] == "annotator", column].dropna())
+        best = {kind: table[table["kind"] == kind].sort_values(column, kind="stable").iloc[-1]
                 for kind in ("rule", "judge") if (table["kind"] == kind).any()}
         closest = [f"{kind} {row['rater']} {shown(row[column])}" for kind, row in best.items()]
         parts.append(f"{name} ceiling {shown(ceiling)}, closest {listed(closest)}")
@@ -122,7 +125,7 @@ def step_ablation(frame: pd.DataFrame) -> str:
     """Per set, the step of the equivalent rule that fixes most verdicts, net."""
     parts = []
     for name, table in _sets(frame):
-        steps = table[table["kind"] == "step"].sort_values("net", ascending=False)
+        steps = table[table["kind"] == "step"].sort_values("net", ascending=False, kind="stable")
         top = steps.iloc[0]
         parts.append(f"{name} {top['element']} (fixes {int(top['fixed'])}, breaks "
                      f"{int(top['broken'])})")

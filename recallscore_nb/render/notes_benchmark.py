@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..core.exact import exact_mean
 from ..core import rules as registry
 from ..core.rules import Checklist, NormalizedMatch
 
@@ -159,7 +160,7 @@ def complete(frame: pd.DataFrame) -> str:
     """How many variants are facts-complete, and their mean partial credit."""
     full = int((frame["facts_complete"] == True).sum())  # noqa: E712
     return (f"{full} of {plural(len(frame), 'variant')} are facts-complete; the mean partial "
-            f"credit is {shown(frame[_partial_credit()].mean())}.")
+            f"credit is {shown(exact_mean(frame[_partial_credit()].dropna()))}.")
 
 
 def agreement(frame: pd.DataFrame) -> str:
