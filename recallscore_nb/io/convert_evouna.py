@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core.errors import SourceFormatError
+from ..core.errors import SourceFormatError, UsageError
 from .convert_sources import (VERDICT_WORDS, Faults, field_got, read_source, source_text,
                               verdict_word)
 from .jsondocs import load_json, render
@@ -138,7 +138,10 @@ def _records(name: str) -> list:
 def read_evouna(path: str | os.PathLike[str]
                 ) -> tuple[list[dict], pd.DataFrame, list[dict], list[str]]:
     """(items, attempts, judgments, what was kept and left out as lines to print) of one
-    EVOUNA file, checked whole before anything is returned."""
+    EVOUNA file, checked whole before anything is returned. A file where no answer is judged
+    (an empty list, only improper questions or none with a golden answer, or no true or false
+    verdict on any answer kept) is refused (:class:`UsageError`): it would convert to an
+    empty set."""
     name = os.fspath(path)
     records = _records(name)
     stem = Path(name).name.split(".")[0]
@@ -171,6 +174,12 @@ def read_evouna(path: str | os.PathLike[str]
                               "verdict": verdict})
     attempts = pd.DataFrame(rows, columns=["item", "system", "attempt"])
     empty = sum(j["verdict"] == "" for j in judgments)
+    if empty == len(judgments):
+        found = "an empty list" if not records else (
+            f"{len(records)} questions: {improper} improper and {no_reference} without a "
+            f"golden answer, left out; {empty} answers without a verdict, {no_answer} null "
+            "answers nobody judged")
+        raise UsageError(f"no judged answer in {name} ({found}): nothing to convert")
     return items, attempts, judgments, [
         f"kept {len(items)} items, {len(attempts)} attempts from {len(EVOUNA_SYSTEMS)} systems, "
         f"{len(judgments) - empty} verdicts by human ({empty} attempts without one)",

@@ -138,8 +138,14 @@ def _openqa_judgments(data: Path, question_item: dict[str, str],
                       faults: Faults) -> list[dict]:
     """The verdict rows: the human label and each annotator's, BEM's,
     GPT-4's and InstructGPT's, on NQ301's answers (a row whose tab was lost is split after
-    its question)."""
+    its question). ``NQ301_human.tsv`` is read verbatim: it is written without CSV quoting
+    (its quotes are never doubled), so an answer that starts with a quoted title keeps its
+    quotes, as the model outputs spell it. One answer to one question judged twice by one
+    judge with opposite verdicts is a fault naming both lines (as the judgments reader would
+    refuse the converted file); the same verdict twice, or a verdict and an empty cell, is
+    written as it stands, both rows (the real files repeat a few answers so)."""
     judgments = []
+    first: dict[tuple[str, str, str], tuple[int, str, str]] = {}  # the first verdict given
 
     def add(path: Path, line: int, question: str, answer: str, judge: str, label: str,
             column: str) -> None:
@@ -150,11 +156,14 @@ def _openqa_judgments(data: Path, question_item: dict[str, str],
         elif verdict is None:
             faults.add(path, f"line {line}", column, expected=VERDICT_WORDS, got=repr(label))
         else:
+            if verdict:
+                _one_verdict(first, path, line, question, answer, judge, label, column,
+                             faults)
             judgments.append({"item": item, "judge": judge, "attempt": answer,
                               "verdict": verdict})
 
     path = data / "NQ301_human.tsv"
-    at, rows = read_tsv(path, _TEXT + tuple(_HUMAN.values())[1:], faults)
+    at, rows = read_tsv(path, _TEXT + tuple(_HUMAN.values())[1:], faults, verbatim=True)
     for line, row in rows:
         for judge, column in _HUMAN.items():
             add(path, line, row[at["Question"]], row[at["Model answer"]], judge,
@@ -179,3 +188,19 @@ def _openqa_judgments(data: Path, question_item: dict[str, str],
             answer, label = glued[len(question):], row[at["Acceptable?"] - 1]
         add(data / _DAVINCI, line, question, answer, "instructgpt", label, "Acceptable?")
     return judgments
+
+
+def _one_verdict(first: dict[tuple[str, str, str], tuple[int, str, str]], path: Path,
+                 line: int, question: str, answer: str, judge: str, label: str, column: str,
+                 faults: Faults) -> None:
+    """Note the verdict ``label`` of ``judge`` at ``path``'s ``line``, or add a fault when
+    the judge gave this answer (stripped, as the judgments reader matches it) to this
+    question the opposite verdict on an earlier line, naming both lines."""
+    key = (judge, question, answer.strip())
+    seen = first.setdefault(key, (line, label, verdict_word(label)))
+    if seen[2] != verdict_word(label):
+        where = os.fspath(path)
+        faults.add(path, f"line {line}", column, message=(
+            f"the answer {answer!r} to {question!r} is judged {seen[1].strip()!r} at "
+            f"{where}:{seen[0]} and {label.strip()!r} at {where}:{line}: one answer, two "
+            "opposite verdicts (correct or remove one of the rows)"))

@@ -11,7 +11,9 @@ every fault of a conversion collected (:class:`Faults`) before anything is writt
 - TSV: Python's csv module, tab-separated, read as the converter always read these files
   (a quote opens a quoted field only at the start of a field); one row a line, so a quoted
   field that runs past its line is refused at the line where its quote opens (else it
-  swallows the rows after it), as is a row of another width than the header's.
+  swallows the rows after it), as is a row of another width than the header's. A file
+  written without CSV quoting (``verbatim``) is split at tabs alone: every field is its text,
+  quotes included.
 - Verdicts: Yes/No and True/False, any case, or empty for no judgment (:func:`verdict_word`);
   any other word is refused, never read as no judgment.
 """
@@ -145,12 +147,16 @@ def read_jsonl(path: Path, faults: Faults) -> Iterator[tuple[int, dict]]:
         yield number, record
 
 
-def read_tsv(path: Path, columns: tuple[str, ...], faults: Faults, *,
-             lost_tab: bool = False) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
+def read_tsv(path: Path, columns: tuple[str, ...], faults: Faults, *, lost_tab: bool = False,
+             verbatim: bool = False) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
     """(each column of the header -> its index, [(line number, fields)] for each row) of a
     TSV source whose header names ``columns``; every row one line and the header's width (with
-    ``lost_tab``, one field fewer is allowed too: a row whose tab was lost). Faults go to
-    ``faults``; a file that cannot be read gives no columns and no rows."""
+    ``lost_tab``, one field fewer is allowed too: a row whose tab was lost). With
+    ``verbatim`` (a file written without CSV quoting) a quote is text like any other
+    character (``csv.QUOTE_NONE``), so a field that starts with one keeps it:
+    ``"Title" is ...`` stays ``"Title" is ...``, where the default reading makes it
+    ``Title is ...``. Faults go to ``faults``; a file that cannot be read gives no columns and
+    no rows."""
     name = str(path)
     try:
         text = source_text(read_source(path), name)
@@ -161,7 +167,7 @@ def read_tsv(path: Path, columns: tuple[str, ...], faults: Faults, *,
         faults.add(name, message=f"empty file: expected a header line naming "
                                  f"{', '.join(columns)}")
         return {}, []
-    records = _records(text, name, faults)
+    records = _records(text, name, faults, verbatim=verbatim)
     if not records:
         return {}, []
     (start, end, header), rows = records[0], []
@@ -180,12 +186,16 @@ def read_tsv(path: Path, columns: tuple[str, ...], faults: Faults, *,
     return at, rows
 
 
-def _records(text: str, name: str, faults: Faults) -> list[tuple[int, int, list[str]]]:
+def _records(text: str, name: str, faults: Faults, *,
+             verbatim: bool = False) -> list[tuple[int, int, list[str]]]:
     """(first line, last line, fields) of each record of ``text``; a record that spans
     lines (a quoted field not closed on its line) is a fault, named by the line its quote
-    opens on (the fields before it hold no line break)."""
+    opens on (the fields before it hold no line break). With ``verbatim`` no quote is
+    special, so every record is one line."""
     ending = "" if text.endswith(("\n", "\r")) else "\n"
-    reader = csv.reader(io.StringIO(text + ending + _END, newline=""), delimiter="\t")
+    quoting = csv.QUOTE_NONE if verbatim else csv.QUOTE_MINIMAL
+    reader = csv.reader(io.StringIO(text + ending + _END, newline=""), delimiter="\t",
+                        quoting=quoting)
     records, end = [], 0
     try:
         with _no_field_limit():

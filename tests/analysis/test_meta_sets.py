@@ -56,9 +56,9 @@ def test_equivalent_agrees_with_people_as_the_issue_asks(real, name):
     assert row["accuracy"] > contains["accuracy"] and row["kappa"] > contains["kappa"]
 
 
-def test_nq301_is_the_2830_judged_attempts_of_twelve_systems(real):
+def test_nq301_is_the_2837_judged_attempts_of_twelve_systems(real):
     one = real.evaluations["openqa-nq301"]
-    assert one.counts["judged"] == 2830 and one.systems["system"].nunique() == 12
+    assert one.counts["judged"] == 2837 and one.systems["system"].nunique() == 12
     # like with like: the annotators' mutual kappa is the ceiling, above every rule
     panel = one.panel.set_index("rater")
     ceiling = panel.loc[["annotator1", "annotator2"], "kappa_majority_of_others"].mean()

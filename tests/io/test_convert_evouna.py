@@ -1,6 +1,7 @@
 """``recallscore convert evouna`` on broken sources (issue 22): every record checked for
 shape and type, every fault named by its JSON path and field and all of them reported,
-nothing written; a verdict that is not one is refused, never read as no judgment.
+nothing written; a verdict that is not one is refused, never read as no judgment; a file
+where no answer is judged is refused, never converted to an empty set.
 
 Every test runs in ``tmp_path``: messages name the file as given (``NQ.json``).
 """
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from recallscore_nb.core.errors import InputFileError
+from recallscore_nb.core.errors import InputFileError, UsageError
 from recallscore_nb.io.converters import convert_evouna
+from tests.conftest import run_cli
 from tests.convert_fixtures import EVOUNA_RECORD
 
 pytestmark = pytest.mark.usefixtures("in_tmp")
@@ -123,3 +125,40 @@ def test_a_byte_order_mark_and_gzip_under_any_name_are_read():
         "kept 2 items, 10 attempts from 5 systems, 10 verdicts by human (0 attempts without one)")
     assert Path("a/judgments.csv").read_bytes().replace(b"plain", b"zipped") == \
         Path("b/judgments.csv").read_bytes()
+
+
+# --- nothing judged: refused, not an empty set ---------------------------------------------
+IMPROPER = {"question": "bad", "golden_answer": None, "improper": True}
+
+
+@pytest.mark.parametrize(("content", "found"), [
+    pytest.param([], "an empty list", id="empty list"),
+    pytest.param([IMPROPER, IMPROPER], "2 questions: 2 improper and 0 without a golden answer, "
+                 "left out; 0 answers without a verdict, 0 null answers nobody judged",
+                 id="only improper questions"),
+    pytest.param([IMPROPER, {**EVOUNA_RECORD, "golden_answer": " / "}],
+                 "2 questions: 1 improper and 1 without a golden answer, left out; 0 answers "
+                 "without a verdict, 0 null answers nobody judged", id="no golden answer left"),
+    pytest.param([{**EVOUNA_RECORD, **{f"judge_{s}": "nan" for s in ("fid", "gpt35", "chatgpt")},
+                   **{f"judge_{s}": None for s in ("gpt4", "newbing")},
+                   "answer_newbing": None}],
+                 "1 questions: 0 improper and 0 without a golden answer, left out; 4 answers "
+                 "without a verdict, 1 null answers nobody judged", id="no verdict given"),
+])
+def test_a_file_with_no_judged_answer_is_exit_2_not_an_empty_set(capsys, content, found):
+    Path("NQ.json").write_text(json.dumps(content))
+    code, out, err = run_cli(capsys, "convert", "evouna", "NQ.json", "--out-dir", "out")
+    assert (code, out) == (2, "")
+    assert err == f"recallscore: error: no judged answer in NQ.json ({found}): nothing to convert\n"
+    assert not Path("out").exists()
+
+
+def test_no_judged_answer_is_a_usage_error_and_one_judged_answer_is_enough():
+    Path("none.json.gz").write_bytes(gzip.compress(json.dumps([IMPROPER]).encode()))
+    with pytest.raises(UsageError, match=r"^no judged answer in none\.json\.gz \(1 questions"):
+        convert_evouna("none.json.gz", "out")
+    assert not Path("out").exists()
+    one = {**EVOUNA_RECORD, **{f"judge_{s}": None for s in ("fid", "gpt35", "chatgpt", "gpt4")}}
+    Path("one.json").write_text(json.dumps([IMPROPER, one]))
+    assert convert_evouna("one.json", "out")[0] == (
+        "kept 1 items, 5 attempts from 5 systems, 1 verdicts by human (4 attempts without one)")

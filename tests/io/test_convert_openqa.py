@@ -8,14 +8,17 @@ Every test runs in ``tmp_path``: messages name the files as given (``OpenQA-eval
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from recallscore_nb.core.errors import InputFileError
 from recallscore_nb.io.converters import convert_openqa_eval
+from tests.conftest import run_cli
 from tests.convert_fixtures import HEADERS, RECORDS, ROWS, jsonl, openqa_checkout, real_checkout
 from tests.human_judgments import needs_data
 
@@ -53,15 +56,119 @@ def test_a_quote_never_closed_is_named_where_it_opens():
 
 
 def test_a_quote_closed_lines_later_is_named_and_the_rows_after_it_are_read():
-    rows = ["1\tq one\t\"A one\tYes\tYes\tNo\tYes", '2\tq two\tb" x\tNo\tNo\tNo\t',
-            "3\tq two\tb\tMaybe\tNo\tNo\t"]
-    checkout = openqa_checkout(Path("OpenQA-eval"), tsv={"NQ301_human.tsv": "\n".join(
-        [HEADERS["NQ301_human.tsv"], *rows])})
+    rows = ["1\tq one\t\"A one\tYes\tx", '2\tq two\tb" x\tNo\t', "3\tq two\tb\tMaybe\t"]
+    checkout = openqa_checkout(Path("OpenQA-eval"), tsv=tsv("NQ301_gpt-4.tsv", *rows))
     assert faults(checkout) == [
-        f"{HUMAN}: line 2: unterminated quoted field: the quote opened here is not closed on "
+        f"{GPT4}: line 2: unterminated quoted field: the quote opened here is not closed on "
         "its line, so line 3 would be part of this field (a row of this file is one line)",
-        f"{HUMAN}: line 4: Acceptable?: expected Yes, No, True or False (any case), or empty "
+        f"{GPT4}: line 4: Acceptable?: expected Yes, No, True or False (any case), or empty "
         "for no judgment, got 'Maybe'"]
+
+
+def human_judgments(path: str = "out/judgments.csv") -> list[list[str]]:
+    """The rows of the human judge (``human``, the final label) a conversion wrote."""
+    with open(path, encoding="utf-8", newline="") as file:
+        return [row for row in csv.reader(file) if row[1] == "human"]
+
+
+def test_an_answer_that_starts_with_a_quoted_title_keeps_its_quotes():
+    """NQ301_human.tsv is written without CSV quoting (lines 95, 136, 252, 263, 268, 674 and
+    824 of the real file start with a quote): read by csv's quoting, '"Mercy Mercy Me (The
+    Ecology)" by Marvin Gaye ...' lost its quotes and matched no model output. Every field is
+    now kept verbatim, even one that is quoted whole, or a quote never closed."""
+    rows = ['1\tq one\t"A one" by someone\tYes\tYes\tNo\tYes',
+            '2\tq two\t"b"\tNo\tNo\tNo\t', '2\tq two\t"c\tNo\tNo\tNo\t']
+    outputs = [{"question": "q one", "answer": ["a1"], "prediction": '"A one" by someone'},
+               {"question": "q two", "answer": ["a2"], "prediction": ['"b"']}]
+    checkout = openqa_checkout(Path("OpenQA-eval"), tsv=tsv("NQ301_human.tsv", *rows),
+                               outputs={"NQ_A.jsonl": jsonl(outputs)})
+    convert_openqa_eval(checkout, "out")
+    assert human_judgments() == [["nq-0001", "human", '"A one" by someone', "true"],
+                                 ["nq-0002", "human", '"b"', "false"],
+                                 ["nq-0002", "human", '"c', "false"]]
+    attempts = set(pd.read_parquet("out/attempts.parquet")["attempt"])
+    assert {'"A one" by someone', '"b"'} <= attempts  # the verdicts find their attempts
+
+
+@needs_data
+def test_the_real_quoted_titles_are_read_as_their_bytes():
+    checkout = real_checkout(Path("OpenQA-eval"))
+    raw = (checkout / "data" / "NQ301_human.tsv").read_bytes().split(b"\n")
+    convert_openqa_eval(checkout, "out")
+    answers = [row[2] for row in human_judgments()]
+    assert len(answers) == len(raw) - 1
+    quoted = [n for n, answer in enumerate(answers, start=2) if answer.startswith('"')]
+    assert quoted == [95, 136, 252, 263, 268, 674, 824]
+    assert [answers[n - 2].encode() for n in quoted] == [raw[n - 1].split(b"\t")[2]
+                                                          for n in quoted]
+    assert answers[95 - 2] == ('"Mercy Mercy Me (The Ecology)" by Marvin Gaye is a song about '
+                               "the environmental destruction of the Earth and the need for "
+                               "conservation.")
+
+
+# --- one answer, two verdicts ------------------------------------------------------------
+def opposite(name: str, row: str) -> list[str]:
+    """``name``'s two rows with ``row`` after them."""
+    return faults(openqa_checkout(Path("OpenQA-eval"), tsv=tsv(name, *ROWS[name], row)))
+
+
+def test_one_answer_judged_twice_with_opposite_final_verdicts_is_refused():
+    """The judgments reader would refuse the converted file (two verdicts of one judge on
+    one answer); the conversion names both source lines instead. The answers are compared
+    stripped, as that reader matches them."""
+    assert opposite("NQ301_human.tsv", "1\tq one\t A one\tNo\tYes\tNo\tYes") == [
+        f"{HUMAN}: line 4: Acceptable?: the answer ' A one' to 'q one' is judged 'Yes' at "
+        f"{HUMAN}:2 and 'No' at {HUMAN}:4: one answer, two opposite verdicts (correct or remove "
+        "one of the rows)"]
+
+
+@pytest.mark.parametrize(("name", "row", "column", "was", "now"), [
+    pytest.param("NQ301_human.tsv", "1\tq one\tA one\tYes\tNo\tNo\tYes", "annotator1",
+                 "Yes", "No", id="an annotator"),
+    pytest.param("NQ301_gpt-4.tsv", "1\tq one\tA one\tfalse\tx", "Acceptable?", "Yes",
+                 "false", id="gpt-4"),
+    pytest.param("NQ301_text-davinci-003.tsv", "1\tq oneA one\tNo\tNo.", "Acceptable?",
+                 "Yes", "No", id="instructgpt, its tab lost"),
+])
+def test_every_judge_gives_one_answer_one_verdict(name, row, column, was, now):
+    path = f"{DATA}/{name}"
+    assert opposite(name, row) == [
+        f"{path}: line 4: {column}: the answer 'A one' to 'q one' is judged {was!r} at "
+        f"{path}:2 and {now!r} at {path}:4: one answer, two opposite verdicts (correct or "
+        "remove one of the rows)"]
+
+
+def test_one_answer_judged_twice_alike_is_written_twice_as_the_real_files_do():
+    """The real files repeat a few answers with the same verdicts (the human, GPT-4 and BEM
+    files' lines 1117 and 1119, BEM's 387 and 389): both rows are written, as before, and
+    the judgments reader counts them as one judgment."""
+    checkout = openqa_checkout(Path("OpenQA-eval"), tsv=tsv(
+        "NQ301_human.tsv", *ROWS["NQ301_human.tsv"], "1\tq one\tA one \tyes\tYes\tNo\t"))
+    convert_openqa_eval(checkout, "out")
+    assert human_judgments() == [["nq-0001", "human", "A one", "true"],
+                                 ["nq-0002", "human", "b", "false"],
+                                 ["nq-0001", "human", "A one ", "true"]]
+
+
+def test_an_empty_cell_then_a_verdict_is_no_clash():
+    """An empty cell is no verdict (as for annotator3 where annotators 1 and 2 agreed)."""
+    checkout = openqa_checkout(Path("OpenQA-eval"), tsv=tsv(
+        "NQ301_gpt-4.tsv", *ROWS["NQ301_gpt-4.tsv"], "2\tq two\tb\tYes\tx"))
+    convert_openqa_eval(checkout, "out")
+    lines = Path("out/judgments.csv").read_text().splitlines()
+    assert [line for line in lines if line.startswith("nq-0002,gpt-4,")] == [
+        "nq-0002,gpt-4,b,", "nq-0002,gpt-4,b,true"]
+
+
+def test_opposite_verdicts_are_exit_2_naming_both_lines(capsys):
+    openqa_checkout(Path("OpenQA-eval"), tsv=tsv("NQ301_human.tsv", *ROWS["NQ301_human.tsv"],
+                                                 "2\tq two\tb\tYes\tNo\tNo\t"))
+    code, out, err = run_cli(capsys, "convert", "openqa-eval", "OpenQA-eval", "--out-dir", "out")
+    assert (code, out) == (2, "")
+    assert err == (f"recallscore: error: {HUMAN}: line 4: Acceptable?: the answer 'b' to 'q two' "
+                   f"is judged 'No' at {HUMAN}:3 and 'Yes' at {HUMAN}:4: one answer, two "
+                   "opposite verdicts (correct or remove one of the rows)\n")
+    assert not Path("out").exists()
 
 
 def test_two_rows_glued_into_one_are_refused():

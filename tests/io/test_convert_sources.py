@@ -20,8 +20,9 @@ def read(text: str, **kwargs):
 
 
 def test_rows_are_read_as_before_quotes_inside_a_field_kept():
-    """The real NQ301_human.tsv has answers such as ``"Mercy Mercy Me" by ...`` and
-    ``Steven "Steve" Kynman``: read as the converter always read them, never refused."""
+    """The CSV reading of the TSV files that quote (NQ301_BEM.tsv): quotes that open a field
+    close it, quotes inside a field are kept, never refused. (NQ301_human.tsv, which does
+    not quote, is read verbatim: ``read_tsv(..., verbatim=True)``.)"""
     text = 'a\tb\n"x y" z\tSteven "Steve" K\n"q\tr"\t""\n\n'
     assert read(text) == ({"a": 0, "b": 1}, [(2, ["x y z", 'Steven "Steve" K']),
                                              (3, ["q\tr", ""])], [])
