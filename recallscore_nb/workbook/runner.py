@@ -39,6 +39,7 @@ from .paths import (
     user_folder,
 )
 from .executed import write_clean
+from .report_differences import compare_reports
 from .publishing import (
     COMMITTED,
     EXECUTED,
@@ -424,7 +425,10 @@ def check_workbook(*, update: bool = False, jobs: int = 2, progress: bool = True
                    accept_defaults: bool = False) -> list[str]:
     """Run every notebook afresh into a temporary folder and compare with ``reports/``.
 
-    Returns one line per file that differs, is missing or is extra (empty: identical).
+    Returns the lines of :func:`~recallscore_nb.workbook.report_differences.compare_reports`:
+    for each file that differs, is missing or is extra a header line, then what differs in it
+    (each cell of a table, the first difference of a figure or notebook, the manifest's
+    entries), then a summary line; empty when every file is identical.
     With ``update``, ``reports/`` is rewritten from the fresh run instead. Refused when a
     notebook's declared defaults differ from those ``reports/manifest.json`` records, unless
     ``accept_defaults``.
@@ -443,15 +447,7 @@ def check_workbook(*, update: bool = False, jobs: int = 2, progress: bool = True
         run_workbook(output_dir=fresh_root, jobs=jobs, force=True, progress=progress,
                      stamps=False)
         fresh, committed = _committed_files(fresh_root), _committed_files(REPORTS_DIR)
-    problems = []
-    for name in sorted(set(fresh) | set(committed)):
-        if name not in committed:
-            problems.append(f"missing from reports/: {name}")
-        elif name not in fresh:
-            problems.append(f"not produced by a fresh run: {name}")
-        elif fresh[name] != committed[name]:
-            problems.append(f"differs: {name}")
-    return problems
+    return compare_reports(committed, fresh)
 
 
 # --- exploring ---------------------------------------------------------------------------------

@@ -94,11 +94,16 @@ def test_check_is_clean_then_names_each_changed_or_missing_file(book):
         original = path.read_bytes()
         path.write_bytes(original[:-1] + bytes([original[-1] ^ 1]))  # one byte changed
     (book / "reports" / "tables" / "01_first__values.csv").unlink()
-    assert workbook.check_workbook(progress=False) == [
+    lines = workbook.check_workbook(progress=False)
+    headers = [line for line in lines if not line.startswith("  ")][:-1]
+    assert headers == [
         "differs: figures/02_second__bars.png",
         "missing from reports/: tables/01_first__values.csv",
         "differs: tables/01_first__values.md",
     ]
+    details = [line for line in lines if line.startswith("  ")]
+    assert len(details) == 2 and details[1].startswith("  line ")
+    assert lines[-1] == "2 files differ, 1 missing from reports/"
 
 
 def test_a_failing_notebook_exits_3_names_the_cell_and_leaves_reports_untouched(book, capsys):
