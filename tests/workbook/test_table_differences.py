@@ -1,90 +1,33 @@
-"""What ``recallscore check`` says differs, on copies of the committed reports/ with one thing
-changed by hand: each cell of a table, the first difference of a figure or notebook, the
-manifest's entries, the macros of numbers.tex; a limit, then a count; a summary line."""
+"""What differs between two versions of a table, cell by cell, on copies of the committed
+reports/ tables with one thing changed by hand, and a law (one line per changed cell)."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import math
-from pathlib import Path
-
-import pytest
 from hypothesis import given, strategies as st
 
-from recallscore_nb.workbook.report_differences import compare_reports, file_differences
 from recallscore_nb.workbook.table_differences import table_differences
 
-REPORTS = Path(__file__).resolve().parents[2] / "reports"
-SYSTEMS = "tables/08_human_agreement__systems.csv"
-
-
-def _committed(name: str) -> bytes:
-    return (REPORTS / name).read_bytes()
-
-
-def _rows(data: bytes) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(data.decode(), newline="")))
-
-
-def _written(rows: list[list[str]]) -> bytes:
-    out = io.StringIO(newline="")
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue().encode()
-
-
-def test_identical_reports_give_no_line():
-    files = {SYSTEMS: _committed(SYSTEMS), "manifest.json": _committed("manifest.json")}
-    assert compare_reports(files, dict(files)) == []
-
-
-def test_a_cell_changed_in_its_last_digits_is_named_by_its_row_key_and_column():
-    rows = _rows(_committed(SYSTEMS))
-    header = rows[0]
-    row = next(r for r in rows[1:] if r[header.index("measure")] == "token_f1")
-    column = header.index("low")
-    before = row[column]
-    row[column] = repr(math.nextafter(math.nextafter(float(before), 1), 1))  # two ulps, as on another CPU
-    lines = compare_reports({SYSTEMS: _committed(SYSTEMS)}, {SYSTEMS: _written(rows)})
-    key = ", ".join(f"{c}={v}" for c, v in zip(header[:3], row[:3]))
-    assert lines[0] == f"differs: {SYSTEMS}"
-    assert lines[1].startswith(f"  row [{key}], low: {before} → {row[column]} (abs ")
-    assert len(lines) == 3
-    assert lines[2].startswith("1 file differs; 1 cell of 1 table differs, at most ")
-    assert lines[2].endswith("e-16 relative") or lines[2].endswith("e-17 relative")
-
-
-def test_many_cells_are_shown_up_to_the_limit_then_counted():
-    rows = _rows(_committed(SYSTEMS))
-    column = rows[0].index("n")
-    for row in rows[1:13]:
-        row[column] = str(int(row[column]) + 1)
-    lines = compare_reports({SYSTEMS: _committed(SYSTEMS)}, {SYSTEMS: _written(rows)}, limit=5)
-    assert lines[0] == f"differs: {SYSTEMS}"
-    assert all(line.startswith("  row [") and ", n: " in line for line in lines[1:6])
-    assert lines[6] == f"  … and 7 more differences in {SYSTEMS}"
-    assert lines[7].startswith("1 file differs; 12 cells of 1 table differ, at most ")
+from .report_copies import SYSTEMS, committed, rows, written
 
 
 def test_a_row_removed_and_a_column_added_say_so():
-    rows = _rows(_committed(SYSTEMS))
-    removed = rows.pop(4)
-    rows = [r + ["x"] for r in rows]
-    rows[0][-1] = "extra"
-    found = table_differences(_committed(SYSTEMS), _written(rows))
+    records = rows(committed(SYSTEMS))
+    removed = records.pop(4)
+    records = [r + ["x"] for r in records]
+    records[0][-1] = "extra"
+    found = table_differences(committed(SYSTEMS), written(records))
     assert found.reshaped
     assert "column extra added" in found.lines
-    key = ", ".join(f"{c}={v}" for c, v in zip(rows[0][:3], removed[:3]))
+    key = ", ".join(f"{c}={v}" for c, v in zip(records[0][:3], removed[:3]))
     assert any(line.startswith(f"row [{key}] removed: \"{','.join(removed)[:40]}")
                for line in found.lines)
 
 
 def test_rows_in_another_order_with_the_same_cells():
-    data = _committed(SYSTEMS)
-    rows = _rows(data)
-    rows[1], rows[2] = rows[2], rows[1]
-    assert table_differences(data, _written(rows)).lines == (
+    data = committed(SYSTEMS)
+    records = rows(data)
+    records[1], records[2] = records[2], records[1]
+    assert table_differences(data, written(records)).lines == (
         "the same rows in another order, first at line 2",)
 
 
@@ -92,82 +35,21 @@ def test_rows_in_another_order_with_the_same_cells():
                           st.floats(allow_nan=False, allow_infinity=False)),
                 min_size=1, max_size=6, unique_by=lambda t: t[0]),
        st.data())
-def test_every_changed_cell_is_found_once(rows, data):
+def test_every_changed_cell_is_found_once(pairs, data):
     """Law: the number of cell lines is the number of cells whose text changed."""
     header = [["name", "value"]]
-    before = [[f"k{name}", repr(value)] for name, value in rows]
+    before = [[f"k{name}", repr(value)] for name, value in pairs]
     changed = data.draw(st.sets(st.integers(0, len(before) - 1)))
     after = [[k, repr(float(v) + 1.0) if i in changed and float(v) + 1.0 != float(v) else v]
              for i, (k, v) in enumerate(before)]
-    found = table_differences(_written(header + before), _written(header + after))
+    found = table_differences(written(header + before), written(header + after))
     expected = sum(a != b for a, b in zip(before, after))
     assert found.cells == expected == found.numbers
     assert len(found.lines) == (expected or (1 if before != after else 0))
 
 
 def test_a_table_with_unicode_and_tabs_in_its_keys():
-    committed = "set,mean\ncafé\tnoir,0.5\n\"a,b\",0.25\n".encode()
-    fresh = "set,mean\ncafé\tnoir,0.5\n\"a,b\",0.5\n".encode()
-    assert table_differences(committed, fresh).lines == (
+    before = "set,mean\ncafé\tnoir,0.5\n\"a,b\",0.25\n".encode()
+    after = "set,mean\ncafé\tnoir,0.5\n\"a,b\",0.5\n".encode()
+    assert table_differences(before, after).lines == (
         'row [set="a,b"], mean: 0.25 → 0.5 (abs 0.25, rel 0.5)',)
-
-
-def test_the_manifest_names_each_entry_that_changed():
-    data = _committed("manifest.json")
-    manifest = json.loads(data)
-    entry = next(o for o in manifest["outputs"] if o["path"] == SYSTEMS)
-    old = entry["sha256"]
-    entry["sha256"] = "0" * 64
-    lines = file_differences("manifest.json", data, json.dumps(manifest, indent=2).encode()).lines
-    assert lines == (f"$.outputs[{SYSTEMS}].sha256: {old[:12]}… → 000000000000…",)
-
-
-def test_numbers_tex_names_the_macro_and_its_notebook():
-    data = _committed("paper/numbers.tex").decode()
-    line = next(line for line in data.splitlines() if line.startswith("\\newcommand"))
-    name = line[len("\\newcommand{\\"):line.index("}")]
-    value = line[line.index("}{") + 2:line.rindex("}")]
-    fresh = data.replace(line, line.replace("{" + value + "}", "{changed}"), 1).encode()
-    [found] = file_differences("paper/numbers.tex", data.encode(), fresh).lines
-    assert found.startswith(f"\\{name}: {value} → changed, from ")
-
-
-def test_a_notebook_names_its_first_differing_cell():
-    name = "notebooks/08_human_agreement.ipynb"
-    data = _committed(name)
-    notebook = json.loads(data)
-    index, cell = next((i, c) for i, c in enumerate(notebook["cells"])
-                       if c["cell_type"] == "code" and c.get("outputs"))
-    cell["source"] = ["# changed\n"] + list(cell["source"])
-    [found] = file_differences(name, data, json.dumps(notebook).encode()).lines
-    assert found.startswith(f"cells[{index}]")
-    assert ": source line 1: " in found
-
-
-@pytest.mark.parametrize("suffix", ["svg", "png"])
-def test_a_figure_gives_its_first_difference(suffix):
-    name = next(p for p in sorted((REPORTS / "figures").glob(f"*.{suffix}")))
-    data = name.read_bytes()
-    if suffix == "svg":
-        text = data.decode()
-        at = text.index("<path ", text.index('id="axes_1"'))
-        fresh = (text[:at] + "<path d=\"M 0 0\"/>\n" + text[at:]).encode()
-        [found] = file_differences(f"figures/{name.name}", data, fresh).lines
-        assert found.startswith("line ") and "axes_1" in found
-    else:
-        import numpy as np
-        from PIL import Image
-
-        image = np.array(Image.open(io.BytesIO(data)))
-        image[3, 5] = 255 - image[3, 5]
-        out = io.BytesIO()
-        Image.fromarray(image).save(out, format="PNG")
-        [found] = file_differences(f"figures/{name.name}", data, out.getvalue()).lines
-        assert "1 pixel differs, in rows 3 to 3" in found and "first at column 5" in found
-
-
-def test_missing_and_extra_files_are_headed_and_counted():
-    lines = compare_reports({"tables/old.csv": b"a\n1\n"}, {"tables/new.csv": b"a\n1\n"})
-    assert lines == ["missing from reports/: tables/new.csv",
-                     "not produced by a fresh run: tables/old.csv",
-                     "0 files differ, 1 missing from reports/, 1 not produced by a fresh run"]

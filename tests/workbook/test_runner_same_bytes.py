@@ -26,7 +26,7 @@ import pytest
 
 from recallscore_nb.analysis.meta_sets import meta_evaluate_sets
 from recallscore_nb.io.human_sets import read_judged_sets
-from recallscore_nb.workbook.table_differences import table_differences
+from recallscore_nb.workbook.report_differences import compare_reports
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORTS = ROOT / "reports"
@@ -60,18 +60,6 @@ def _files(root: Path) -> dict[str, bytes]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def _differences(committed: dict[str, bytes], fresh: dict[str, bytes]) -> list[str]:
-    out = []
-    for name in sorted(set(committed) | set(fresh)):
-        if name not in fresh or name not in committed:
-            out.append(f"{name}: only in {'reports/' if name in committed else 'the run'}")
-        elif committed[name] != fresh[name]:
-            detail = table_differences(committed[name], fresh[name]).lines[:3] \
-                if name.endswith(".csv") else []
-            out.append("; ".join([f"{name} differs", *detail]))
-    return out
-
-
 def test_the_numpy_variant_takes_effect():
     features = _dispatched_features()
     if not features:
@@ -96,8 +84,8 @@ def test_a_run_writes_the_committed_bytes_under(variant, tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     fresh, committed = _files(out), _files(REPORTS)
     committed = {n: b for n, b in committed.items() if not n.startswith(".")}
-    assert _differences(committed, {n: b for n, b in fresh.items()
-                                    if not n.startswith(".")}) == []
+    fresh = {n: b for n, b in fresh.items() if not n.startswith(".")}
+    assert compare_reports(committed, fresh) == []
 
 
 def _shuffled_copy(name: str, folder: Path, seed: int) -> Path:
