@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from recallscore_nb.core import engine
-from recallscore_nb.core.answer_forms import ANSWER_NUMBERS, ANSWER_STEMS
+from recallscore_nb.core.equivalence.forms import ANSWER_NUMBERS, ANSWER_STEMS
 from recallscore_nb.core.facts import Fact
 
 

@@ -166,7 +166,7 @@ RULE_WORDS = {"equivalent"}
 """Column names that are also their rule's name and a parameter's: in double backquotes they
 name the rule (the ````equivalent```` rule), so a string names the column when it is the name
 alone (``"equivalent"``, subscript or not)."""
-STEP_MODULES = {"core/equivalence.py"}
+STEP_MODULES = {"core/equivalence/cascade.py"}
 """Modules that name the equivalent rule's steps: there a step's name (``contains``, a value of
 ``equivalent_step``) is no column."""
 

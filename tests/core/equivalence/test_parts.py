@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from recallscore_nb.core.answer_parts import (
+from recallscore_nb.core.equivalence.parts import (
     AnswerForms,
     ReferenceForms,
     contains,

@@ -1,31 +1,21 @@
 """What the ``equivalent`` rule's read steps need at the least, checked on every open row at
 once.
 
-The read steps (:mod:`~recallscore_nb.core.answer_checks`) read one answer against one
+The read steps (:mod:`~recallscore_nb.core.equivalence.checks`) read one answer against one
 reference at a time, in Python. Most answers that reach them share no word with their
 references, and no step can accept those. :func:`possible` says, with array operations, for
 each row, reference and step, whether the step still could: a necessary condition of the
-step (never a sufficient one), so a check it rules out is one that would fail. A step needs:
+step (never a sufficient one), so a check it rules out is one that would fail. Each read
+step names its gate in its record (:data:`~recallscore_nb.core.equivalence.cascade.CASCADE`):
+the functions ``*_gate`` below, each of which says what its step needs. Two steps that read
+text (glue and spelling) also have a look, read only in rows no other step could take.
 
-- ``date``: a reference with a year, and a token no stop word shared (``answer+numbers``);
-- ``quantity``: a reference of quantities only, and a number in the answer;
-- ``glue``: a reference it reads (:func:`~recallscore_nb.core.answer_checks.gluable`)
-  whose first and last words are inside the answer's text;
-- ``spelling``: as many shared tokens (``answer+numbers``) as the reference has words it
-  may not spell otherwise, and each of its other words in the answer or near a token of it
-  (:func:`~recallscore_nb.core.answer_checks.spelling_possible`);
-- ``order``: every content word of the reference shared (``answer+stems``);
-- ``name-part``: the reference's last token shared (``answer``), and a person's name;
-- ``part``: an answer of at most ``longest`` content words, one shared (``answer+stems``);
-- ``overlap``: as many shared content words as the step counts (``answer+stems``).
-
-The two that read text (glue and spelling) are read only in rows no other step could take.
-
->>> from .equivalence import EquivalenceOptions, READ_STEPS
+>>> from .cascade import CASCADE, READ_STEPS, EquivalenceOptions
+>>> steps = [CASCADE.step(name) for name in READ_STEPS]
 >>> attempts = Attempts(["in the year 1996", "a red fox", "7 km"])
 >>> refs = References.build([["September 15, 1996"], ["blue whale"], ["seven miles"]], 3)
 >>> rows = np.arange(3)
->>> maybe = possible(attempts, refs, rows, slot_matrix(refs, rows), READ_STEPS,
+>>> maybe = possible(attempts, refs, rows, slot_matrix(refs, rows), steps,
 ...                  EquivalenceOptions())
 >>> [[READ_STEPS[s] for s in np.flatnonzero(row[0])] for row in maybe]
 [['date', 'part'], [], ['quantity', 'glue', 'part']]
@@ -41,13 +31,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .answer_checks import editable, glue_possible, glue_word, spelling_possible
-from .answer_forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS, NUMBER_WORDS
-from .answer_parts import STOP, ReferenceForms, is_year
-from .engine import Attempts, References
-from .tokens import pad, spans
+from ..engine import Attempts, References
+from ..tokens import pad, spans
+from .checks import editable, glue_word
+from .forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS, NUMBER_WORDS
+from .parts import NEGATIONS, STOP, ReferenceForms, is_year
 
-__all__ = ["possible", "reference_forms", "slot_matrix"]
+__all__ = ["possible", "Gate", "reference_forms", "slot_matrix", "date_gate", "quantity_gate",
+           "glue_gate", "spelling_gate", "order_gate", "name_part_gate", "part_gate",
+           "overlap_gate", "after_negation_cue"]
 
 LEVELS = (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS)
 """The normalizers the read steps compare under: ``a0``, ``a1`` and ``a2``."""
@@ -74,38 +66,101 @@ def slot_matrix(refs: References, rows: np.ndarray) -> np.ndarray:
 
 def possible(attempts: Attempts, refs: References, rows: np.ndarray, matrix: np.ndarray,
              steps, options) -> np.ndarray:
-    """(rows × slots × steps), ``matrix`` the rows' :func:`slot_matrix`: could the step find
-    the row equivalent to the slot's reference? False only where it cannot."""
-    facts = _Facts.of(refs, options)
-    ref = np.where(matrix >= 0, matrix, len(refs.values))  # an empty slot: the sentinel
-    shared = _Shared(attempts, refs, rows, matrix)
+    """(rows × slots × steps), ``matrix`` the rows' :func:`slot_matrix`, ``steps`` the read
+    steps' records (:class:`~recallscore_nb.core.equivalence.cascade.Step`): could the step
+    find the row equivalent to the slot's reference? False only where it cannot. Each step's
+    gate says it; a step with a ``look`` is then read on the answer's text where no step
+    without one could take the row."""
+    gate = Gate(attempts, refs, rows, matrix, options)
     out = np.zeros(matrix.shape + (len(steps),), dtype=bool)
-    looks = []
     for s, step in enumerate(steps):
-        if step == "date":
-            out[..., s] = facts.year[ref] & (shared.content(1) >= 1)
-        elif step == "quantity" and facts.quantities[ref].any():
-            out[..., s] = facts.quantities[ref] & _has_number(attempts, rows)[:, None]
-        elif step == "glue":
-            out[..., s] = facts.gluable[ref]
-            looks.append(s)
-        elif step == "spelling":
-            out[..., s] = facts.words[ref] & (shared.tokens(1) >= facts.fixed[ref])
-            looks.append(s)
-        elif step == "order":
-            out[..., s] = facts.ordered[ref] & (shared.content(2) >= facts.content[ref])
-        elif step == "name-part":  # a reference of no token: its name read in Python
-            out[..., s] = (shared.last(0) | ~facts.a0[ref]) & (matrix >= 0)
-            _people(refs, matrix, out[..., s])
-        elif step == "part":
-            short = _content_counts(attempts, rows) <= options.longest
-            out[..., s] = short[:, None] & (shared.content(2) >= 1)
-        elif step == "overlap":
-            out[..., s] = facts.overlap[ref] & (shared.content(2) >= facts.overlap_need[ref])
+        out[..., s] = step.gate(gate)
     out &= (matrix >= 0)[..., None]
+    looks = [s for s, step in enumerate(steps) if step.look is not None]
     if looks:
         _look(attempts, refs, rows, matrix, out, [steps[s] for s in looks], looks, options)
     return out
+
+
+class Gate:
+    """What a gate reads, for the rows and slots of one call of :func:`possible`: the
+    ``attempts``, ``refs``, ``rows``, their slot ``matrix`` and the ``options``; ``facts``
+    (:class:`_Facts`) indexed by ``ref`` (the matrix, an empty slot the sentinel); and
+    ``shared``, the tokens each row shares with each slot's reference."""
+
+    def __init__(self, attempts: Attempts, refs: References, rows: np.ndarray,
+                 matrix: np.ndarray, options) -> None:
+        self.attempts, self.refs, self.rows, self.matrix = attempts, refs, rows, matrix
+        self.options = options
+        self.ref = np.where(matrix >= 0, matrix, len(refs.values))
+        self.shared = _Shared(attempts, refs, rows, matrix)
+
+    @functools.cached_property
+    def facts(self) -> _Facts:
+        return _Facts.of(self.refs, self.options)
+
+
+def date_gate(g: Gate) -> np.ndarray:
+    """``date``: a reference with a year, and a token no stop word shared (``answer+numbers``)."""
+    return g.facts.year[g.ref] & (g.shared.content(1) >= 1)
+
+
+def quantity_gate(g: Gate) -> np.ndarray:
+    """``quantity``: a reference of quantities only, and a number in the answer."""
+    quantities = g.facts.quantities[g.ref]
+    if not quantities.any():
+        return quantities
+    return quantities & _has_number(g.attempts, g.rows)[:, None]
+
+
+def glue_gate(g: Gate) -> np.ndarray:
+    """``glue``: a reference it reads (:func:`~recallscore_nb.core.equivalence.checks.gluable`);
+    its look: the reference's first and last words inside the answer's text."""
+    return g.facts.gluable[g.ref]
+
+
+def spelling_gate(g: Gate) -> np.ndarray:
+    """``spelling``: as many shared tokens (``answer+numbers``) as the reference has words it
+    may not spell otherwise; its look: each of its other words in the answer or near a token
+    of it (:func:`~recallscore_nb.core.equivalence.checks.spelling_possible`)."""
+    return g.facts.words[g.ref] & (g.shared.tokens(1) >= g.facts.fixed[g.ref])
+
+
+def order_gate(g: Gate) -> np.ndarray:
+    """``order``: every content word of the reference shared (``answer+stems``)."""
+    return g.facts.ordered[g.ref] & (g.shared.content(2) >= g.facts.content[g.ref])
+
+
+def name_part_gate(g: Gate) -> np.ndarray:
+    """``name-part``: the reference's last token shared (``answer``), and a person's name (a
+    reference of no token: its name read in Python)."""
+    out = (g.shared.last(0) | ~g.facts.a0[g.ref]) & (g.matrix >= 0)
+    _people(g.refs, g.matrix, out)
+    return out
+
+
+def part_gate(g: Gate) -> np.ndarray:
+    """``part``: an answer of at most ``longest`` content words, one shared (``answer+stems``)."""
+    short = _content_counts(g.attempts, g.rows) <= g.options.longest
+    return short[:, None] & (g.shared.content(2) >= 1)
+
+
+def overlap_gate(g: Gate) -> np.ndarray:
+    """``overlap``: as many shared content words as the step counts (``answer+stems``)."""
+    return g.facts.overlap[g.ref] & (g.shared.content(2) >= g.facts.overlap_need[g.ref])
+
+
+_NEGATIONS = pa.array(sorted(NEGATIONS))
+
+
+def after_negation_cue(attempts: Attempts, rows: np.ndarray, starts: np.ndarray,
+                       found: np.ndarray) -> np.ndarray:
+    """Per distinct row of ``found``: is every place a reference was found (``rows``, flat
+    token ``starts``) right after a token that is a negation cue? What the ``negation``
+    guard needs (:func:`~recallscore_nb.core.equivalence.checks.negation_cue`)."""
+    tokens = attempts.tokens(ANSWER, _NEGATIONS)
+    after_cue = (tokens.positions[starts] > 0) & (tokens.ids[np.maximum(starts - 1, 0)] >= 0)
+    return ~np.isin(found, rows[~after_cue])
 
 
 @dataclass(frozen=True)
@@ -118,7 +173,7 @@ class _Facts:
     quantities: np.ndarray
     """It says nothing but quantities."""
     gluable: np.ndarray
-    """The glue step reads it (:func:`~recallscore_nb.core.answer_checks.gluable`)."""
+    """The glue step reads it (:func:`~recallscore_nb.core.equivalence.checks.gluable`)."""
     words: np.ndarray
     """It has tokens under ``answer+numbers``."""
     fixed: np.ndarray
@@ -172,7 +227,7 @@ def _per_reference(bags, flags: np.ndarray, n: int, counted: bool = False) -> np
 
 
 def _glue_ends(bags) -> np.ndarray:
-    """Per reference: :func:`~recallscore_nb.core.answer_checks.gluable`, read off its first
+    """Per reference: :func:`~recallscore_nb.core.equivalence.checks.gluable`, read off its first
     and last ``answer`` tokens."""
     flags = np.append(*_vocab_flags(bags, glue_word), False)
     if not bags.sequences.shape[1]:
@@ -270,18 +325,17 @@ def _people(refs: References, matrix: np.ndarray, gate: np.ndarray) -> None:
 
 
 def _look(attempts: Attempts, refs: References, rows: np.ndarray, matrix: np.ndarray,
-          out: np.ndarray, names: list[str], at: list[int], options) -> None:
-    """Read the text of the rows no step but glue and spelling could take, and keep those
-    two (``at``, in ``out``) only where they still could."""
+          out: np.ndarray, steps, at: list[int], options) -> None:
+    """Read the text of the rows no step without a look could take, and keep the steps with
+    one (``steps``, at ``at`` in ``out``) only where their look still could."""
     others = np.ones(out.shape[2], dtype=bool)
     others[at] = False
     alone = np.flatnonzero(~out[..., others].any(axis=(1, 2)) & out[..., at].any(axis=(1, 2)))
     row, slot, which = np.nonzero(out[alone][..., at])
     take = pa.array(rows[alone])
-    texts = [pad(attempts.normalized(n).take(take)).to_pylist() for n in (ANSWER, ANSWER_NUMBERS)]
-    glue = [name == "glue" for name in names]
-    kept = [glue_possible(ref, texts[0][k]) if glue[w] else
-            spelling_possible(ref, texts[1][k], options.shortest)
+    texts = {n: pad(attempts.normalized(n).take(take)).to_pylist()
+             for n in dict.fromkeys(step.normalizer for step in steps)}
+    kept = [steps[w].look(ref, texts[steps[w].normalizer][k], options)
             for k, w, ref in zip(row.tolist(), which.tolist(),
                                  map(functools.partial(reference_forms, refs),
                                      matrix[alone[row], slot].tolist()))]

@@ -8,10 +8,10 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from recallscore_nb.core.answer_parts import AnswerForms, ReferenceForms
+from recallscore_nb.core.equivalence.parts import AnswerForms, ReferenceForms
 from recallscore_nb.core.engine import Attempts, References
-from recallscore_nb.core.equivalence import CHECKS, READ_STEPS, EquivalenceOptions
-from recallscore_nb.core.read_gates import possible, slot_matrix
+from recallscore_nb.core.equivalence import CASCADE, CHECKS, READ_STEPS, EquivalenceOptions
+from recallscore_nb.core.equivalence.gates import possible, slot_matrix
 
 DEFAULT = EquivalenceOptions()
 
@@ -22,7 +22,8 @@ def gates(answers: list[str], references: list[list[str]], options=DEFAULT,
     refs = References.build(references, len(answers))
     rows = np.arange(len(answers))
     matrix = slot_matrix(refs, rows)
-    maybe = possible(Attempts(answers), refs, rows, matrix, steps, options)
+    maybe = possible(Attempts(answers), refs, rows, matrix, [CASCADE.step(s) for s in steps],
+                     options)
     return [[[steps[s] for s in np.flatnonzero(maybe[r, j])]
              for j in range(len(references[r]))] for r in range(len(answers))]
 

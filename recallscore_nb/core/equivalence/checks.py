@@ -1,6 +1,6 @@
 """The ``equivalent`` rule's read steps and guards: each a check of one answer against one
-reference (:class:`~recallscore_nb.core.answer_parts.AnswerForms`,
-:class:`~recallscore_nb.core.answer_parts.ReferenceForms`), read in Python for the answers no
+reference (:class:`~recallscore_nb.core.equivalence.parts.AnswerForms`,
+:class:`~recallscore_nb.core.equivalence.parts.ReferenceForms`), read in Python for the answers no
 earlier step decided.
 
 >>> ref = ReferenceForms.of("September 15, 1996")
@@ -17,8 +17,8 @@ from __future__ import annotations
 import functools
 import re
 
-from .answer_forms import ANSWER
-from .answer_parts import (
+from .forms import ANSWER
+from .parts import (
     HONORIFICS,
     NEGATIONS,
     STOP,
@@ -89,7 +89,7 @@ def gluable(ref: ReferenceForms) -> bool:
 def glue_possible(ref: ReferenceForms, text0: str) -> bool:
     """What :func:`glue_matches` needs at the least: a reference it reads whose first and
     last words are inside the answer's ``answer`` tokens (``text0``,
-    :attr:`~recallscore_nb.core.answer_parts.AnswerForms.text0`)."""
+    :attr:`~recallscore_nb.core.equivalence.parts.AnswerForms.text0`)."""
     r = ref.a0
     return gluable(ref) and r[0] in text0 and r[-1] in text0
 
@@ -140,7 +140,7 @@ def _halves_in(word: str, text: str) -> bool:
 def spelling_possible(ref: ReferenceForms, text1: str, shortest: int) -> bool:
     """What :func:`spelling_matches` needs at the least: each word of the reference a token
     of the answer's ``answer+numbers`` tokens (``text1``,
-    :attr:`~recallscore_nb.core.answer_parts.AnswerForms.text1`) or, if :func:`editable`,
+    :attr:`~recallscore_nb.core.equivalence.parts.AnswerForms.text1`) or, if :func:`editable`,
     with a token one edit could have made of it."""
     return bool(ref.a1) and all(f" {w} " in text1 or (editable(w, shortest)
                                                      and _halves_in(w, text1)) for w in ref.a1)

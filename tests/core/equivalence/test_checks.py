@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from recallscore_nb.core.answer_checks import (
+from recallscore_nb.core.equivalence.checks import (
     candidate_list,
     date_matches,
     glue_matches,
@@ -20,8 +20,8 @@ from recallscore_nb.core.answer_checks import (
     quantity_matches,
     spelling_matches,
 )
-from recallscore_nb.core.answer_forms import ANSWER
-from recallscore_nb.core.answer_parts import AnswerForms, ReferenceForms
+from recallscore_nb.core.equivalence.forms import ANSWER
+from recallscore_nb.core.equivalence.parts import AnswerForms, ReferenceForms
 
 
 def check(step, answer: str, reference: str, *options) -> bool:

@@ -1,5 +1,5 @@
 """What the ``equivalent`` rule's read steps see of an answer and of a reference: their
-tokens under the ``answer`` normalizers (:mod:`~recallscore_nb.core.answer_forms`) and what
+tokens under the ``answer`` normalizers (:mod:`~recallscore_nb.core.equivalence.forms`) and what
 is read of them once (dates, quantities, a person's name, the parts of a reference).
 
 ``a0`` are the tokens as written, ``a1`` with numbers as digits, ``a2`` also singular. What a
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-from .answer_forms import (
+from .forms import (
     ANSWER,
     ANSWER_NUMBERS,
     ANSWER_STEMS,

@@ -33,7 +33,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .normalize import (
+from ..normalize import (
     KERNELS,
     Kernel,
     Normalizer,

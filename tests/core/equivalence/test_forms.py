@@ -15,7 +15,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from recallscore_nb.core.answer_forms import (  # the kernel's tables: one test of them
+from recallscore_nb.core.equivalence.forms import (  # the kernel's tables: one test of them
     _AFTER_LOWER,
     _PATTERNS,
     ANSWER,
