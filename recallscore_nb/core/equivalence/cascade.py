@@ -177,7 +177,8 @@ class Cascade:
         return self.guards[self.guard_names.index(name)]
 
 
-def _no_negation(found: Found) -> bool:
+def _negated(found: Found) -> bool:
+    """Whether every place a reference was found follows a negation cue ("not Paris")."""
     return all(checks.negation_cue(found.raw, found.a0, i) for i in found.starts)
 
 
@@ -218,7 +219,7 @@ CASCADE = Cascade(
              gates.overlap_gate),
     ),
     guards=(
-        Guard("negation", _no_negation, gates.after_negation_cue),
+        Guard("negation", _negated, gates.after_negation_cue),
         Guard("candidates", _candidates),
         Guard("longer-name", _longer_names),
     ))
