@@ -56,8 +56,9 @@ VARIANTS = {
 
 
 def _files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    """The folder's files by their path in it, those whose name starts with a dot left out."""
+    return {name: p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and not (name := p.relative_to(root).as_posix()).startswith(".")}
 
 
 def test_the_numpy_variant_takes_effect():
@@ -82,10 +83,7 @@ def test_a_run_writes_the_committed_bytes_under(variant, tmp_path):
     run = subprocess.run([sys.executable, "-m", "recallscore_nb", "run", "--output-dir",
                           str(out)], cwd=ROOT, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
-    fresh, committed = _files(out), _files(REPORTS)
-    committed = {n: b for n, b in committed.items() if not n.startswith(".")}
-    fresh = {n: b for n, b in fresh.items() if not n.startswith(".")}
-    assert compare_reports(committed, fresh) == []
+    assert compare_reports(_files(REPORTS), _files(out)) == []
 
 
 def _shuffled_copy(name: str, folder: Path, seed: int) -> Path:

@@ -47,7 +47,7 @@ __all__ = ["Step", "Guard", "Found", "Cascade", "CASCADE", "PHRASE_STEPS", "READ
            "STEPS", "GUARDS", "LABELS", "NONE", "NORMALIZERS", "CHECKS", "EquivalenceOptions",
            "equivalence", "equivalence_of", "first_veto"]
 
-NORMALIZERS = (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS)
+NORMALIZERS = gates.LEVELS
 """The normalizers the steps compare under: an answer's and a reference's forms ``a0``,
 ``a1`` and ``a2`` (:class:`~recallscore_nb.core.equivalence.parts.AnswerForms`)."""
 NONE = "none"
