@@ -30,7 +30,7 @@ from ..core.tokens import pad, term_occurs
 from .files import read_input, sha256
 from .jsondocs import accepted_scalar, load_json_line, lone_surrogate_escapes, render
 
-__all__ = ["load_items", "is_items_file", "scorer_role"]
+__all__ = ["load_items", "load_questions", "is_items_file", "scorer_role"]
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
@@ -403,6 +403,38 @@ def load_items(path: str | os.PathLike[str]) -> Items:
     if not items:
         raise ItemsFormatError(name, message="no items: expected one JSON object per line")
     return Items(name, sha256(content), tuple(items))
+
+
+def load_questions(path: str | os.PathLike[str]) -> dict[str, str]:
+    """Each item's ``question``, by item id, from an items file that :func:`load_items` reads
+    (the scoring has no use for it, so :class:`~recallscore_nb.core.items.Item` holds none;
+    the gaming audit's ``echo`` family gives it back). Items without one are left out; a
+    question that is not a string is an :class:`ItemsFormatError` naming line and field.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "items.jsonl"
+    >>> _ = p.write_text('{"item": "q1", "question": "Capital of France?", '
+    ...                  '"referenceAnswer": ["Paris"]}\\n{"item": "q2", "referenceAnswer": ["7"]}\\n')
+    >>> load_questions(p)
+    {'q1': 'Capital of France?'}
+    """
+    name = os.fspath(path)
+    out: dict[str, str] = {}
+    for number, raw in enumerate(read_input(name, ItemsFormatError).splitlines(), 1):
+        if not raw.strip():
+            continue
+        record = _parse_line(raw, name, number)
+        if isinstance(record, InputFileError):
+            raise record
+        if not isinstance(record, dict) or "question" not in record:
+            continue
+        question, row_id = record["question"], _item_id(record)
+        if not isinstance(question, str):
+            raise ItemsFormatError(name, f"line {number}", "question", row_id=row_id,
+                                   expected="a string", got=render(question))
+        if row_id is not None:
+            out[row_id] = question
+    return out
 
 
 def _read_exactly(block, name: str, errors: list, items: list, first_line: dict) -> None:
