@@ -47,7 +47,7 @@ WRITTEN = {
     "docs/errors.md": ("my_unclosed.csv", "my_unclosed_scores.csv", "my_unclosed_report.json"),
     "docs/file-formats.md": ("my_benchmark.json", "my_items.jsonl", "my_item_attempts.csv",
                              "my_item_scores.csv"),
-    "docs/human-judges.md": ("my_agreement", "my_human_agreement"),
+    "docs/human-judges.md": ("my_agreement", "my_human_agreement", "my_gaming"),
     "docs/reports.md": ("my_statuses.csv", "my_report.json", "my_edited_report.json"),
     "docs/rules.md": (),
     "docs/scale.md": ("my_dataset", "my_dask_scores.csv", "my_pandas_scores.csv"),
@@ -255,6 +255,9 @@ def check_human_judges(run, root: Path) -> None:
     assert (root / "my_human_agreement" / "figures" / "08_human_agreement__kappa.png").is_file()
     ranking = read_csv(root / "my_human_agreement" / "tables" / "08_human_agreement__ranking.csv")
     assert set(ranking["set"]) == {"example"}  # the set the page names, not the default three
+    shares = read_csv(root / "my_gaming" / "gaming_shares.csv").set_index(["rule", "family"])
+    assert shares.loc[("contains", "list"), ["n", "accepted"]].tolist() == [301, 301]
+    assert shares.loc[("literal_match", "hedge"), "accepted"] == 0
 
 
 def check_scale(run, root: Path) -> None:

@@ -1,7 +1,8 @@
 """What each command of the command line does, as one call: load, compute, write, report.
 
 One handler per command (``validate``, ``score``, ``report``, ``check-report``, ``signature``,
-``reproduce``, ``perturb``, ``squad``, ``summarize``, ``run``, ``check``, ``explore``): each
+``reproduce``, ``perturb``, ``squad``, ``summarize``, ``convert``, ``agree``, ``probe``, ``run``,
+``check``, ``explore``): each
 reads and writes files through ``io`` and returns the lines to print (and, where the exit code
 depends on it, whether the comparison matched); :mod:`recallscore_nb.cli.main` only parses
 arguments, makes the one call and prints.
@@ -33,7 +34,7 @@ from ..io.scored import write_scored
 __all__ = ["validate_command", "signature_command", "score_command",
            "score_dask_command", "report_command", "check_report_command", "reproduce_command",
            "render_reproduction", "summarize_command", "squad_command", "perturb_command",
-           "run_command", "check_command", "explore_command"]
+           "run_command", "check_command", "explore_command", "probe_command", "PROBE_OUTPUTS"]
 
 
 def validate_command(benchmark_path) -> list[str]:
@@ -487,6 +488,62 @@ def agree_command(items_path, attempts_path, judgments_path, out_dir, *,
         if extra:
             lines.append(f"judge {judge}: {', '.join(extra)}")
     return lines + [f"wrote {', '.join(written)}"]
+
+
+PROBE_OUTPUTS = ("gaming_shares.csv", "gaming_examples.csv", "gaming_answers.csv",
+                 "gaming_probe.json")
+"""What ``recallscore probe`` writes into its ``--out-dir``, as one set."""
+
+
+def _names(option: str, text) -> list[str] | None:
+    """A comma-separated option as a list of names (None: not given)."""
+    if text is None:
+        return None
+    names = [n.strip() for n in str(text).split(",")]
+    if not all(names):
+        raise UsageError(f"{option} {text!r}: expected names separated by commas")
+    return names
+
+
+def probe_command(items_path, out_dir, *, rules=None, seed: int = 0, per_item: int = 1,
+                  families=None, f1_threshold: float = 0.5) -> list[str]:
+    """The gaming audit of an items file (:func:`~recallscore_nb.analysis.gaming_audit.
+    gaming_audit`): write :data:`PROBE_OUTPUTS` into ``out_dir`` as one set; return the
+    share table (percent accepted per rule and family) and what was written. ``rules`` and
+    ``families``: names separated by commas (default: all)."""
+    import json
+
+    from ..analysis.gaming_audit import gaming_audit
+    from ..io.items import load_questions
+
+    rule_names, family_names = _names("--rules", rules), _names("--families", families)
+    with OutputSet(out_dir, PROBE_OUTPUTS, inputs={"items": items_path},
+                   protected=_protected()) as outputs:
+        items = load_items(items_path)
+        questions = load_questions(items_path) or None
+        audit = gaming_audit(items, rules=rule_names, seed=seed, per_item=per_item,
+                             families=family_names, questions=questions,
+                             f1_threshold=f1_threshold)
+        outputs.write_text("gaming_shares.csv", csv_text(audit.shares))
+        outputs.write_text("gaming_examples.csv", csv_text(audit.examples))
+        outputs.write_text("gaming_answers.csv", csv_text(audit.answers))
+        document = {"items": Path(items.path).name, "items_sha256": items.sha256,
+                    "seed": audit.seed, "per_item": audit.per_item,
+                    "f1_threshold": audit.f1_threshold,
+                    "families": list(dict.fromkeys(audit.answers["family"])),
+                    "answers": len(audit.answers), "signatures": audit.signatures,
+                    "skipped": audit.skipped}
+        outputs.write_text("gaming_probe.json", json.dumps(document, indent=2,
+                                                           ensure_ascii=False) + "\n")
+    table = audit.share_table()
+    shown = table.map(lambda x: f"{x:.1f}")
+    shown.loc["n"] = table.loc["n"].map(lambda x: f"{x:.0f}")
+    shown.index.name, shown.columns.name = None, None
+    lines = [f"{items_path}: {len(items)} items, {len(audit.answers)} gaming answers "
+             f"(seed {audit.seed}); % accepted (95% Wilson intervals in gaming_shares.csv):",
+             *shown.to_string().split("\n")]
+    lines += [f"skipped {note}" for note in audit.skipped]
+    return lines + [f"wrote {', '.join(str(Path(out_dir) / n) for n in PROBE_OUTPUTS)}"]
 
 
 def _protected() -> dict:

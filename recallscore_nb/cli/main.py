@@ -246,6 +246,27 @@ def _agree_parser(commands) -> None:
     p.set_defaults(run=_agree)
 
 
+def _probe_parser(commands) -> None:
+    p = commands.add_parser("probe", help="a gaming audit: the share of answers no person would "
+                                          "accept (lists, hedges, negations...) each rule accepts")
+    p.add_argument("items", metavar="ITEMS", help="an items file (JSONL, or .jsonl.gz)")
+    p.add_argument("--out-dir", required=True, metavar="DIR",
+                   help="where to write gaming_shares.csv, gaming_examples.csv, "
+                        "gaming_answers.csv and gaming_probe.json")
+    p.add_argument("--rules", metavar="A,B",
+                   help="the rules to audit, by name (default: every rule)")
+    p.add_argument("--families", metavar="A,B",
+                   help="the gaming families (default: all; echo only for an items file with "
+                        "questions)")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="seeds every draw; the same seed writes the same answers (default 0)")
+    p.add_argument("--per-item", type=int, default=1, metavar="K",
+                   help="answers per item and family (default 1)")
+    p.add_argument("--f1-threshold", type=float, default=0.5, metavar="X",
+                   help="token F1 from which an answer counts as accepted (default 0.5)")
+    p.set_defaults(run=_probe)
+
+
 def _run_parser(commands) -> None:
     p = commands.add_parser("run", help="run the workbook's notebooks with papermill")
     p.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
@@ -281,8 +302,8 @@ def _explore_parser(commands) -> None:
 
 _COMMANDS = (_validate_parser, _score_parser, _report_parser, _check_report_parser,
              _signature_parser, _reproduce_parser, _perturb_parser, _squad_parser,
-             _summarize_parser, _convert_parser, _agree_parser, _run_parser, _check_parser,
-             _explore_parser)
+             _summarize_parser, _convert_parser, _agree_parser, _probe_parser, _run_parser,
+             _check_parser, _explore_parser)
 """Each command's arguments, in the order ``--help`` lists them."""
 
 
@@ -425,6 +446,15 @@ def _agree(args) -> int:
     _print(agree_command(args.items, args.attempts, args.judgments, args.out_dir,
                          reference_judge=args.reference_judge, annotators=args.annotators,
                          protocol=args.protocol, seed=args.seed, resamples=args.resamples,
+                         f1_threshold=args.f1_threshold))
+    return EXIT_OK
+
+
+def _probe(args) -> int:
+    from .handlers import probe_command
+
+    _print(probe_command(args.items, args.out_dir, rules=args.rules, seed=args.seed,
+                         per_item=args.per_item, families=args.families,
                          f1_threshold=args.f1_threshold))
     return EXIT_OK
 
