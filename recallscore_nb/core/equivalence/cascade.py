@@ -11,8 +11,12 @@ could not rule out with array operations (:mod:`~recallscore_nb.core.equivalence
 
 Guards (:class:`Guard` records) veto a reference found inside the answer: ``negation`` (the
 reference right after a "not", "never", …), ``candidates`` (the answer is a short list of
-alternatives, one of them not a reference) and ``longer-name`` (the reference is part of a
-longer capitalized name in the answer). A vetoed row is decided not equivalent, and the guard
+alternatives, one of them not a reference), ``longer-name`` (the reference is part of a
+longer capitalized name in the answer), ``alternatives`` (the answer hedges between
+candidates, one of them no reference: "Either Lyon or Paris"), ``denial`` (every reference
+found is denied: "anything but Paris", "Paris is wrong") and ``scale`` (a number the answer
+multiplies: "9 billion" for "9"), the last three read in
+:mod:`~recallscore_nb.core.equivalence.hedges`. A vetoed row is decided not equivalent, and the guard
 names it. One dispatcher, :func:`first_veto`, reads the guards for both paths.
 
 Adding a step or a guard is one record in :data:`CASCADE` and its function; a record without
@@ -38,7 +42,7 @@ import pyarrow.compute as pc
 
 from ..engine import Attempts, References, reference_starts, sequence_match
 from ..normalize import Normalizer
-from . import checks, gates
+from . import checks, gates, hedges
 from .forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS
 from .gates import possible, reference_forms, slot_matrix
 from .parts import AnswerForms, ReferenceForms, contains
@@ -193,6 +197,18 @@ def _longer_names(found: Found) -> bool:
     return bool(inside) and all(checks.in_longer_name(found.raw, f) for f in inside)
 
 
+def _alternatives(found: Found) -> bool:
+    return hedges.offers_alternatives(found.raw, found.refs)
+
+
+def _denial(found: Found) -> bool:
+    return hedges.denies_reference(found.raw, found.refs)
+
+
+def _scale(found: Found) -> bool:
+    return hedges.scale_added(found.a0, found.starts, found.refs)
+
+
 CASCADE = Cascade(
     steps=(
         Step("exact", "equal", ANSWER),
@@ -222,6 +238,9 @@ CASCADE = Cascade(
         Guard("negation", _negated, gates.after_negation_cue),
         Guard("candidates", _candidates),
         Guard("longer-name", _longer_names),
+        Guard("alternatives", _alternatives),
+        Guard("denial", _denial),
+        Guard("scale", _scale),
     ))
 """The ``equivalent`` rule's steps and guards, in order. The names below are read off it; the
 functions read the module's ``CASCADE`` when called."""

@@ -141,7 +141,8 @@ def test_the_options_as_signature_fields_in_a_fixed_order():
     chosen = EquivalenceOptions(steps=("overlap", "date", "exact"), guards=GUARDS[::-1],
                                 tolerance=0.1, share=Fraction(3, 4))
     assert chosen.steps == ("exact", "date", "overlap")  # the cascade's order, whatever given
-    assert chosen.guards == ("negation", "candidates", "longer-name")
+    assert chosen.guards == ("negation", "candidates", "longer-name", "alternatives", "denial",
+                             "scale")
     assert dict(chosen.option_fields())["share"] == "3/4"
     assert dict(EquivalenceOptions(steps=(), guards=()).option_fields())["steps"] == "none"
 
@@ -149,7 +150,7 @@ def test_the_options_as_signature_fields_in_a_fixed_order():
 @pytest.mark.parametrize(("options", "message"), [
     ({"steps": ("exact", "nope")}, "unknown step 'nope' (known: exact, contains, number, "),
     ({"guards": ("negations",)}, "unknown guard 'negations' (known: negation, candidates, "
-                                 "longer-name)"),
+                                 "longer-name, alternatives, denial, scale)"),
 ])
 def test_unknown_step_or_guard_names_are_refused(options, message):
     with pytest.raises(ValueError) as caught:

@@ -1,0 +1,275 @@
+"""How an answer is laid out: its segments, the candidates it offers, whether it hedges
+between alternatives, denies its reference or multiplies it, rather than saying one answer.
+
+An answer is cut at the marks people write between alternatives: commas, semicolons,
+slashes, bars, line breaks, tabs, bullets and numbers, dashes, sentence ends, and the words
+"or", "nor", "either", "and/or", "versus". A reference found in the answer is never cut (its
+own commas are kept whole: "Vancouver, British Columbia"). A segment opened by an
+alternative ("or was it Lyon") or opening the answer ("It could be Lyon") is read past the
+words of its lead-in; any other past its hedge words ("maybe Lyon").
+
+>>> from .parts import ReferenceForms
+>>> refs = [ReferenceForms.of("Paris")]
+>>> offers_alternatives("Lyon, Paris or Marseille", refs)
+True
+>>> offers_alternatives("Either Lyon or Paris.", refs)
+True
+>>> offers_alternatives("Paris? Or was it Lyon?", refs)
+True
+>>> offers_alternatives("Paris, the capital of France.", refs)
+False
+>>> offers_alternatives("The festival was held in Paris. It is the capital of France.", refs)
+False
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .forms import ANSWER
+from .parts import STOP, ReferenceForms, contains, surface
+
+__all__ = ["segments", "Segment", "offers_alternatives", "denies_reference", "scale_added",
+           "MARKS", "HEDGE_WORDS", "LEAD_WORDS", "VERBS", "LONGEST", "DENIALS", "NEAR",
+           "SCALE_WORDS"]
+
+_CUT = re.compile(
+    r"(?<!\d),|,(?!\d)|[;|\n\r\t\u2022\u00b7]|(?<!\d)/|/(?!\d)"         # , ; | / …
+    r"|(?:^|\s)[-\u2013\u2014*+>](?=\s)|\s[\u2013\u2014]\s"              # bullets, dashes
+    r"|(?:^|\s)\d{1,2}[.)](?=\s)"                                           # 1. 2)
+    r"|[.!?](?=\s|$)")                                                      # sentence ends
+CUT = "\u2016"
+OPEN = "\u2017"
+"""A cut made by a word offering an alternative: the segment after it is one."""
+MARKS = frozenset({"or", "nor", "either", "versus", "vs", "andor"})
+"""Words that offer an alternative: a segment ends before each."""
+HEDGE_WORDS = frozenset({"or", "either", "nor", "maybe", "perhaps", "possibly", "probably",
+                         "likely", "might", "could", "unsure", "guess", "versus", "vs",
+                         "andor"})
+"""Words that hedge: an answer with one of them, or a question mark or a slash, offers its
+candidates as alternatives."""
+LEAD_WORDS = frozenset(
+    "either or nor and but maybe perhaps possibly probably likely might could may would can "
+    "it its it s is was are were be i im am think guess believe not sure unsure also well so "
+    "then the a an answer answers correct which one of these this that option options "
+    "candidate candidates definitely certainly way my final".split())
+"""Words that open (or make up) a hedge or a lead-in ("It could be", "I think it is")."""
+VERBS = frozenset(
+    "is was are were be been being has have had do does did can will would shall should must "
+    "may might could became become becomes won wrote called known named located made played "
+    "sang directed means refers goes go went came took said born died held built written "
+    "sung".split())
+"""Words that make a segment a clause: a sentence that says something, not a candidate."""
+def _verb(token: str) -> bool:
+    """A word of :data:`VERBS`, or one that looks like a past participle ("performed")."""
+    return token in VERBS or (len(token) >= 7 and token.endswith("ed"))
+
+
+LONGEST = 6
+"""The most words a candidate has, past its lead-in."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One segment: its ``answer`` tokens, the ones past its lead-in (``said``), and whether a
+    reference was found in it."""
+
+    tokens: tuple[str, ...]
+    said: tuple[str, ...]
+    found: bool
+
+    @property
+    def filler(self) -> bool:
+        """Only a hedge or a lead-in ("I am not sure which"): no candidate."""
+        return all(t in LEAD_WORDS or t in STOP for t in self.tokens)
+
+    @property
+    def candidate(self) -> bool:
+        """Short enough to be one candidate, no clause, and saying something."""
+        return 0 < len(self.said) <= LONGEST and not any(t in VERBS for t in self.said) \
+            and any(t not in STOP for t in self.said)
+
+
+def _cut_tokens(raw: str) -> list[str]:
+    """The answer's ``answer`` tokens with :data:`CUT` (or :data:`OPEN`, after a word
+    offering an alternative) between its segments."""
+    text = _CUT.sub(f" {CUT} ", surface(raw))
+    out: list[str] = []
+    for part in text.split(CUT):
+        out.append(CUT)
+        for t in _joined_andor(ANSWER(part).split()):
+            out.append(OPEN if t in MARKS else t)
+    return out
+
+
+def _joined_andor(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    for t in tokens:
+        if t == "or" and out[-1:] == ["and"]:
+            out[-1] = "andor"
+        else:
+            out.append(t)
+    return out
+
+
+def _past(tokens: list[str], words: frozenset[str]) -> tuple[str, ...]:
+    i = 0
+    while i < len(tokens) and tokens[i] in words:
+        i += 1
+    return tuple(tokens[i:])
+
+
+_HEDGES_ONLY = HEDGE_WORDS | {"and", "but"}
+
+
+def segments(raw: str, refs: list[ReferenceForms]) -> list[Segment]:
+    """The answer's segments, in order, a reference found in it kept whole.
+
+    >>> [(s.said, s.found) for s in segments("Maybe Lyon, or Paris, France?",
+    ...                                       [ReferenceForms.of("Paris, France")])]
+    [(('lyon',), False), (('paris', 'france'), True)]
+    """
+    tokens = _cut_tokens(raw)
+    words = [(i, t) for i, t in enumerate(tokens) if t not in (CUT, OPEN)]
+    flat = [t for _, t in words]
+    inside = [False] * len(tokens)
+    for ref in refs:
+        k = len(ref.a0)
+        for s in range(len(flat) - k + 1):
+            if k and flat[s:s + k] == ref.a0:
+                for j in range(words[s][0], words[s + k - 1][0] + 1):
+                    inside[j] = True
+    out: list[Segment] = []
+    current: list[str] = []
+    found, opened = False, True
+    for j, t in enumerate(tokens + [CUT]):
+        if t in (CUT, OPEN) and not (j < len(tokens) and inside[j]):
+            if current:
+                opened = opened or not out or current[0] in _HEDGES_ONLY
+                lead = LEAD_WORDS if opened else _HEDGES_ONLY
+                out.append(Segment(tuple(current), _past(current, lead), found))
+                current, found, opened = [], False, False
+            opened = opened or t == OPEN
+        elif t not in (CUT, OPEN):
+            current.append(t)
+            found = found or inside[j]
+    return out
+
+
+def _about_reference(segment: Segment, refs: list[ReferenceForms]) -> bool:
+    """A segment that is a reference, part of one, or shares a content word with one."""
+    own = {t for r in refs for t in r.a0 if t not in STOP}
+    return segment.found or any(contains(r.a0, list(segment.said)) for r in refs) or bool(
+        own & set(segment.said))
+
+
+def _short(segment: Segment, refs: list[ReferenceForms]) -> bool:
+    """A segment holding a reference that says little else: no clause past its lead-in, and
+    at most :data:`LONGEST` words beside the reference."""
+    said = list(segment.said)
+    for ref in sorted(refs, key=lambda r: -len(r.a0)):
+        k = len(ref.a0)
+        for i in range(len(said) - k + 1):
+            if k and said[i:i + k] == ref.a0:
+                said = said[:i] + said[i + k:]
+                break
+    return len(said) <= LONGEST and not any(map(_verb, said))
+
+
+def offers_alternatives(raw: str, refs: list[ReferenceForms]) -> bool:
+    """Whether the answer is a list of candidates, one of them no reference: every segment
+    but the references' a candidate (short, no clause) or a filler ("I am not sure which"),
+    as many at least sharing no content word with any reference as hold one, and the answer
+    hedged: an "or", a "maybe", a "?", a "/" … ("Lyon, Paris or Marseille"; not "It was held
+    in Paris, Lyon and Nice", nor "Paris, France"). A plain list ("Lyon, Paris, Nice") is not
+    refused: on EVOUNA NQ it would cost 64 answers people accepted."""
+    parts = [s for s in segments(raw, refs) if not s.filler]
+    held = sum(s.found for s in parts)
+    if len(parts) < 2 or not held:
+        return False
+    others = [s for s in parts if not s.found]
+    if not all(s.candidate for s in others) or not all(
+            _short(s, refs) for s in parts if s.found):
+        return False
+    strangers = sum(not _about_reference(s, refs) for s in others)
+    if not strangers or strangers < held:
+        return False
+    return bool(set(ANSWER(raw.replace("/", " or ")).split()) & HEDGE_WORDS) or "?" in raw
+
+
+DENIALS = frozenset({"not", "no", "never", "nor", "neither", "without", "isnt", "wasnt", "arent",
+                     "werent", "doesnt", "didnt", "dont", "cannot", "cant", "except",
+                     "excluding"})
+"""Words that deny what follows them in their segment ("definitely not Paris")."""
+DENYING_PAIRS = frozenset({("anything", "but"), ("other", "than"), ("rather", "than"),
+                           ("instead", "of"), ("apart", "from")})
+WRONG = frozenset({"wrong", "incorrect", "false", "not", "isnt", "wasnt", "mistaken"})
+"""Words that, right after a reference and its "is", deny it ("Paris is wrong")."""
+_TURNS = frozenset({"but", "instead", "rather", "however", "yet"})
+
+
+def _denied(tokens: tuple[str, ...], start: int, k: int) -> bool:
+    """Whether the reference at ``start`` (``k`` tokens) is denied: a denial among the
+    :data:`NEAR` tokens right before it, no turn ("but") between, or a denying pair right
+    before it, or "is wrong" … right after it."""
+    before = tokens[max(0, start - NEAR):start]
+    if tuple(before[-2:]) in DENYING_PAIRS:
+        return True
+    turn = max((i for i, t in enumerate(before) if t in _TURNS), default=-1)
+    if any(t in DENIALS for t in before[turn + 1:]):
+        return True
+    after = tokens[start + k:start + k + 2]
+    return bool(after) and (after[0] in WRONG or (
+        after[0] in ("is", "was", "are") and len(after) > 1 and after[1] in WRONG))
+
+
+NEAR = 2
+"""How many tokens before a reference a denial of it may be ("definitely not", "is not")."""
+
+
+def denies_reference(raw: str, refs: list[ReferenceForms]) -> bool:
+    """Whether every segment holding a reference denies it: a denial before it in its segment
+    ("definitely not Paris", "anything but Paris"; not "not Lyon but Paris"), or "is wrong",
+    "is not" … right after it ("Paris is wrong; it is Lyon").
+
+    >>> refs = [ReferenceForms.of("Paris")]
+    >>> [denies_reference(a, refs) for a in ("Anything but Paris.", "Paris is wrong; Lyon.",
+    ...  "It's Lyon, not Paris.", "Not Lyon but Paris.", "No, it is Paris.")]
+    [True, True, True, False, False]
+    """
+    held = [s for s in segments(raw, refs) if s.found]
+    if not held:
+        return False
+    for segment in held:
+        places = [(i, len(r.a0)) for r in refs for i in range(len(segment.tokens))
+                  if r.a0 and segment.tokens[i:i + len(r.a0)] == tuple(r.a0)]
+        if not places or not all(_denied(segment.tokens, i, k) for i, k in places):
+            return False
+    return True
+
+
+SCALE_WORDS = frozenset({"hundred", "thousand", "million", "billion", "trillion", "k", "m",
+                         "bn", "mn"})
+"""Words that multiply the number before them ("9 billion")."""
+
+
+def scale_added(a0: list[str], starts: list[int], refs: list[ReferenceForms]) -> bool:
+    """Whether every reference found ends in a number the answer multiplies: a scale word
+    right after it that the reference lacks ("9 billion" for "9"; "9 billion" for "9
+    billion" is the reference).
+
+    >>> scale_added("it was 9 billion".split(), [2], [ReferenceForms.of("9")])
+    True
+    >>> scale_added("9 points".split(), [0], [ReferenceForms.of("9")])
+    False
+    """
+    ends = [(s, len(r.a0)) for s in starts for r in refs
+            if r.a0 and a0[s:s + len(r.a0)] == r.a0]
+    return bool(ends) and all(
+        r_end < len(a0) and a0[r_end] in SCALE_WORDS and _numeric(a0[r_end - 1])
+        for r_end in (s + k for s, k in ends))
+
+
+def _numeric(token: str) -> bool:
+    return token.replace(".", "", 1).isdigit()
