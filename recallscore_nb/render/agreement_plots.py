@@ -12,6 +12,8 @@ its own under the shipped style and returns it; the caller writes its bytes. Tab
 - :func:`categories_figure`: the disagreements per rule, by category.
 - :func:`step_ablation_figure`: what each step and guard of the ``equivalent`` rule fixes and
   breaks, against people.
+- :func:`gaming_figure`: the gaming audit, the share of each family's answers each rule
+  accepts.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..core.exact import exact_mean
 from .figures import FIGURE_WIDTH, figure, style
 
 __all__ = ["accuracy_figure", "ranking_figure", "kappa_figure", "categories_figure",
-           "step_ablation_figure"]
+           "step_ablation_figure", "gaming_figure"]
 
 
 def _by_set(table: pd.DataFrame) -> list[tuple[str | None, pd.DataFrame]]:
@@ -227,4 +229,36 @@ def step_ablation_figure(ablation: pd.DataFrame):
         fig.legend(loc="outside lower center", ncols=2, fontsize=7)
         fig.suptitle("The equivalent rule's steps and guards against people: the verdicts "
                      "each fixes and breaks")
+    return fig
+
+
+def gaming_figure(shares: pd.DataFrame):
+    """The gaming audit as a grid per set: one row per measure, one column per gaming
+    family, the share of the family's answers the measure accepts written in its cell, in
+    percent (``shares``: :data:`~recallscore_nb.analysis.gaming_audit.SHARE_COLUMNS`,
+    with ``set``). Every answer is one no person would accept: a cell above zero is a way
+    to game the rule."""
+    parts = _by_set(shares)
+    rules = list(pd.unique(shares["rule"]))
+    families = list(pd.unique(shares["family"]))
+    heights = [0.2 * len(rules) + 0.45 for _ in parts]
+    heights[-1] += 0.8  # the families' names under the last panel
+    with style():
+        fig, axes = _panels(parts, heights)
+        for ax, (name, table) in zip(axes, parts):
+            wide = table.pivot(index="rule", columns="family", values="share").reindex(
+                index=rules, columns=families)
+            values = wide.to_numpy(dtype=float) * 100
+            ax.imshow(values, cmap="Reds", vmin=0, vmax=140, aspect="auto",
+                      interpolation="nearest")
+            for (i, j), v in np.ndenumerate(values):
+                if not np.isnan(v):
+                    ax.text(j, i, f"{v:.0f}" if v >= 10 or v == 0 else f"{v:.1f}",
+                            ha="center", va="center", fontsize=7)
+            ax.set_yticks(np.arange(len(rules)), rules)
+            ax.set_xticks(np.arange(len(families)), families if ax is axes[-1] else [],
+                          rotation=45, ha="right")
+            ax.set_title(name or "", loc="left")
+        fig.suptitle("Gaming answers each rule accepts, by family (percent; no person "
+                     "accepts any)")
     return fig

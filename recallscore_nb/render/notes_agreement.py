@@ -21,8 +21,8 @@ from ..core.rules import Equivalent
 from .notes_benchmark import listed, plural, shown
 
 __all__ = ["systems", "accuracy", "agreement", "ranking", "ranks", "annotators",
-           "like_with_like", "step_ablation", "guards_left_out", "categories", "examples",
-           "found_human_agreement"]
+           "like_with_like", "step_ablation", "guards_left_out", "gaming", "gaming_examples",
+           "categories", "examples", "found_human_agreement"]
 
 REFERENCE = "human"
 
@@ -141,13 +141,41 @@ def guards_left_out(frame: pd.DataFrame) -> str:
     return f"Left out, each costing more than it saves: {listed(parts)}."
 
 
+def _equivalent_rows(frame: pd.DataFrame):
+    """(set, the equivalent rule's rows) of each set that has any."""
+    for name, table in _sets(frame):
+        rows = table[table["rule"] == Equivalent.column]
+        if not rows.empty:
+            yield name, rows
+
+
+def gaming(frame: pd.DataFrame) -> str:
+    """Per set, how many gaming families the equivalent rule accepts more than 1 % of, and
+    the one it accepts most.
+
+    >>> gaming(pd.DataFrame({"set": ["s", "s"], "rule": ["equivalent"] * 2,
+    ...                      "family": ["list", "refusal"], "share": [0.5, 0.0]}))
+    'Gaming families the equivalent rule accepts above 1 %: s 1 of 2, most list (50.0 %).'
+    """
+    parts = []
+    for name, rows in _equivalent_rows(frame):
+        top = rows.sort_values("share", ascending=False, kind="stable").iloc[0]
+        above = int((rows["share"] > 0.01).sum())
+        parts.append(f"{name} {above} of {len(rows)}, most {top['family']} "
+                     f"({top['share'] * 100:.1f} %)")
+    return f"Gaming families the equivalent rule accepts above 1 %: {listed(parts)}."
+
+
+def gaming_examples(frame: pd.DataFrame) -> str:
+    """How many gaming answers are shown, and how many of them were accepted."""
+    return (f"{plural(len(frame), 'gaming answer')} shown, "
+            f"{int(frame['accepted'].sum())} of them accepted.")
+
+
 def categories(frame: pd.DataFrame) -> str:
     """Per set, the equivalent rule's disagreements and their largest category."""
     parts = []
-    for name, table in _sets(frame):
-        row = table[table["rule"] == Equivalent.column]
-        if row.empty:
-            continue
+    for name, row in _equivalent_rows(frame):
         counts = row.drop(columns=[c for c in ("set", "rule") if c in row.columns]).iloc[0]
         parts.append(f"{name} {int(counts.sum())}, most {counts.idxmax()} "
                      f"({int(counts.max())})")

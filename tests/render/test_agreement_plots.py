@@ -79,3 +79,17 @@ def test_step_ablation_figure_fixed_right_broken_left():
     assert widths == [5, 1, -2, -9]
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ["date", "longer-name (guard, off)"]
+
+
+def test_gaming_figure_a_cell_per_rule_and_family_in_percent():
+    shares = pd.DataFrame({"set": ["x", "x", "x", "x", "y", "y", "y", "y"],
+                           "rule": ["contains", "contains", "equivalent", "equivalent"] * 2,
+                           "family": ["list", "refusal"] * 4,
+                           "share": [1.0, 0.0, 0.005, 0.25, 0.5, 0.0, 0.0, 0.125]})
+    fig = agreement_plots.gaming_figure(shares)
+    assert [ax.get_title(loc="left") for ax in fig.axes] == ["x", "y"]
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["contains", "equivalent"]
+    assert [t.get_text() for t in fig.axes[1].get_xticklabels()] == ["list", "refusal"]
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["", ""]  # names once
+    cells = [t.get_text() for t in fig.axes[0].texts]
+    assert cells == ["100", "0", "0.5", "25"]  # row by row, one decimal under 10 %

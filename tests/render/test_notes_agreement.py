@@ -55,3 +55,13 @@ def test_what_the_notebook_found_per_set():
     assert notes.found_human_agreement(numbers) == [
         "EvounaNq: equivalent accuracy 0.905, kappa 0.774 (contains 0.812, 0.602), over 15099 "
         "judged attempts."]
+
+
+def test_the_gaming_notes_count_families_above_one_percent_per_set():
+    shares = pd.DataFrame({"set": ["a", "a", "a", "b"], "rule": ["equivalent"] * 3 + ["contains"],
+                           "family": ["list", "hedge", "refusal", "list"],
+                           "share": [0.5, 0.01, 0.9, 1.0]})
+    assert notes.gaming(shares) == ("Gaming families the equivalent rule accepts above 1 %: "
+                                    "a 2 of 3, most refusal (90.0 %).")
+    examples = pd.DataFrame({"accepted": [True, False, True]})
+    assert notes.gaming_examples(examples) == "3 gaming answers shown, 2 of them accepted."
