@@ -19,12 +19,12 @@ example: 2 families, 16 answers, 1 measures
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from ..core import rules as registry
+from ..io.human_sets import macro_tag
 from ..io.items import load_questions
 from .gaming_audit import gaming_audit
 
@@ -55,14 +55,6 @@ class GamingSets:
                          f"{table['rule'].nunique()} measures")
         return "\n".join(lines + [f"skipped: {s}" for s in self.skipped])
 
-    def share_table(self) -> pd.DataFrame:
-        """The shares as percentages (one decimal), a row per set and measure, a column per
-        family."""
-        table = self.shares.assign(share=self.shares["share"] * 100).pivot_table(
-            index=["set", "rule"], columns="family", values="share", sort=False)
-        table.columns.name = None
-        return table.round(1).reset_index()
-
 
 def gaming_audit_sets(sets, rules=None, seed: int = 0, per_item: int = 1, families=None, *,
                       f1_threshold: float = 0.5, squad_mode: str = "v1.1") -> GamingSets:
@@ -72,32 +64,22 @@ def gaming_audit_sets(sets, rules=None, seed: int = 0, per_item: int = 1, famili
     shares, examples, skipped, signatures = [], [], [], {}
     for judged in sets:
         items = judged.files.items
-        questions = load_questions(items.path) or None
-        wanted = families
-        if wanted is None and questions is None:
-            skipped.append(f"{judged.name}: echo: the items carry no question")
-        audit = gaming_audit(items, rules=rules, seed=seed, per_item=per_item, families=wanted,
-                             questions=questions, f1_threshold=f1_threshold,
-                             squad_mode=squad_mode)
+        audit = gaming_audit(items, rules=rules, seed=seed, per_item=per_item, families=families,
+                             questions=load_questions(items.path) or None,
+                             f1_threshold=f1_threshold, squad_mode=squad_mode)
         shares.append(audit.shares.assign(set=judged.name))
         examples.append(audit.examples.assign(set=judged.name))
-        skipped += [f"{judged.name}: {s}" for s in audit.skipped
-                    if not s.startswith("echo:")]
+        skipped += [f"{judged.name}: {s}" for s in audit.skipped]
         signatures.update(audit.signatures)
-    first = ["set"]
     return GamingSets(
-        shares=_set_first(shares, first), examples=_set_first(examples, first),
+        shares=_set_first(shares), examples=_set_first(examples),
         tags={s.name: s.tag for s in sets}, signatures=signatures, seed=int(seed),
         per_item=int(per_item), skipped=skipped)
 
 
-def _set_first(frames: list[pd.DataFrame], first: list[str]) -> pd.DataFrame:
+def _set_first(frames: list[pd.DataFrame]) -> pd.DataFrame:
     frame = pd.concat(frames, ignore_index=True)
-    return frame[first + [c for c in frame.columns if c not in first]]
-
-
-def _tag(text: str) -> str:
-    return "".join(p.capitalize() for p in re.split(r"[^A-Za-z]+", text) if p)
+    return frame[["set"] + [c for c in frame.columns if c != "set"]]
 
 
 def gaming_numbers(audit: GamingSets) -> dict[str, str]:
@@ -111,6 +93,6 @@ def gaming_numbers(audit: GamingSets) -> dict[str, str]:
         if base not in tags:
             continue
         measure = tags[base] + ("Thresholded" if threshold else "")
-        key = f"Gaming{audit.tags[row.set]}{measure}{_tag(row.family)}"
+        key = f"Gaming{audit.tags[row.set]}{measure}{macro_tag(row.family)}"
         out[key] = f"{row.share * 100:.1f}"
     return out

@@ -32,7 +32,8 @@ from .files import read_input
 from .jsondocs import parse_object
 from .system_attempts import JudgedFiles, read_judged_files
 
-__all__ = ["HUMAN_SETS_DIR", "SHIPPED_SETS", "JudgedSet", "judged_set", "read_judged_sets"]
+__all__ = ["HUMAN_SETS_DIR", "SHIPPED_SETS", "JudgedSet", "judged_set", "read_judged_sets",
+           "macro_tag"]
 
 HUMAN_SETS_DIR = DATA_DIR / "human_judgments"
 SHIPPED_SETS = {"evouna-nq": HUMAN_SETS_DIR / "evouna-nq",
@@ -42,6 +43,15 @@ SHIPPED_SETS = {"evouna-nq": HUMAN_SETS_DIR / "evouna-nq",
 """The sets shipped in the package, by name."""
 ROLES = ("development", "held-out", "example", "")
 _FORMATS = (".parquet", ".csv", ".jsonl")
+
+
+def macro_tag(text: str) -> str:
+    """``text`` as letters only, each part capitalized, for LaTeX macro names.
+
+    >>> macro_tag("openqa-nq301"), macro_tag("other-item")
+    ('OpenqaNq', 'OtherItem')
+    """
+    return "".join(p.capitalize() for p in re.split(r"[^A-Za-z]+", text) if p)
 
 
 @dataclass(frozen=True, repr=False)
@@ -57,9 +67,9 @@ class JudgedSet:
 
     @property
     def tag(self) -> str:
-        """The set's name as letters only, each part capitalized (for LaTeX macro names):
-        ``openqa-nq301`` gives ``OpenqaNq``."""
-        return "".join(p.capitalize() for p in re.split(r"[^A-Za-z]+", self.name) if p)
+        """The set's name as :func:`macro_tag` writes it: ``openqa-nq301`` gives
+        ``OpenqaNq``."""
+        return macro_tag(self.name)
 
     def __repr__(self) -> str:
         role = f" ({self.role})" if self.role else ""

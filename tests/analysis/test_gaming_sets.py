@@ -36,7 +36,7 @@ def test_the_numbers_are_percent_with_one_decimal_and_letters_only_names():
     assert all(name.isalpha() for name in numbers)
     assert numbers["GamingExampleContainsList"] == "100.0"
     assert [name for name in numbers if name.endswith("ThresholdedList")] == [
-        f"GamingExample{tag}ThresholdedList" for tag in [TOKEN_F1_TAG]]
+        f"GamingExample{TOKEN_F1_TAG}ThresholdedList"]
     shares = audit.shares.set_index(["rule", "family"])["share"]
     assert numbers["GamingExampleContainsOtherItem"] == \
         f"{shares[('contains', 'other-item')] * 100:.1f}"
