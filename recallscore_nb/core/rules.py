@@ -442,9 +442,9 @@ class Equivalent(EquivalenceOptions, Rule):
     the guard that vetoed it, or ``none``.
 
     >>> Equivalent().signature()  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
-    'equivalent|norm:answer|steps:exact+contains+number+plural+date+quantity+glue+spelling+\
-order+name-part+part+overlap|guards:negation|tolerance:0.05|shortest:5|window:3|longest:4|\
-share:2/3|least:2|widest:4|version:...'
+    'equivalent|norm:answer|cascade:2|steps:exact+contains+number+plural+date+quantity+glue+\
+spelling+order+name-part+part+overlap|guards:negation+alternatives+list+bag+denial+scale|\
+tolerance:0.05|shortest:5|window:3|longest:4|share:2/3|least:2|widest:4|version:...'
     """
 
     name: ClassVar[str] = "equivalent"

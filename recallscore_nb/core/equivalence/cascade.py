@@ -13,9 +13,11 @@ Guards (:class:`Guard` records) veto a reference found inside the answer: ``nega
 reference right after a "not", "never", …), ``candidates`` (the answer is a short list of
 alternatives, one of them not a reference), ``longer-name`` (the reference is part of a
 longer capitalized name in the answer), ``alternatives`` (the answer hedges between
-candidates, one of them no reference: "Either Lyon or Paris"), ``denial`` (every reference
+candidates, one of them no reference: "Either Lyon or Paris"), ``list`` (the answer is a bare
+list of candidates, hedged or not: "Lyon, Paris, Nice"), ``bag`` (the reference in a bag of
+words, no sentence: "Lyon Nice Paris Oslo Rome …"), ``denial`` (every reference
 found is denied: "anything but Paris", "Paris is wrong") and ``scale`` (a number the answer
-multiplies: "9 billion" for "9"), the last three read in
+multiplies: "9 billion" for "9"), the last five read in
 :mod:`~recallscore_nb.core.equivalence.hedges`. A vetoed row is decided not equivalent, and the guard
 names it. One dispatcher, :func:`first_veto`, reads the guards for both paths.
 
@@ -49,7 +51,7 @@ from .parts import AnswerForms, ReferenceForms, contains
 
 __all__ = ["Step", "Guard", "Found", "Cascade", "CASCADE", "PHRASE_STEPS", "READ_STEPS",
            "STEPS", "GUARDS", "LABELS", "NONE", "NORMALIZERS", "CHECKS", "EquivalenceOptions",
-           "equivalence", "equivalence_of", "first_veto"]
+           "equivalence", "equivalence_of", "first_veto", "GUARDS_OF", "CURRENT"]
 
 NORMALIZERS = gates.LEVELS
 """The normalizers the steps compare under: an answer's and a reference's forms ``a0``,
@@ -201,6 +203,14 @@ def _alternatives(found: Found) -> bool:
     return hedges.offers_alternatives(found.raw, found.refs)
 
 
+def _list(found: Found) -> bool:
+    return hedges.lists_candidates(found.raw, found.refs)
+
+
+def _bag(found: Found) -> bool:
+    return hedges.bags_words(found.raw, found.refs)
+
+
 def _denial(found: Found) -> bool:
     return hedges.denies_reference(found.raw, found.refs)
 
@@ -215,14 +225,16 @@ CASCADE = Cascade(
         Step("contains", "inside", ANSWER),
         Step("number", "inside", ANSWER_NUMBERS),
         Step("plural", "inside", ANSWER_STEMS),
-        Step("date", "read", ANSWER_NUMBERS, lambda a, r, o: checks.date_matches(a, r),
-             gates.date_gate),
+        Step("date", "read", ANSWER_NUMBERS,
+             lambda a, r, o: checks.date_matches(a, r, o.cascade > 1), gates.date_gate),
         Step("quantity", "read", ANSWER_NUMBERS,
-             lambda a, r, o: checks.quantity_matches(a, r, o.tolerance), gates.quantity_gate),
+             lambda a, r, o: checks.quantity_matches(a, r, o.tolerance, o.cascade > 1),
+             gates.quantity_gate),
         Step("glue", "read", ANSWER, lambda a, r, o: checks.glue_matches(a, r),
              gates.glue_gate, lambda r, text, o: checks.glue_possible(r, text)),
         Step("spelling", "read", ANSWER_NUMBERS,
-             lambda a, r, o: checks.spelling_matches(a, r, o.shortest), gates.spelling_gate,
+             lambda a, r, o: checks.spelling_matches(a, r, o.shortest, o.cascade > 1),
+             gates.spelling_gate,
              lambda r, text, o: checks.spelling_possible(r, text, o.shortest)),
         Step("order", "read", ANSWER_STEMS, lambda a, r, o: checks.order_matches(a, r),
              gates.order_gate),
@@ -231,7 +243,8 @@ CASCADE = Cascade(
         Step("part", "read", ANSWER_STEMS,
              lambda a, r, o: checks.part_matches(a, r, o.longest), gates.part_gate),
         Step("overlap", "read", ANSWER_STEMS,
-             lambda a, r, o: checks.overlap_matches(a, r, o.share, o.least, o.widest),
+             lambda a, r, o: checks.overlap_matches(a, r, o.share, o.least, o.widest,
+                                                    o.cascade > 1),
              gates.overlap_gate),
     ),
     guards=(
@@ -239,6 +252,8 @@ CASCADE = Cascade(
         Guard("candidates", _candidates),
         Guard("longer-name", _longer_names),
         Guard("alternatives", _alternatives),
+        Guard("list", _list),
+        Guard("bag", _bag),
         Guard("denial", _denial),
         Guard("scale", _scale),
     ))
@@ -257,20 +272,38 @@ CHECKS = {s.name: s.check for s in CASCADE.steps if s.kind == "read"}
 """Each read step's check of one answer's forms against one reference's, under the options."""
 
 
+GUARDS_OF = {1: ("negation",),
+             2: ("negation", "alternatives", "list", "bag", "denial", "scale")}
+"""The guards each version of the cascade has on by default. Version 1 is the cascade as
+published before the gaming audit (its figures stay reproducible with ``cascade=1``); version
+2 also refuses hedges, bare lists of candidates, bags of words, denials and multiplied
+numbers."""
+CURRENT = max(GUARDS_OF)
+
+
 @dataclass(frozen=True)
 class EquivalenceOptions:
-    """Every choice of the cascade: the steps in order, the guards on, and each threshold.
+    """Every choice of the cascade: its version, the steps in order, the guards on, and each
+    threshold.
 
-    ``tolerance``: the relative distance an approximate scaled quantity may be off;
+    ``cascade``: the version (:data:`GUARDS_OF`), whose guards are on when ``guards`` is not
+    given; ``tolerance``: the relative distance an approximate scaled quantity may be off;
     ``shortest``: the shortest word the spelling step lets differ by one edit; ``window``: the
     words before a last name its given name may be; ``longest``: the most content words a part
     of a reference may have; ``share`` and ``least``: the content words of a reference the
     overlap step needs; ``widest``: the most content words of a reference whose missing words
     the overlap step does not check for a replacement (a fact changed, not left out).
+
+    >>> EquivalenceOptions(cascade=1).guards, EquivalenceOptions(guards=()).guards
+    (('negation',), ())
+    >>> EquivalenceOptions(cascade=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown cascade version 3 (known: 1, 2)
     """
 
     steps: tuple[str, ...] = STEPS
-    guards: tuple[str, ...] = ("negation",)
+    guards: tuple[str, ...] | None = None
     tolerance: float = 0.05
     shortest: int = 5
     window: int = 3
@@ -278,9 +311,15 @@ class EquivalenceOptions:
     share: Fraction = field(default=Fraction(2, 3))
     least: int = 2
     widest: int = 4
+    cascade: int = CURRENT
 
     def __post_init__(self):
         cascade = CASCADE
+        if self.cascade not in GUARDS_OF:
+            raise ValueError(f"unknown cascade version {self.cascade!r} "
+                             f"(known: {', '.join(map(str, GUARDS_OF))})")
+        if self.guards is None:
+            object.__setattr__(self, "guards", GUARDS_OF[self.cascade])
         for value, known, what in ((self.steps, cascade.step_names, "step"),
                                    (self.guards, cascade.guard_names, "guard")):
             unknown = [v for v in value if v not in known]
@@ -292,8 +331,8 @@ class EquivalenceOptions:
                                                  if g in self.guards))
 
     def option_fields(self) -> list[tuple[str, str]]:
-        """The options as signature fields, in a fixed order."""
-        return [("steps", "+".join(self.steps) or "none"),
+        """The options as signature fields, in a fixed order (``cascade`` first)."""
+        return [("cascade", str(self.cascade)), ("steps", "+".join(self.steps) or "none"),
                 ("guards", "+".join(self.guards) or "none"),
                 ("tolerance", f"{self.tolerance:g}"), ("shortest", str(self.shortest)),
                 ("window", str(self.window)), ("longest", str(self.longest)),

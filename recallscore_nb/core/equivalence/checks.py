@@ -21,48 +21,64 @@ from .forms import ANSWER
 from .parts import (
     HONORIFICS,
     NEGATIONS,
+    SCALE,
     STOP,
     AnswerForms,
     ReferenceForms,
+    bad_day,
     contains,
     glued_to,
     surface,
+    units,
 )
 
-__all__ = ["date_matches", "quantity_matches", "glue_word", "gluable", "glue_possible",
+__all__ = ["date_matches", "units_differ", "quantity_matches", "glue_word", "gluable", "glue_possible",
            "glue_matches", "editable", "spelling_possible", "spelling_matches", "order_matches",
            "name_part_matches", "part_matches", "overlap_matches", "negation_cue",
            "in_longer_name", "candidate_list"]
 
 
-def date_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
+def date_matches(answer: AnswerForms, ref: ReferenceForms, strict: bool = False) -> bool:
     """A date of the reference in the answer: the same day, or the same year with no month or
-    day that differs ("1996" and "September 1996" for "September 15, 1996")."""
-    if not ref.dates:
+    day that differs ("1996" and "September 1996" for "September 15, 1996"). ``strict``
+    (cascade 2): every date of the reference, and no month beside a number that is no day
+    ("May 310, 2012" is no date of 2012; "1830" alone is not "1780–1830")."""
+    if not ref.dates or strict and bad_day(answer.a1):
         return False
     found = answer.dates
-    for year, month, day in ref.dates:
-        same_year = [(m, d) for y, m, d in found if y == year]
-        if any(m == month and d == day for m, d in same_year):
-            return True
-        if same_year and not any((m is not None and month is not None and m != month)
-                                 or (d is not None and day is not None and d != day)
-                                 for m, d in same_year):
-            return True
-    return False
+    matched = [_date_in(found, year, month, day) for year, month, day in ref.dates]
+    return all(matched) if strict else any(matched)
+
+
+def _date_in(found: list[tuple], year: int, month, day) -> bool:
+    same_year = [(m, d) for y, m, d in found if y == year]
+    if any(m == month and d == day for m, d in same_year):
+        return True
+    return bool(same_year) and not any((m is not None and month is not None and m != month)
+                                       or (d is not None and day is not None and d != day)
+                                       for m, d in same_year)
 
 
 ROUNDING = 0.001
 """How far (relatively) a more precise number may be from the whole number it rounds to."""
 
 
-def quantity_matches(answer: AnswerForms, ref: ReferenceForms, tolerance: float) -> bool:
+def units_differ(answer: AnswerForms, ref: ReferenceForms) -> bool:
+    """Whether the answer and the reference each name units (:func:`~.parts.units`), none of
+    them the same ("8,850 miles" for "8,850 km", "100 °F" for "100 °C")."""
+    mine, theirs = units(answer.a2), units(ref.a2)
+    return bool(mine) and bool(theirs) and not mine & theirs
+
+
+def quantity_matches(answer: AnswerForms, ref: ReferenceForms, tolerance: float,
+                     strict: bool = False) -> bool:
     """Every quantity of a reference that says only quantities is in the answer: the same
     number, a number inside the range it gives, a more precise number that rounds to a whole
     one and is within :data:`ROUNDING` of it ("1227.986" for "1,228"; never "12.5" for
     "12"), or, for an approximate one with a scale word or a decimal, a number within
-    ``tolerance`` of it."""
-    if not ref.only_quantities:
+    ``tolerance`` of it. ``strict`` (cascade 2): and no unit other than the reference's
+    (:func:`units_differ`)."""
+    if not ref.only_quantities or strict and units_differ(answer, ref):
         return False
     numbers = answer.numbers
 
@@ -123,9 +139,12 @@ def _one_edit(a: str, b: str) -> bool:
     return a[i:] == b[i + 1:]
 
 
-def editable(word: str, shortest: int) -> bool:
+def editable(word: str, shortest: int, strict: bool = False) -> bool:
     """Whether the spelling step lets the word differ by one edit: a word of at least
-    ``shortest`` characters, never a number."""
+    ``shortest`` characters, never a number; ``strict`` (cascade 2): nor a word with a digit
+    ("1840s") or a scale word ("million" is not "billion")."""
+    if strict and (any(c.isdigit() for c in word) or word in SCALE):
+        return False
     return len(word) >= shortest and not word.isdigit()
 
 
@@ -146,7 +165,8 @@ def spelling_possible(ref: ReferenceForms, text1: str, shortest: int) -> bool:
                                                      and _halves_in(w, text1)) for w in ref.a1)
 
 
-def spelling_matches(answer: AnswerForms, ref: ReferenceForms, shortest: int) -> bool:
+def spelling_matches(answer: AnswerForms, ref: ReferenceForms, shortest: int,
+                     strict: bool = False) -> bool:
     """The reference in the answer, a word of at least ``shortest`` letters (never a number)
     allowed one edit ("Narsingh" for "Narsing")."""
     if not spelling_possible(ref, answer.text1, shortest):
@@ -155,7 +175,7 @@ def spelling_matches(answer: AnswerForms, ref: ReferenceForms, shortest: int) ->
     near: list[set[str]] = []
     for word in r:
         alike = {word} & answer.s1
-        if editable(word, shortest):
+        if editable(word, shortest, strict):
             by_length = answer.words_by_length
             alike |= {t for n in (len(word) - 1, len(word), len(word) + 1) if n >= shortest
                       for t in by_length.get(n, ())
@@ -218,14 +238,16 @@ def part_matches(answer: AnswerForms, ref: ReferenceForms, longest: int) -> bool
 
 
 def overlap_matches(answer: AnswerForms, ref: ReferenceForms, share, least: int,
-                    widest: int) -> bool:
+                    widest: int, strict: bool = False) -> bool:
     """At least ``least`` and ``share`` of the reference's content words in the answer, and
     every number of it (a date or a reference of quantities aside: their own steps read
     those). Of a reference of more than ``widest`` content words (a sentence), no missing
     word may be replaced by another between the same neighbours ("east drawer" for "west
-    drawer": a fact changed, not left out)."""
+    drawer": a fact changed, not left out). ``strict`` (cascade 2): and no unit other than
+    the reference's (:func:`units_differ`: "5 gallons" for "approximately 5 liters")."""
     c = set(ref.content2)
-    if len(c) < least or ref.dates or ref.only_quantities:
+    if len(c) < least or ref.dates or ref.only_quantities or strict and units_differ(answer,
+                                                                                     ref):
         return False
     found = len(c & answer.s2)
     if found < least or found < share * len(c) or not all(

@@ -28,17 +28,25 @@ import re
 from dataclasses import dataclass
 
 from .forms import ANSWER
-from .parts import STOP, ReferenceForms, contains, surface
+from .parts import STOP, ReferenceForms, bad_day, contains, surface
+from .places import qualifies
 
-__all__ = ["segments", "Segment", "offers_alternatives", "denies_reference", "scale_added",
+__all__ = ["segments", "Segment", "offers_alternatives", "lists_candidates", "bags_words",
+           "denies_reference", "scale_added", "PREPOSITIONS",
            "MARKS", "HEDGE_WORDS", "LEAD_WORDS", "VERBS", "LONGEST", "DENIALS", "NEAR",
            "SCALE_WORDS"]
 
+_ABBREVIATION = "".join(rf"(?<!\b{a})" for a in (
+    "[A-Z]", "Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Sr", "Lt", "Mt", "Co", "No", "vs", "Inc",
+    "Ltd", "Gen", "Col", "Sgt", "Pt"))
+"""A full stop after an initial or one of these does not end a sentence ("Gerald R. Ford")."""
 _CUT = re.compile(
-    r"(?<!\d),|,(?!\d)|[;|\n\r\t\u2022\u00b7]|(?<!\d)/|/(?!\d)"         # , ; | / …
-    r"|(?:^|\s)[-\u2013\u2014*+>](?=\s)|\s[\u2013\u2014]\s"              # bullets, dashes
+    r"(?<!\d)(?<!\d\s),|,(?!\d)(?!\s?\d{4}\b)"           # , (not 1,000 nor 4 July, 1960)
+    r"|[;|\n\r\t\u2022\u00b7]|(?<!\d)/|/(?!\d)"                                # ; | / …
+    r"|(?:^|(?<!\d)\s)[-\u2013\u2014*+>](?=\s)|(?<!\d)\s[\u2013\u2014]\s"          # bullets,
+    r"|\s[\u2013\u2014]\s(?!\d)"                                         # dashes (not 14 – 18)
     r"|(?:^|\s)\d{1,2}[.)](?=\s)"                                           # 1. 2)
-    r"|[.!?](?=\s|$)")                                                      # sentence ends
+    r"|" + _ABBREVIATION + r"[.!?](?=\s|$)")                                # sentence ends
 CUT = "\u2016"
 OPEN = "\u2017"
 """A cut made by a word offering an alternative: the segment after it is one."""
@@ -53,7 +61,7 @@ LEAD_WORDS = frozenset(
     "either or nor and but maybe perhaps possibly probably likely might could may would can "
     "it its it s is was are were be i im am think guess believe not sure unsure also well so "
     "then the a an answer answers correct which one of these this that option options "
-    "candidate candidates definitely certainly way my final".split())
+    "candidate candidates definitely certainly way my final yes no ok okay sure indeed".split())
 """Words that open (or make up) a hedge or a lead-in ("It could be", "I think it is")."""
 VERBS = frozenset(
     "is was are were be been being has have had do does did can will would shall should must "
@@ -62,8 +70,10 @@ VERBS = frozenset(
     "sung".split())
 """Words that make a segment a clause: a sentence that says something, not a candidate."""
 def _verb(token: str) -> bool:
-    """A word of :data:`VERBS`, or one that looks like a past participle ("performed")."""
-    return token in VERBS or (len(token) >= 7 and token.endswith("ed"))
+    """A word of :data:`VERBS`, or one that looks like a past participle ("formed"; not
+    "speed")."""
+    return token in VERBS or (len(token) >= 6 and token.endswith("ed")
+                              and not token.endswith("eed"))
 
 
 LONGEST = 6
@@ -92,14 +102,15 @@ class Segment:
 
 
 def _cut_tokens(raw: str) -> list[str]:
-    """The answer's ``answer`` tokens with :data:`CUT` (or :data:`OPEN`, after a word
-    offering an alternative) between its segments."""
+    """The answer's ``answer`` tokens with :data:`CUT` between its segments, and each word
+    offering an alternative marked with :data:`OPEN` before it (it cuts, unless it is part
+    of a reference: "hit points or health points")."""
     text = _CUT.sub(f" {CUT} ", surface(raw))
     out: list[str] = []
     for part in text.split(CUT):
         out.append(CUT)
         for t in _joined_andor(ANSWER(part).split()):
-            out.append(OPEN if t in MARKS else t)
+            out.append(OPEN + t if t in MARKS else t)
     return out
 
 
@@ -131,7 +142,7 @@ def segments(raw: str, refs: list[ReferenceForms]) -> list[Segment]:
     [(('lyon',), False), (('paris', 'france'), True)]
     """
     tokens = _cut_tokens(raw)
-    words = [(i, t) for i, t in enumerate(tokens) if t not in (CUT, OPEN)]
+    words = [(i, t.lstrip(OPEN)) for i, t in enumerate(tokens) if t != CUT]
     flat = [t for _, t in words]
     inside = [False] * len(tokens)
     for ref in refs:
@@ -144,15 +155,16 @@ def segments(raw: str, refs: list[ReferenceForms]) -> list[Segment]:
     current: list[str] = []
     found, opened = False, True
     for j, t in enumerate(tokens + [CUT]):
-        if t in (CUT, OPEN) and not (j < len(tokens) and inside[j]):
+        mark = t == CUT or t.startswith(OPEN)
+        if mark and not (j < len(tokens) and inside[j]):
             if current:
                 opened = opened or not out or current[0] in _HEDGES_ONLY
                 lead = LEAD_WORDS if opened else _HEDGES_ONLY
                 out.append(Segment(tuple(current), _past(current, lead), found))
                 current, found, opened = [], False, False
-            opened = opened or t == OPEN
-        elif t not in (CUT, OPEN):
-            current.append(t)
+            opened = opened or t != CUT
+        elif t != CUT:
+            current.append(t.lstrip(OPEN))
             found = found or inside[j]
     return out
 
@@ -164,16 +176,21 @@ def _about_reference(segment: Segment, refs: list[ReferenceForms]) -> bool:
         own & set(segment.said))
 
 
-def _short(segment: Segment, refs: list[ReferenceForms]) -> bool:
-    """A segment holding a reference that says little else: no clause past its lead-in, and
-    at most :data:`LONGEST` words beside the reference."""
+def _rest(segment: Segment, refs: list[ReferenceForms]) -> list[str]:
+    """A segment's words past its lead-in, the longest reference found in them taken out."""
     said = list(segment.said)
     for ref in sorted(refs, key=lambda r: -len(r.a0)):
         k = len(ref.a0)
         for i in range(len(said) - k + 1):
             if k and said[i:i + k] == ref.a0:
-                said = said[:i] + said[i + k:]
-                break
+                return said[:i] + said[i + k:]
+    return said
+
+
+def _short(segment: Segment, refs: list[ReferenceForms]) -> bool:
+    """A segment holding a reference that says little else: no clause past its lead-in, and
+    at most :data:`LONGEST` words beside the reference."""
+    said = _rest(segment, refs)
     return len(said) <= LONGEST and not any(map(_verb, said))
 
 
@@ -196,6 +213,118 @@ def offers_alternatives(raw: str, refs: list[ReferenceForms]) -> bool:
     if not strangers or strangers < held:
         return False
     return bool(set(ANSWER(raw.replace("/", " or ")).split()) & HEDGE_WORDS) or "?" in raw
+
+
+PREPOSITIONS = frozenset(
+    "in on at of for by from with to into during near about after before since under over "
+    "until through".split())
+"""Words that open a phrase continuing a clause ("in 1968"), not a candidate."""
+_LAYOUT = re.compile(r"[;|\n\u2022]|(?:^|\s)\d{1,2}[.)]\s|(?:^|\n)\s*[-*+\u2013\u2014]\s")
+"""The marks of a list laid out as one: semicolons, bars, lines, bullets, numbers."""
+
+
+def _item(segment: Segment) -> bool:
+    """A candidate that reads as a name: short, no clause, not a phrase opened by a
+    preposition."""
+    said = segment.said
+    return 0 < len(said) <= LONGEST and not any(map(_verb, said)) and any(
+        t not in STOP for t in said) and said[0] not in PREPOSITIONS
+
+
+def _bare(segment: Segment, refs: list[ReferenceForms]) -> bool:
+    """A segment that is a reference and at most one other word ("singer Mary Foster"): no
+    clause, no phrase opened by a preposition, places aside."""
+    rest = _rest(segment, refs)
+    if any(map(_verb, rest)) or rest[:1] and rest[0] in PREPOSITIONS:
+        return False
+    return sum(t not in STOP for t in rest) <= 1
+
+
+def _placed(parts: list[Segment]) -> list[Segment]:
+    """The segments, each place (:data:`~.places.PLACES`) that qualifies the segment before
+    it read as one candidate with it: the place is left out, or, when it holds a reference,
+    the segment it qualifies ("Atlanta, Georgia" for "Georgia")."""
+    out: list[Segment] = []
+    for s in parts:
+        if out and qualifies(s.said):
+            if not s.found:
+                continue
+            out.pop()
+        out.append(s)
+    return out
+
+
+MANY = 8
+"""From this many segments, a list whose other segments are three in four names is a dump
+of candidates, whatever the others are."""
+
+
+def lists_candidates(raw: str, refs: list[ReferenceForms]) -> bool:
+    """Whether the answer is a bare list of candidates, hedged or not: each segment holding a
+    reference is that reference and at most one other word, the other segments are names
+    (or short items of a list laid out with semicolons, lines, bullets or numbers; or, in a
+    dump of :data:`MANY` segments or more that opens with one, three in four of them names),
+    and as many
+    at least share no content word with any reference as hold one ("Lyon, Paris, Nice";
+    "1. Lyon 2. Paris"; not "Atlanta, Georgia", "Paris, France", "It was held in Paris,
+    Lyon and Nice", nor a list of two references or more, "Paris; Lyon" for both), nor a
+    lead-in and, past its last colon, one reference ("Whisky, honey, egg: Atholl Brose").
+
+    >>> refs = [ReferenceForms.of("Paris")]
+    >>> [lists_candidates(a, refs) for a in ("Lyon, Paris, Nice", "1. Lyon 2. Paris",
+    ...  "Paris, France", "Paris, the capital", "It was held in Paris, Lyon and Nice.")]
+    [True, True, False, False, False]
+    """
+    head, colon, tail = surface(raw).rpartition(":")
+    answer = [s for s in segments(tail, refs) if not s.filler] if colon else []
+    if len(answer) == 1 and answer[0].found and _bare(answer[0], refs):
+        return False  # "Whisky, honey, egg: Atholl Brose": what comes before leads in
+    parts = _placed([s for s in segments(raw, refs) if not s.filler])
+    held = [s for s in parts if s.found]
+    others = [s for s in parts if not s.found and s.said[0] not in DENIALS]  # "not Lyon"
+    if not held or not others or not all(_bare(s, refs) for s in held):
+        return False
+    if len(held) > 1 and len({tuple(r.a0) for s in held for r in refs
+                              if contains(list(s.tokens), r.a0)}) > 1:
+        return False  # several references, each its own item: a list asked for
+    laid_out = _LAYOUT.search(raw) and all(len(s.said) <= LONGEST for s in others)
+    items = sum(map(_item, others))
+    dump = len(parts) >= MANY and items >= len(others) * 3 / 4 and (
+        parts[0].found or _item(parts[0]))  # not prose that lists: "It borders A, B, …"
+    if not laid_out and not dump and items < len(others):
+        return False
+    strangers = sum(not _about_reference(s, refs) for s in others)
+    return strangers - len(_DESCRIBED.findall(surface(raw))) >= len(held)
+
+
+_DESCRIBED = re.compile(r"(?:^|[,;(]\s*)(?:the|a|an)\s+[a-z]")
+"""A segment that describes, not names: "Paris, the capital" (each is one stranger fewer)."""
+
+
+BAG = 16
+"""The fewest words beside a reference that make a bag of words, when few are function words."""
+
+
+def bags_words(raw: str, refs: list[ReferenceForms]) -> bool:
+    """Whether each segment holding a reference is a bag of words: :data:`BAG` words or more
+    beside it, at most one in ten of them a function word or a verb ("Lyon Nice Paris Oslo
+    Rome …"; not a sentence, which has its "of", "in", "is" …).
+
+    >>> refs = [ReferenceForms.of("Paris")]
+    >>> bags_words(" ".join(["Lyon Nice Paris Oslo Rome Bern Kyiv Riga Baku"] * 2), refs)
+    True
+    >>> bags_words("Paris is the capital and largest city of France, on the Seine, with "
+    ...            "its museums, its cafés and its long boulevards of stone", refs)
+    False
+    """
+    held = [s for s in segments(raw, refs) if s.found]
+    if not held:
+        return False
+    for segment in held:
+        rest = _rest(segment, refs)
+        if len(rest) < BAG or sum(t in STOP or _verb(t) for t in rest) * 10 > len(rest):
+            return False
+    return True
 
 
 DENIALS = frozenset({"not", "no", "never", "nor", "neither", "without", "isnt", "wasnt", "arent",
@@ -242,11 +371,18 @@ def denies_reference(raw: str, refs: list[ReferenceForms]) -> bool:
     if not held:
         return False
     for segment in held:
-        places = [(i, len(r.a0)) for r in refs for i in range(len(segment.tokens))
-                  if r.a0 and segment.tokens[i:i + len(r.a0)] == tuple(r.a0)]
+        places = _widest([(i, len(r.a0)) for r in refs for i in range(len(segment.tokens))
+                          if r.a0 and segment.tokens[i:i + len(r.a0)] == tuple(r.a0)])
         if not places or not all(_denied(segment.tokens, i, k) for i, k in places):
             return False
     return True
+
+
+def _widest(places: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The places (start, length) not inside another: "turkey" is read in "a large roasted
+    turkey" where both are references."""
+    return [(i, k) for i, k in places
+            if not any(j <= i and i + k <= j + m and (j, m) != (i, k) for j, m in places)]
 
 
 SCALE_WORDS = frozenset({"hundred", "thousand", "million", "billion", "trillion", "k", "m",
@@ -255,20 +391,23 @@ SCALE_WORDS = frozenset({"hundred", "thousand", "million", "billion", "trillion"
 
 
 def scale_added(a0: list[str], starts: list[int], refs: list[ReferenceForms]) -> bool:
-    """Whether every reference found ends in a number the answer multiplies: a scale word
-    right after it that the reference lacks ("9 billion" for "9"; "9 billion" for "9
-    billion" is the reference).
+    """Whether the answer multiplies a number of a reference found in it: a scale word right
+    after it that the reference lacks ("9 billion" for "9", "291 episodes billion" for "291
+    episodes"; "9 billion" for "9 billion" is the reference), or breaks a date ("July 140,
+    1976": :func:`~.parts.bad_day`).
 
     >>> scale_added("it was 9 billion".split(), [2], [ReferenceForms.of("9")])
     True
     >>> scale_added("9 points".split(), [0], [ReferenceForms.of("9")])
     False
+    >>> scale_added("season seven thousand".split(), [0], [ReferenceForms.of("season seven")])
+    True
     """
-    ends = [(s, len(r.a0)) for s in starts for r in refs
-            if r.a0 and a0[s:s + len(r.a0)] == r.a0]
-    return bool(ends) and all(
-        r_end < len(a0) and a0[r_end] in SCALE_WORDS and _numeric(a0[r_end - 1])
-        for r_end in (s + k for s, k in ends))
+    spans = _widest(sorted({(s, len(r.a0)) for s in starts for r in refs
+                            if r.a0 and a0[s:s + len(r.a0)] == r.a0}))
+    numbered = {len(r.a0) for r in refs if any(map(_numeric, r.a1))}
+    return any(k in numbered and s + k < len(a0) and a0[s + k] in SCALE_WORDS
+               for s, k in spans) or bad_day(a0)
 
 
 def _numeric(token: str) -> bool:

@@ -26,7 +26,8 @@ from .forms import (
 )
 
 __all__ = ["AnswerForms", "ReferenceForms", "STOP", "NEGATIONS", "contains", "content",
-           "dates", "is_year", "quantities", "glued_to", "surface", "value"]
+           "dates", "is_year", "quantities", "glued_to", "surface", "value", "UNITS", "units",
+           "bad_day"]
 
 STOP = frozenset(
     "a an the of in on at to for by and or is was were be been are as with from that this it "
@@ -63,6 +64,38 @@ UNIT_WORDS = frozenset({"year", "kilometer", "mile", "foot", "inch", "pound", "k
                         "percent", "dollar", "euro", "rupee", "yen", "mph", "degree",
                         "celsius", "fahrenheit", "c", "f", "h", "s", "m", "g", "l", "kph",
                         "mg", "ml", "gb", "mb"})
+UNITS = {
+    **dict.fromkeys(("kilometer", "kilometre", "km"), "km"), **dict.fromkeys(("mile", "mi"),
+                                                                            "mile"),
+    **dict.fromkeys(("meter", "metre"), "m"), **dict.fromkeys(("centimeter", "centimetre",
+                                                                "cm"), "cm"),
+    **dict.fromkeys(("millimeter", "millimetre", "mm"), "mm"),
+    **dict.fromkeys(("foot", "feet", "ft"), "ft"), "inch": "inch",
+    **dict.fromkeys(("yard", "yd"), "yard"), **dict.fromkeys(("kilogram", "kg"), "kg"),
+    "gram": "g", **dict.fromkeys(("pound", "lb", "lbs"), "lb"),
+    **dict.fromkeys(("ounce", "oz"), "oz"), **dict.fromkeys(("ton", "tonne"), "t"),
+    "celsius": "degree c", "fahrenheit": "degree f", "kelvin": "kelvin",
+    **dict.fromkeys(("liter", "litre"), "l"), "gallon": "gallon",
+    **dict.fromkeys(("milliliter", "millilitre", "ml"), "ml"), "pint": "pint", "mph": "mph",
+    "kph": "kph", "knot": "knot", "dollar": "dollar", "euro": "euro", "rupee": "rupee",
+    "yen": "yen", "year": "year", "month": "month", "week": "week", "day": "day",
+    "hour": "hour", "minute": "minute", "decade": "decade", "century": "century",
+    "percent": "percent"}
+"""Unit words (as :data:`~recallscore_nb.core.equivalence.forms.ANSWER_STEMS` writes them)
+and the unit each names: "8,850 km" and "8,850 miles" say different things."""
+
+
+def units(tokens: list[str]) -> frozenset[str]:
+    """The units the tokens name (:data:`UNITS`; "degree c" and "degree f" told apart).
+
+    >>> sorted(units("100 degree c or 212 degree f".split())), units("8850 mile".split())
+    (['degree c', 'degree f'], frozenset({'mile'}))
+    """
+    out = {UNITS[t] for t in tokens if t in UNITS}
+    out |= {f"degree {b}" for a, b in zip(tokens, tokens[1:]) if a == "degree" and b in ("c", "f", "k")}
+    return frozenset(out)
+
+
 RANGE_WORDS = frozenset({"to", "until", "through"})
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _DAY = re.compile(r"[0-9]{1,2}")
@@ -100,6 +133,22 @@ def _stems(text: str) -> list[str]:
 # --- dates and quantities --------------------------------------------------------------------
 def _day(token: str) -> int | None:
     return int(token) if _DAY.fullmatch(token) and 1 <= int(token) <= 31 else None
+
+
+def bad_day(tokens: list[str]) -> bool:
+    """Whether a month is written beside a number that is no day of it nor a year ("May
+    310, 2012", "80 September 2010").
+
+    >>> bad_day("may 310 2012".split()), bad_day("may 31 2012".split())
+    (True, False)
+    """
+    for i, token in enumerate(tokens):
+        if token not in MONTHS:
+            continue
+        for near in tokens[max(0, i - 1):i] + tokens[i + 1:i + 2]:
+            if near.isdigit() and not _YEAR.fullmatch(near) and _day(near) is None:
+                return True
+    return False
 
 
 def dates(tokens: list[str]) -> list[tuple]:

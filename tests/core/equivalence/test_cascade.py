@@ -68,7 +68,9 @@ def test_a_reference_inside_a_longer_name_is_vetoed_only_by_its_guard(answer, re
 
 
 def test_a_list_of_candidates_is_vetoed_only_by_its_guard():
-    assert both("Paris, Lyon or Marseille", ["Paris"]) == (True, "contains")
+    assert both("Paris, Lyon or Marseille", ["Paris"],
+                EquivalenceOptions(cascade=1)) == (True, "contains")
+    assert both("Paris, Lyon or Marseille", ["Paris"]) == (False, "alternatives")
     assert both("Paris, Lyon or Marseille", ["Paris"],
                 EquivalenceOptions(guards=("candidates",))) == (False, "candidates")
     # every candidate a reference: no veto
@@ -134,23 +136,28 @@ def test_no_step_decides_nothing():
 # --- options ---------------------------------------------------------------------------------
 def test_the_options_as_signature_fields_in_a_fixed_order():
     assert DEFAULT.option_fields() == [
+        ("cascade", "2"),
         ("steps", "exact+contains+number+plural+date+quantity+glue+spelling+order+name-part+"
                   "part+overlap"),
-        ("guards", "negation"), ("tolerance", "0.05"), ("shortest", "5"), ("window", "3"),
+        ("guards", "negation+alternatives+list+bag+denial+scale"), ("tolerance", "0.05"), ("shortest", "5"), ("window", "3"),
         ("longest", "4"), ("share", "2/3"), ("least", "2"), ("widest", "4")]
     chosen = EquivalenceOptions(steps=("overlap", "date", "exact"), guards=GUARDS[::-1],
                                 tolerance=0.1, share=Fraction(3, 4))
     assert chosen.steps == ("exact", "date", "overlap")  # the cascade's order, whatever given
-    assert chosen.guards == ("negation", "candidates", "longer-name", "alternatives", "denial",
-                             "scale")
+    assert chosen.guards == ("negation", "candidates", "longer-name", "alternatives", "list",
+                             "bag", "denial", "scale")
     assert dict(chosen.option_fields())["share"] == "3/4"
     assert dict(EquivalenceOptions(steps=(), guards=()).option_fields())["steps"] == "none"
+    first = EquivalenceOptions(cascade=1)
+    assert first.guards == ("negation",) and first.option_fields()[0] == ("cascade", "1")
+    # guards given are the guards, whatever the version
+    assert EquivalenceOptions(cascade=1, guards=("list",)).guards == ("list",)
 
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"steps": ("exact", "nope")}, "unknown step 'nope' (known: exact, contains, number, "),
     ({"guards": ("negations",)}, "unknown guard 'negations' (known: negation, candidates, "
-                                 "longer-name, alternatives, denial, scale)"),
+                                 "longer-name, alternatives, list, bag, denial, scale)"),
 ])
 def test_unknown_step_or_guard_names_are_refused(options, message):
     with pytest.raises(ValueError) as caught:

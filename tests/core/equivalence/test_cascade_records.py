@@ -61,8 +61,8 @@ def test_the_shipped_cascade_names_the_published_labels_in_order():
     or moved changes them, and must do so here too."""
     assert CASCADE.labels == (
         "exact", "contains", "number", "plural", "date", "quantity", "glue", "spelling",
-        "order", "name-part", "part", "overlap", "negation", "candidates", "longer-name", "alternatives", "denial",
-        "scale", "none")
+        "order", "name-part", "part", "overlap", "negation", "candidates", "longer-name",
+        "alternatives", "list", "bag", "denial", "scale", "none")
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from recallscore_nb.core.equivalence.checks import (
     part_matches,
     quantity_matches,
     spelling_matches,
+    units_differ,
 )
 from recallscore_nb.core.equivalence.forms import ANSWER
 from recallscore_nb.core.equivalence.parts import AnswerForms, ReferenceForms
@@ -254,3 +255,43 @@ def test_in_longer_name(answer, reference, expected):
 ])
 def test_candidate_list(answer, references, expected):
     assert candidate_list(answer, [ReferenceForms.of(r) for r in references]) is expected
+
+
+# --- cascade 2: numbers, dates and units are compared, not dropped ------------------------------
+@pytest.mark.parametrize(("answer", "reference", "first", "second"), [
+    ("May 310, 2012", "May 31, 2012", True, False),       # a day times ten
+    ("80 September 2010", "8 September 2010", True, False),
+    ("17800–1830", "1780–1830", True, False),             # one year of two
+    ("He was born on 4 July 1776.", "July 4, 1776", True, True),
+    ("1780 to 1830", "1780–1830", True, True),
+])
+def test_strict_dates(answer, reference, first, second):
+    a, r = AnswerForms.of(answer), ReferenceForms.of(reference)
+    assert date_matches(a, r) is first and date_matches(a, r, strict=True) is second
+
+
+@pytest.mark.parametrize(("answer", "reference", "first", "second"), [
+    ("8,850 miles", "8,850 km", True, False), ("100 °F", "100 °C", True, False),
+    ("8,850 kilometres", "8,850 km", True, True), ("8,850", "8,850 km", True, True),
+    ("8,850 metres or 29,032 ft", "8,850 metres", True, True),  # one unit the same
+])
+def test_strict_quantities_compare_units(answer, reference, first, second):
+    a, r = AnswerForms.of(answer), ReferenceForms.of(reference)
+    assert quantity_matches(a, r, 0.05) is first
+    assert quantity_matches(a, r, 0.05, strict=True) is second
+    assert units_differ(a, r) is (first and not second)
+
+
+@pytest.mark.parametrize(("answer", "reference", "first", "second"), [
+    ("the 18400s", "the 1840s", True, False), ("3.5 billion", "3.5 million", True, False),
+    ("Narsingh", "Narsing", True, True)])
+def test_strict_spelling_edits_no_number_or_scale(answer, reference, first, second):
+    a, r = AnswerForms.of(answer), ReferenceForms.of(reference)
+    assert spelling_matches(a, r, 5) is first
+    assert spelling_matches(a, r, 5, strict=True) is second
+
+
+def test_strict_overlap_refuses_another_unit():
+    a, r = AnswerForms.of("approximately 5 gallons"), ReferenceForms.of("approximately 5 liters")
+    assert overlap_matches(a, r, Fraction(2, 3), 2, 4) is True
+    assert overlap_matches(a, r, Fraction(2, 3), 2, 4, strict=True) is False

@@ -9,12 +9,14 @@ import pytest
 from recallscore_nb.core.equivalence.parts import (
     AnswerForms,
     ReferenceForms,
+    bad_day,
     contains,
     content,
     dates,
     glued_to,
     quantities,
     surface,
+    units,
     value,
 )
 
@@ -172,3 +174,21 @@ def test_a_references_numbers_and_dates():
     assert ref.numbers2 == ["50", "90", "15", "1996"]
     assert ref.dates == [(1996, 9, 15)]
     assert ReferenceForms.of("").numbers2 == [] and ReferenceForms.of("").dates == []
+
+
+# --- units and broken dates (cascade 2) --------------------------------------------------------
+@pytest.mark.parametrize(("text", "expected"), [
+    ("8,850 km", {"km"}), ("8,850 kilometres", {"km"}), ("5,499 miles", {"mile"}),
+    ("100 °C", {"degree c"}), ("100 degrees Celsius", {"degree c"}), ("212 °F", {"degree f"}),
+    ("$5", {"dollar"}), ("5 euros", {"euro"}), ("10 years and 2 months", {"year", "month"}),
+    ("Paris", set()), ("", set()), ("45%", {"percent"})])
+def test_units_name_what_the_number_counts(text, expected):
+    assert units(AnswerForms.of(text).a2) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("May 310, 2012", True), ("80 September 2010", True), ("32 December 1600", True),
+    ("May 31, 2012", False), ("31 December 1600", False), ("May 2012", False),
+    ("May 1999 2012", False), ("", False), ("in 310 BC", False)])
+def test_a_month_beside_a_number_that_is_no_day_is_a_broken_date(text, expected):
+    assert bad_day(AnswerForms.of(text).a1) is expected
