@@ -112,12 +112,15 @@ def test_three_examples_accepted_when_any_else_refused():
 
 
 def test_rule_values_are_scored_as_given_and_named_apart():
-    audit = gaming_audit(ITEMS, rules=["equivalent", Equivalent(guards=("negation", "candidates"))],
+    audit = gaming_audit(ITEMS, rules=["equivalent", Equivalent(cascade=1),
+                                       Equivalent(cascade=1, guards=("negation", "candidates"))],
                          families=["list"], seed=4)
     shares = audit.shares.set_index("rule")
-    assert shares.loc["equivalent[0]", "accepted"] == len(ITEMS)
-    assert shares.loc["equivalent[1]", "accepted"] < len(ITEMS)
-    assert "guards:negation+candidates" in audit.signatures["equivalent[1]"]
+    assert shares.loc["equivalent[0]", "accepted"] == 0  # cascade 2 refuses every list
+    assert shares.loc["equivalent[1]", "accepted"] == len(ITEMS)
+    assert 0 < shares.loc["equivalent[2]", "accepted"] < len(ITEMS)
+    assert "guards:negation+candidates" in audit.signatures["equivalent[2]"]
+    assert "cascade:1" in audit.signatures["equivalent[1]"]
 
 
 def test_bad_arguments_are_usage_errors_naming_what_is_known():

@@ -244,7 +244,9 @@ def overlap_matches(answer: AnswerForms, ref: ReferenceForms, share, least: int,
     those). Of a reference of more than ``widest`` content words (a sentence), no missing
     word may be replaced by another between the same neighbours ("east drawer" for "west
     drawer": a fact changed, not left out). ``strict`` (cascade 2): and no unit other than
-    the reference's (:func:`units_differ`: "5 gallons" for "approximately 5 liters")."""
+    the reference's (:func:`units_differ`: "5 gallons" for "approximately 5 liters"), and,
+    of a sentence, no alternatives offered for one of its words ("west drawer … east
+    drawer")."""
     c = set(ref.content2)
     if len(c) < least or ref.dates or ref.only_quantities or strict and units_differ(answer,
                                                                                      ref):
@@ -253,7 +255,31 @@ def overlap_matches(answer: AnswerForms, ref: ReferenceForms, share, least: int,
     if found < least or found < share * len(c) or not all(
             t in answer.s2 for t in ref.numbers2):
         return False
-    return len(c) <= widest or not _replaced(answer, ref)
+    return len(c) <= widest or not (_replaced(answer, ref) or strict and _slot_offered(answer,
+                                                                                       ref))
+
+
+def _slot_offered(answer: AnswerForms, ref: ReferenceForms) -> bool:
+    """Whether the answer offers alternatives for a word of the reference: two words of the
+    reference side by side in the answer, and the same second word after another content word
+    that is no word of the reference ("west drawer … east drawer").
+
+    >>> _slot_offered(AnswerForms.of("the west drawer or the east drawer"),
+    ...               ReferenceForms.of("in the west drawer"))
+    True
+    >>> _slot_offered(AnswerForms.of("in the west drawer, by the door"),
+    ...               ReferenceForms.of("in the west drawer"))
+    False
+    """
+    r, a = ref.a2, answer.a2
+    own = set(r)
+    pairs = set(zip(a, a[1:]))
+    for w, n in set(zip(r, r[1:])) & pairs:
+        if w in STOP or n in STOP:
+            continue
+        if any(x == n and v not in own and v not in STOP for v, x in pairs):
+            return True
+    return False
 
 
 def _replaced(answer: AnswerForms, ref: ReferenceForms) -> bool:

@@ -70,9 +70,9 @@ VERBS = frozenset(
     "sung".split())
 """Words that make a segment a clause: a sentence that says something, not a candidate."""
 def _verb(token: str) -> bool:
-    """A word of :data:`VERBS`, or one that looks like a past participle ("formed"; not
+    """A word of :data:`VERBS`, or one that looks like a past participle ("moved"; not
     "speed")."""
-    return token in VERBS or (len(token) >= 6 and token.endswith("ed")
+    return token in VERBS or (len(token) >= 5 and token.endswith("ed")
                               and not token.endswith("eed"))
 
 
@@ -177,14 +177,25 @@ def _about_reference(segment: Segment, refs: list[ReferenceForms]) -> bool:
 
 
 def _rest(segment: Segment, refs: list[ReferenceForms]) -> list[str]:
-    """A segment's words past its lead-in, the longest reference found in them taken out."""
+    """A segment's words past its lead-in, the longest reference found in them taken out (or,
+    when the lead-in took a word of it, what follows it: "May 29, 2018", "may" being also a
+    lead-in word)."""
     said = list(segment.said)
+    found = _longest_in(said, refs)
+    if found:
+        return said[:found[0]] + said[sum(found):]
+    found = _longest_in(list(segment.tokens), refs)
+    return list(segment.tokens[sum(found):]) if found else said
+
+
+def _longest_in(words: list[str], refs: list[ReferenceForms]) -> tuple[int, int] | None:
+    """(start, length) of the longest reference found in ``words``, or None."""
     for ref in sorted(refs, key=lambda r: -len(r.a0)):
         k = len(ref.a0)
-        for i in range(len(said) - k + 1):
-            if k and said[i:i + k] == ref.a0:
-                return said[:i] + said[i + k:]
-    return said
+        for i in range(len(words) - k + 1):
+            if k and words[i:i + k] == ref.a0:
+                return i, k
+    return None
 
 
 def _short(segment: Segment, refs: list[ReferenceForms]) -> bool:
@@ -215,6 +226,8 @@ def offers_alternatives(raw: str, refs: list[ReferenceForms]) -> bool:
     return bool(set(ANSWER(raw.replace("/", " or ")).split()) & HEDGE_WORDS) or "?" in raw
 
 
+MONTH_VERBS = frozenset({"may", "march"})
+"""Verbs that are also months."""
 PREPOSITIONS = frozenset(
     "in on at of for by from with to into during near about after before since under over "
     "until through".split())
@@ -227,7 +240,9 @@ def _item(segment: Segment) -> bool:
     """A candidate that reads as a name: short, no clause, not a phrase opened by a
     preposition."""
     said = segment.said
-    return 0 < len(said) <= LONGEST and not any(map(_verb, said)) and any(
+    dated = any(t.isdigit() for t in said)  # "15 May 1940": a month, not a verb
+    return 0 < len(said) <= LONGEST and not any(
+        _verb(t) and not (dated and t in MONTH_VERBS) for t in said) and any(
         t not in STOP for t in said) and said[0] not in PREPOSITIONS
 
 

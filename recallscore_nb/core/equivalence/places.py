@@ -4,8 +4,8 @@ of Australia, the provinces and territories of Canada, the nations of the United
 
 >>> qualifies(("north", "carolina"))
 True
->>> qualifies(("paris",)), qualifies(())
-(False, False)
+>>> qualifies(("paris",)), qualifies(()), qualifies(("georgia", "bulldogs"))
+(False, False, False)
 """
 
 from __future__ import annotations
@@ -58,10 +58,9 @@ PLACES: frozenset[tuple[str, ...]] = frozenset(
     tuple(ANSWER(name.strip()).split())
     for names in (_COUNTRIES, _US_STATES, _OTHER_REGIONS) for name in names.split(","))
 """Each place of the lists above, as its ``answer`` tokens."""
-_LONGEST = max(map(len, PLACES))
 
 
 def qualifies(said: tuple[str, ...]) -> bool:
-    """Whether a segment's words begin with a place of :data:`PLACES` (it qualifies the place
-    before it: "Georgia" in "Atlanta, Georgia"; "Wales in 1968")."""
-    return any(said[:k] in PLACES for k in range(1, min(len(said), _LONGEST) + 1))
+    """Whether a segment's words are a place of :data:`PLACES` (it qualifies the place before
+    it: "Georgia" in "Atlanta, Georgia"; not "Georgia Bulldogs")."""
+    return said in PLACES

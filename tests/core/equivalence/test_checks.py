@@ -295,3 +295,13 @@ def test_strict_overlap_refuses_another_unit():
     a, r = AnswerForms.of("approximately 5 gallons"), ReferenceForms.of("approximately 5 liters")
     assert overlap_matches(a, r, Fraction(2, 3), 2, 4) is True
     assert overlap_matches(a, r, Fraction(2, 3), 2, 4, strict=True) is False
+
+
+def test_strict_overlap_refuses_alternatives_offered_for_a_word_of_a_sentence():
+    ref = ReferenceForms.of("The copper token goes in the west drawer before the museum opens.")
+    stuffed = AnswerForms.of("copper silver gold token coin west drawer east drawer north drawer "
+                             "before museum opens after museum opens")
+    honest = AnswerForms.of("The copper token is put in the west drawer before the museum opens")
+    assert overlap_matches(stuffed, ref, Fraction(2, 3), 2, 4) is True
+    assert overlap_matches(stuffed, ref, Fraction(2, 3), 2, 4, strict=True) is False
+    assert overlap_matches(honest, ref, Fraction(2, 3), 2, 4, strict=True) is True
