@@ -24,6 +24,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -40,13 +41,13 @@ _ABBREVIATION = "".join(rf"(?<!\b{a})" for a in (
     "[A-Z]", "Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Sr", "Lt", "Mt", "Co", "No", "vs", "Inc",
     "Ltd", "Gen", "Col", "Sgt", "Pt"))
 """A full stop after an initial or one of these does not end a sentence ("Gerald R. Ford")."""
-_CUT = re.compile(
-    r"(?<!\d)(?<!\d\s),|,(?!\d)(?!\s?\d{4}\b)"           # , (not 1,000 nor 4 July, 1960)
-    r"|[;|\n\r\t\u2022\u00b7]|(?<!\d)/|/(?!\d)"                                # ; | / …
-    r"|(?:^|(?<!\d)\s)[-\u2013\u2014*+>](?=\s)|(?<!\d)\s[\u2013\u2014]\s"          # bullets,
-    r"|\s[\u2013\u2014]\s(?!\d)"                                         # dashes (not 14 – 18)
-    r"|(?:^|\s)\d{1,2}[.)](?=\s)"                                           # 1. 2)
-    r"|" + _ABBREVIATION + r"[.!?](?=\s|$)")                                # sentence ends
+_CUT = re.compile(  # each lookbehind after the mark it tests: 6x faster than before it
+    r",(?<!\d,)(?<!\d\s,)|,(?!\d)(?!\s?\d{4}\b)"      # , (not 1,000 nor 4 July, 1960)
+    r"|[;|\n\r\t\u2022\u00b7]|/(?<!\d/)|/(?!\d)"                          # ; | / …
+    r"|(?:^|\s(?<!\d\s))[-\u2013\u2014*+>](?=\s)|\s(?<!\d\s)[\u2013\u2014]\s"  # bullets,
+    r"|\s[\u2013\u2014]\s(?!\d)"                                   # dashes (not 14 – 18)
+    r"|(?:^|\s)\d{1,2}[.)](?=\s)"                                                 # 1. 2)
+    r"|(?=[.!?])" + _ABBREVIATION + r"[.!?](?=\s|$)")                     # sentence ends
 CUT = "\u2016"
 OPEN = "\u2017"
 """A cut made by a word offering an alternative: the segment after it is one."""
@@ -101,17 +102,27 @@ class Segment:
             and any(t not in STOP for t in self.said)
 
 
-def _cut_tokens(raw: str) -> list[str]:
+_PLACE = "qqcutqq"
+"""What stands for a cut while the ``answer`` normalizer reads the text once, whole: a
+word it leaves as it is (the tokens are those of each segment normalized on its own: the
+same on all 25,039 distinct answers of the three shipped judged sets)."""
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _cut_tokens(raw: str) -> tuple[str, ...]:
     """The answer's ``answer`` tokens with :data:`CUT` between its segments, and each word
     offering an alternative marked with :data:`OPEN` before it (it cuts, unless it is part
     of a reference: "hit points or health points")."""
-    text = _CUT.sub(f" {CUT} ", surface(raw))
     out: list[str] = []
-    for part in text.split(CUT):
+    part: list[str] = []
+    for t in ANSWER(_CUT.sub(f" {_PLACE} ", surface(raw))).split() + [_PLACE]:
+        if t != _PLACE:
+            part.append(t)
+            continue
         out.append(CUT)
-        for t in _joined_andor(ANSWER(part).split()):
-            out.append(OPEN + t if t in MARKS else t)
-    return out
+        out.extend(OPEN + w if w in MARKS else w for w in _joined_andor(part))
+        part = []
+    return tuple(out)
 
 
 def _joined_andor(tokens: list[str]) -> list[str]:
@@ -141,20 +152,27 @@ def segments(raw: str, refs: list[ReferenceForms]) -> list[Segment]:
     ...                                       [ReferenceForms.of("Paris, France")])]
     [(('lyon',), False), (('paris', 'france'), True)]
     """
+    return list(_segments(raw, tuple(tuple(r.a0) for r in refs)))
+
+
+# Each guard reads the segments of the same rows: read once per answer and references (the
+# cut tokens once per answer).
+@functools.lru_cache(maxsize=1 << 15)
+def _segments(raw: str, refs: tuple[tuple[str, ...], ...]) -> tuple[Segment, ...]:
     tokens = _cut_tokens(raw)
     words = [(i, t.lstrip(OPEN)) for i, t in enumerate(tokens) if t != CUT]
     flat = [t for _, t in words]
     inside = [False] * len(tokens)
     for ref in refs:
-        k = len(ref.a0)
+        k = len(ref)
         for s in range(len(flat) - k + 1):
-            if k and flat[s:s + k] == ref.a0:
+            if k and tuple(flat[s:s + k]) == ref:
                 for j in range(words[s][0], words[s + k - 1][0] + 1):
                     inside[j] = True
     out: list[Segment] = []
     current: list[str] = []
     found, opened = False, True
-    for j, t in enumerate(tokens + [CUT]):
+    for j, t in enumerate(tokens + (CUT,)):
         mark = t == CUT or t.startswith(OPEN)
         if mark and not (j < len(tokens) and inside[j]):
             if current:
@@ -166,7 +184,7 @@ def segments(raw: str, refs: list[ReferenceForms]) -> list[Segment]:
         elif t != CUT:
             current.append(t.lstrip(OPEN))
             found = found or inside[j]
-    return out
+    return tuple(out)
 
 
 def _about_reference(segment: Segment, refs: list[ReferenceForms]) -> bool:
