@@ -241,6 +241,11 @@ def offers_alternatives(raw: str, refs: list[ReferenceForms]) -> bool:
     strangers = sum(not _about_reference(s, refs) for s in others)
     if not strangers or strangers < held:
         return False
+    return _offers(raw)
+
+
+def _offers(raw: str) -> bool:
+    """Whether the answer hedges: a word of :data:`HEDGE_WORDS`, a slash or a question mark."""
     return bool(set(ANSWER(raw.replace("/", " or ")).split()) & HEDGE_WORDS) or "?" in raw
 
 
@@ -300,7 +305,8 @@ def lists_candidates(raw: str, refs: list[ReferenceForms]) -> bool:
     and as many
     at least share no content word with any reference as hold one ("Lyon, Paris, Nice";
     "1. Lyon 2. Paris"; not "Atlanta, Georgia", "Paris, France", "It was held in Paris,
-    Lyon and Nice", nor a list of two references or more, "Paris; Lyon" for both), nor a
+    Lyon and Nice", nor a list of two references or more, "Paris; Lyon" for both, nor two
+    names side by side with no hedge, "Smith, John" for "Smith"), nor a
     lead-in and, past its last colon, one reference ("Whisky, honey, egg: Atholl Brose").
 
     >>> refs = [ReferenceForms.of("Paris")]
@@ -321,6 +327,8 @@ def lists_candidates(raw: str, refs: list[ReferenceForms]) -> bool:
                               if contains(list(s.tokens), r.a0)}) > 1:
         return False  # several references, each its own item: a list asked for
     laid_out = _LAYOUT.search(raw) and all(len(s.said) <= LONGEST for s in others)
+    if len(parts) == 2 and not laid_out and not _offers(raw):
+        return False  # "Smith, John", "enemy, stranger": one thing named twice, as often
     items = sum(map(_item, others))
     dump = len(parts) >= MANY and items >= len(others) * 3 / 4 and (
         parts[0].found or _item(parts[0]))  # not prose that lists: "It borders A, B, …"

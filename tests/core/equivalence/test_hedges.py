@@ -55,6 +55,7 @@ def test_a_hedge_between_candidates_is_refused(answer):
     ("14 – 18", ["14"]), ("Gerald R. Ford", ["Gerald Ford", "Ford"]),
     ("Paris, the capital of France.", ["Paris"]), ("No, Lima.", ["Lima"]),
     ("Whisky, honey, oatmeal, egg: Atholl Brose.", ["Atholl Brose"]),
+    ("Smith, John", ["Smith"]), ("enemy, stranger", ["enemy"]),  # two names, no hedge
     ("James Watt, a builder of steam engines, formed a partnership with Boulton.",
      ["James Watt"]),
     ("Betty Midler portrayed the lead, singer Mary Rose Foster, in the 1979 film The Rose.",
@@ -65,7 +66,7 @@ def test_what_is_not_a_hedge_is_accepted(answer, references):
 
 
 @pytest.mark.parametrize("answer", [
-    "Lima, Quito, Bogotá", "Quito, Lima", "Lima\nQuito\nCusco", "1. Quito 2. Lima 3. Cusco",
+    "Lima, Quito, Bogotá", "Quito; Lima", "Lima\nQuito\nCusco", "1. Quito 2. Lima 3. Cusco",
     "- Quito\n- Lima", "Quito; Lima; Cusco; Oslo; Riga", "It is Lima, Quito or Cusco.",
     "Lima, Quito, Cusco and Riga"])
 def test_a_bare_list_of_candidates_is_refused(answer):
