@@ -295,12 +295,12 @@ def gaming_audit(items: Items, rules=None, seed: int = 0, per_item: int = 1, fam
     >>> from recallscore_nb.core.items import Item, Items
     >>> from recallscore_nb.core.rules import Equivalent
     >>> items = Items("d", "", (Item("a", ("Paris",), None), Item("b", ("Lyon",), None)))
-    >>> audit = gaming_audit(items, rules=["equivalent", Equivalent(guards=())],
+    >>> audit = gaming_audit(items, rules=["equivalent", Equivalent(cascade=1)],
     ...                      families=["negation"], seed=3)
     >>> audit.shares[["rule", "accepted"]].values.tolist()
-    [['equivalent[0]', 1], ['equivalent[1]', 2]]
-    >>> audit.examples[["rule", "answer", "verdict"]].values.tolist()[0]
-    ['equivalent[0]', 'Paris is wrong; it is Lyon.', 'accepted']
+    [['equivalent[0]', 0], ['equivalent[1]', 1]]
+    >>> audit.examples[["rule", "answer", "verdict"]].values.tolist()[-1]
+    ['equivalent[1]', 'Paris is wrong; it is Lyon.', 'accepted']
     """
     if isinstance(f1_threshold, bool) or not isinstance(f1_threshold, (int, float)) \
             or not 0 <= f1_threshold <= 1:

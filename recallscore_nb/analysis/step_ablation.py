@@ -7,7 +7,8 @@ For each step the rule is run without it, for each guard with it switched the ot
 truth); ``broken``: the other way round; ``net``: fixed less broken. ``accuracy`` and
 ``kappa`` are those of the rule as changed, beside the default rule's on the first row of the
 set (change ``none``). A guard that breaks more than it fixes on the development set is off by
-default; this table is where that is seen.
+default unless it refuses answers that game the rule (the guards of cascade 2: what each costs
+is seen here, what each refuses in the gaming audit).
 
 >>> from recallscore_nb.io.human_sets import read_judged_sets
 >>> table = step_ablation(read_judged_sets("example"))

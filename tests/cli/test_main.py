@@ -30,9 +30,9 @@ from tests.conftest import BENCHMARK, REFERENCE, write_benchmark, run_cli as run
 
 V = __version__
 EQUIVALENT_SIGNATURE = (
-    "equivalent|norm:answer|steps:exact+contains+number+plural+date+quantity+glue+spelling+"
-    "order+name-part+part+overlap|guards:negation|tolerance:0.05|shortest:5|window:3|longest:4|"
-    f"share:2/3|least:2|widest:4|version:{V}")
+    "equivalent|norm:answer|cascade:2|steps:exact+contains+number+plural+date+quantity+glue+"
+    "spelling+order+name-part+part+overlap|guards:negation+alternatives+list+bag+denial+scale|"
+    f"tolerance:0.05|shortest:5|window:3|longest:4|share:2/3|least:2|widest:4|version:{V}")
 ANSWER_STEPS = ("mojibake,superscripts,nfkc,accents,typography,symbols,footnotes,glued_words,"
                 "lowercase,possessives,numerals,punctuation_spaces,articles,whitespace")
 SIGNATURES = {
