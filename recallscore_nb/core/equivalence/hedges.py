@@ -270,8 +270,8 @@ def _item(segment: Segment) -> bool:
 
 
 def _bare(segment: Segment, refs: list[ReferenceForms]) -> bool:
-    """A segment that is a reference and at most one other word ("singer Mary Foster"): no
-    clause, no phrase opened by a preposition, places aside."""
+    """A segment that is a reference and at most one other content word ("singer Mary
+    Foster"): no clause, no phrase opened by a preposition."""
     rest = _rest(segment, refs)
     if any(map(_verb, rest)) or rest[:1] and rest[0] in PREPOSITIONS:
         return False
@@ -302,12 +302,11 @@ def lists_candidates(raw: str, refs: list[ReferenceForms]) -> bool:
     reference is that reference and at most one other word, the other segments are names
     (or short items of a list laid out with semicolons, lines, bullets or numbers; or, in a
     dump of :data:`MANY` segments or more that opens with one, three in four of them names),
-    and as many
-    at least share no content word with any reference as hold one ("Lyon, Paris, Nice";
-    "1. Lyon 2. Paris"; not "Atlanta, Georgia", "Paris, France", "It was held in Paris,
-    Lyon and Nice", nor a list of two references or more, "Paris; Lyon" for both, nor two
-    names side by side with no hedge, "Smith, John" for "Smith"), nor a
-    lead-in and, past its last colon, one reference ("Whisky, honey, egg: Atholl Brose").
+    and as many at least share no content word with any reference as hold one ("Lyon, Paris,
+    Nice"; "1. Lyon 2. Paris"). Not "Atlanta, Georgia", "Paris, France", "It was held in
+    Paris, Lyon and Nice", nor a list of two references or more ("Paris; Lyon" for both),
+    nor two names side by side with no hedge ("Smith, John" for "Smith"), nor a lead-in and,
+    past its last colon, one reference ("Whisky, honey, egg: Atholl Brose").
 
     >>> refs = [ReferenceForms.of("Paris")]
     >>> [lists_candidates(a, refs) for a in ("Lyon, Paris, Nice", "1. Lyon 2. Paris",
@@ -444,11 +443,14 @@ def scale_added(a0: list[str], starts: list[int], refs: list[ReferenceForms]) ->
     >>> scale_added("season seven thousand".split(), [0], [ReferenceForms.of("season seven")])
     True
     """
-    spans = _widest(sorted({(s, len(r.a0)) for s in starts for r in refs
-                            if r.a0 and a0[s:s + len(r.a0)] == r.a0}))
-    numbered = {len(r.a0) for r in refs if any(map(_numeric, r.a1))}
-    return any(k in numbered and s + k < len(a0) and a0[s + k] in SCALE_WORDS
-               for s, k in spans) or bad_day(a0)
+    found: dict[tuple[int, int], bool] = {}  # each place: a reference with a number there
+    for s in starts:
+        for r in refs:
+            if r.a0 and a0[s:s + len(r.a0)] == r.a0:
+                found[s, len(r.a0)] = found.get((s, len(r.a0)), False) or any(
+                    map(_numeric, r.a1))
+    return any(found[s, k] and s + k < len(a0) and a0[s + k] in SCALE_WORDS
+               for s, k in _widest(sorted(found))) or bad_day(a0)
 
 
 def _numeric(token: str) -> bool:
