@@ -32,8 +32,9 @@ from .parts import (
     units,
 )
 
-__all__ = ["date_matches", "units_differ", "quantity_matches", "glue_word", "gluable", "glue_possible",
-           "glue_matches", "editable", "spelling_possible", "spelling_matches", "order_matches",
+__all__ = ["date_matches", "units_differ", "quantity_matches", "glue_word", "gluable",
+           "glue_possible", "glue_matches", "editable", "spelling_possible", "spelling_matches",
+           "order_matches",
            "name_part_matches", "part_matches", "overlap_matches", "negation_cue",
            "in_longer_name", "candidate_list"]
 
