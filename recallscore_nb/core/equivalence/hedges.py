@@ -29,11 +29,11 @@ import re
 from dataclasses import dataclass
 
 from .forms import ANSWER
-from .parts import STOP, ReferenceForms, bad_day, contains, surface
+from .parts import PREPOSITIONS, STOP, ReferenceForms, bad_day, contains, surface
 from .places import qualifies
 
 __all__ = ["segments", "Segment", "offers_alternatives", "lists_candidates", "bags_words",
-           "denies_reference", "scale_added", "PREPOSITIONS",
+           "denies_reference", "scale_added", "OPENERS",
            "MARKS", "HEDGE_WORDS", "LEAD_WORDS", "VERBS", "LONGEST", "DENIALS", "NEAR",
            "SCALE_WORDS"]
 
@@ -245,16 +245,18 @@ def offers_alternatives(raw: str, refs: list[ReferenceForms]) -> bool:
 
 
 def _offers(raw: str) -> bool:
-    """Whether the answer hedges: a word of :data:`HEDGE_WORDS`, a slash or a question mark."""
-    return bool(set(ANSWER(raw.replace("/", " or ")).split()) & HEDGE_WORDS) or "?" in raw
+    """Whether the answer hedges: a word of :data:`HEDGE_WORDS`, a slash or a question mark
+    (read off the answer's cut tokens, not normalized again)."""
+    return "/" in raw or "?" in raw or any(t.lstrip(OPEN) in HEDGE_WORDS
+                                           for t in _cut_tokens(raw))
 
 
 MONTH_VERBS = frozenset({"may", "march"})
 """Verbs that are also months."""
-PREPOSITIONS = frozenset(
-    "in on at of for by from with to into during near about after before since under over "
-    "until through".split())
-"""Words that open a phrase continuing a clause ("in 1968"), not a candidate."""
+OPENERS = PREPOSITIONS | frozenset(
+    "into near about after before since under over until through".split())
+"""Words that open a phrase continuing a clause ("in 1968"), not a candidate: the
+prepositions of :mod:`.parts` and more."""
 _LAYOUT = re.compile(r"[;|\n\u2022]|(?:^|\s)\d{1,2}[.)]\s|(?:^|\n)\s*[-*+\u2013\u2014]\s")
 """The marks of a list laid out as one: semicolons, bars, lines, bullets, numbers."""
 
@@ -266,14 +268,14 @@ def _item(segment: Segment) -> bool:
     dated = any(t.isdigit() for t in said)  # "15 May 1940": a month, not a verb
     return 0 < len(said) <= LONGEST and not any(
         _verb(t) and not (dated and t in MONTH_VERBS) for t in said) and any(
-        t not in STOP for t in said) and said[0] not in PREPOSITIONS
+        t not in STOP for t in said) and said[0] not in OPENERS
 
 
 def _bare(segment: Segment, refs: list[ReferenceForms]) -> bool:
     """A segment that is a reference and at most one other content word ("singer Mary
     Foster"): no clause, no phrase opened by a preposition."""
     rest = _rest(segment, refs)
-    if any(map(_verb, rest)) or rest[:1] and rest[0] in PREPOSITIONS:
+    if any(map(_verb, rest)) or rest[:1] and rest[0] in OPENERS:
         return False
     return sum(t not in STOP for t in rest) <= 1
 
@@ -313,7 +315,8 @@ def lists_candidates(raw: str, refs: list[ReferenceForms]) -> bool:
     ...  "Paris, France", "Paris, the capital", "It was held in Paris, Lyon and Nice.")]
     [True, True, False, False, False]
     """
-    head, colon, tail = surface(raw).rpartition(":")
+    text = surface(raw)
+    head, colon, tail = text.rpartition(":")
     answer = [s for s in segments(tail, refs) if not s.filler] if colon else []
     if len(answer) == 1 and answer[0].found and _bare(answer[0], refs):
         return False  # "Whisky, honey, egg: Atholl Brose": what comes before leads in
@@ -334,7 +337,7 @@ def lists_candidates(raw: str, refs: list[ReferenceForms]) -> bool:
     if not laid_out and not dump and items < len(others):
         return False
     strangers = sum(not _about_reference(s, refs) for s in others)
-    return strangers - len(_DESCRIBED.findall(surface(raw))) >= len(held)
+    return strangers - len(_DESCRIBED.findall(text)) >= len(held)
 
 
 _DESCRIBED = re.compile(r"(?:^|[,;(]\s*)(?:the|a|an)\s+[a-z]")
