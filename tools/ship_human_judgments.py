@@ -4,7 +4,8 @@
 
 Each set becomes a folder of three files: ``items.jsonl.gz`` (gzip, no timestamp),
 ``attempts.parquet`` and ``judgments.parquet`` (zstd), converted by ``recallscore convert``
-and nothing else; OpenQA-eval keeps only the 301 judged questions (NQ301) and their attempts.
+and nothing else; only the judged questions are kept (OpenQA-eval's 301, NQ301; EfficientQA's
+1,576 with a rated prediction) and their attempts.
 Each folder also gets its source's licence (``LICENSE``). Running it again writes the same
 tables (``tests/io/test_human_sets.py`` checks the shipped ones against a fresh conversion).
 """
@@ -22,10 +23,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from recallscore_nb.io.converters import convert_evouna, convert_openqa_eval
+from recallscore_nb.io.converters import (convert_efficientqa, convert_evouna,
+                                           convert_openqa_eval)
 
 SETS = {"evouna-nq": ("EVOUNA", "NQ.json.gz"), "evouna-tq": ("EVOUNA", "TQ.json.gz"),
-        "openqa-nq301": ("OpenQA-eval", "")}
+        "openqa-nq301": ("OpenQA-eval", ""),
+        "efficientqa": ("EfficientQA", "NQ-open.efficientqa.test.1.1.jsonl.gz")}
 
 
 def _parquet(frame: pd.DataFrame, path: Path) -> None:
@@ -38,6 +41,8 @@ def ship(source: Path, out: Path) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             if folder == "EVOUNA":
                 convert_evouna(source / folder / file, tmp)
+            elif folder == "EfficientQA":
+                convert_efficientqa(source / folder / file, tmp)
             else:
                 convert_openqa_eval(source / folder, tmp)
             lines = Path(tmp, "items.jsonl").read_text(encoding="utf-8").split("\n")

@@ -67,14 +67,18 @@ def meta_evaluate_sets(sets, *, reference_judge: str = "human", annotators: str 
     """Evaluate every rule on each judged set (:func:`~recallscore_nb.io.human_sets.
     read_judged_sets`) against ``reference_judge``. ``annotators`` (comma-separated) names
     the people compared with each other in every set; empty: each set's own (its
-    ``set.json``), or, a set that names none, every judge but the reference judge."""
+    ``set.json``: none when it lists none), or, a set that says nothing of them, every judge
+    but the reference judge."""
     out = {}
     for judged in sets:
-        named = annotators or ",".join(judged.annotators)
         files = judged.files
+        if annotators or judged.annotators is None:
+            compared = compared_annotators(annotators, files.judgments.judges,
+                                           reference_judge=reference_judge)
+        else:
+            compared = list(judged.annotators) if len(judged.annotators) >= 2 else []
         out[judged.name] = meta_evaluate(
             files.items, files.attempts, files.judgments, reference_judge=reference_judge,
-            annotators=compared_annotators(named, files.judgments.judges,
-                                           reference_judge=reference_judge),
+            annotators=compared,
             protocol=protocol, seed=seed, resamples=resamples, f1_threshold=f1_threshold)
     return MetaEvaluations(out, {s.name: s.role for s in sets}, {s.name: s.tag for s in sets})

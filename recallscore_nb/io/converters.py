@@ -1,5 +1,6 @@
-"""Converters for the two public sets of human judgments of free-text answers, so that a user
-who cloned one starts in one command (``recallscore convert openqa-eval|evouna``).
+"""Converters for the three public sets of human judgments of free-text answers, so that a
+user who cloned one starts in one command (``recallscore convert openqa-eval|evouna|
+efficientqa``).
 
 Each writes three files into an output folder, atomically: ``items.jsonl`` (one item a line:
 ``item``, ``question``, ``referenceAnswer`` as a list of alternatives), ``attempts.parquet``
@@ -9,8 +10,9 @@ out, one line each, for the command to print. The data sets themselves never ent
 repository. Every source is read and checked whole before anything is written
 (:mod:`~recallscore_nb.io.convert_sources`: UTF-8 text, every JSON line and record, every TSV
 row one line of the header's width, every verdict a known word); all its faults are raised
-at once. The readers are :mod:`~recallscore_nb.io.convert_openqa` and
-:mod:`~recallscore_nb.io.convert_evouna`; :func:`_write` alone writes.
+at once. The readers are :mod:`~recallscore_nb.io.convert_openqa`,
+:mod:`~recallscore_nb.io.convert_evouna` and :mod:`~recallscore_nb.io.convert_efficientqa`;
+:func:`_write` alone writes.
 
 - **OpenQA-eval** (Kamalloo et al., ACL 2023; MIT): a folder holding
   ``data/model_outputs/*.jsonl`` and ``data/NQ301_*.tsv``. Items are the questions of the
@@ -33,6 +35,15 @@ at once. The readers are :mod:`~recallscore_nb.io.convert_openqa` and
   null answer that a person judged is an empty attempt (counted), one nobody judged is no
   attempt (counted). Judgments are keyed by system (column ``system``), by the judge
   ``human``; a null or ``"nan"`` verdict is written empty.
+- **EfficientQA** (Min et al., PMLR 133, 2021; CC BY-SA 3.0 data, Apache-2.0 repository):
+  ``NQ-open.efficientqa.test.1.1.jsonl``, plain or gzipped. Items are
+  ``efficientqa-0001``, … by line, with the NQ gold list (stripped, blank ones dropped);
+  every rated prediction (definitely correct, possibly correct, definitely incorrect: each
+  answer exact match rejected) is one attempt of the system ``efficientqa-top`` (the lists
+  name no system), keyed in the judgments by its text. Three judges read the same ratings:
+  ``human`` (the definite ones; possibly correct is no verdict), ``human-strict``
+  (possibly correct is wrong) and ``human-lenient`` (it is right). A text rated in two
+  lists of one question is refused; a repeat in one list is one attempt.
 """
 
 from __future__ import annotations
@@ -48,12 +59,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .convert_efficientqa import EFFICIENTQA_JUDGES, read_efficientqa
 from .convert_evouna import EVOUNA_SYSTEMS, read_evouna, split_alternatives
 from .convert_openqa import OPENQA_JUDGES, read_openqa_eval
 from .output_sets import OutputSet
 
-__all__ = ["convert_openqa_eval", "convert_evouna", "split_alternatives", "OPENQA_JUDGES",
-           "EVOUNA_SYSTEMS", "CONVERTED"]
+__all__ = ["convert_openqa_eval", "convert_evouna", "convert_efficientqa", "split_alternatives",
+           "OPENQA_JUDGES", "EVOUNA_SYSTEMS", "EFFICIENTQA_JUDGES", "CONVERTED"]
 
 
 CONVERTED = ("items.jsonl", "attempts.parquet", "judgments.csv")
@@ -77,6 +89,15 @@ def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str]
     the files the conversion writes."""
     items, attempts, judgments, lines = read_evouna(path)
     _write(out_dir, items, attempts, judgments, "system", {"source": path}, protected)
+    return lines
+
+
+def convert_efficientqa(path: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
+                        protected: Mapping[str, Path | None] | None = None) -> list[str]:
+    """Convert the EfficientQA ratings file (see the module docstring); return what was
+    kept. The file is read and checked first: nothing is written when it is bad."""
+    items, attempts, judgments, lines = read_efficientqa(path)
+    _write(out_dir, items, attempts, judgments, "attempt", {"source": path}, protected)
     return lines
 
 

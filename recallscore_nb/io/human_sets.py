@@ -7,9 +7,9 @@ A set is a folder of three files, as ``recallscore convert`` writes them: ``item
 reported, never tuned on; ``example``), the judges who are its ``annotators`` (people
 compared with each other) and its ``source``.
 
-The package ships four (:data:`SHIPPED_SETS`): the converted EVOUNA NQ and TQ sets
-(Apache-2.0) and OpenQA-eval's NQ301 (MIT), each with its licence (``NOTICE.md``), and the
-authored eight-item example.
+The package ships five (:data:`SHIPPED_SETS`): the converted EVOUNA NQ and TQ sets
+(Apache-2.0), OpenQA-eval's NQ301 (MIT) and EfficientQA's rated answers (CC BY-SA 3.0), each
+with its licence (``NOTICE.md``), and the authored eight-item example.
 
 >>> [s.name for s in read_judged_sets("example")]
 ['example']
@@ -39,6 +39,7 @@ HUMAN_SETS_DIR = DATA_DIR / "human_judgments"
 SHIPPED_SETS = {"evouna-nq": HUMAN_SETS_DIR / "evouna-nq",
                 "evouna-tq": HUMAN_SETS_DIR / "evouna-tq",
                 "openqa-nq301": HUMAN_SETS_DIR / "openqa-nq301",
+                "efficientqa": HUMAN_SETS_DIR / "efficientqa",
                 "example": JUDGED_EXAMPLE}
 """The sets shipped in the package, by name."""
 ROLES = ("development", "held-out", "example", "")
@@ -56,12 +57,14 @@ def macro_tag(text: str) -> str:
 
 @dataclass(frozen=True, repr=False)
 class JudgedSet:
-    """One set: its name, what its ``set.json`` says, and its three files read and matched."""
+    """One set: its name, what its ``set.json`` says, and its three files read and matched.
+    ``annotators`` is None when ``set.json`` names none (an empty list: the set has no
+    annotators, its judges being, say, readings of one verdict)."""
 
     name: str
     title: str
     role: str
-    annotators: tuple[str, ...]
+    annotators: tuple[str, ...] | None
     source: str
     files: JudgedFiles
 
@@ -113,8 +116,8 @@ def judged_set(name: str, *, read: Callable[[Path], Path] = Path) -> JudgedSet:
     files = read_judged_files(read(_one(folder, "items", (".jsonl", ".jsonl.gz"))),
                               read(_one(folder, "attempts", _FORMATS)),
                               read(_one(folder, "judgments", _FORMATS)))
-    annotators = tuple(meta.get("annotators", ()))
-    unknown = [a for a in annotators if a not in files.judgments.judges]
+    annotators = tuple(meta["annotators"]) if "annotators" in meta else None
+    unknown = [a for a in annotators or () if a not in files.judgments.judges]
     if unknown:
         raise InputFileError(str(folder / "set.json"), "$.annotators", expected="judges of "
                              "the judgments file", got=repr(unknown[0]))
@@ -148,7 +151,7 @@ def read_judged_sets(names: str, *, items_path="", attempts_path="", judgments_p
         files = read_judged_files(read(Path(items_path)), read(Path(attempts_path)),
                                   read(Path(judgments_path)))
         name = Path(items_path).resolve().parent.name or "files"
-        return (JudgedSet(name, name, "", (), "", files),)
+        return (JudgedSet(name, name, "", None, "", files),)
     listed = [n.strip() for n in names.split(",") if n.strip()]
     if not listed:
         raise UsageError("name at least one judged set (shipped: "

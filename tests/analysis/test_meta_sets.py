@@ -36,6 +36,27 @@ def test_annotators_named_override_each_sets_own():
     assert two.annotators["judges"].tolist()[0] == "annotator1,annotator2"
 
 
+def test_a_set_json_listing_no_annotators_compares_none_and_saying_nothing_compares_all(
+        tmp_path):
+    """Issue 30: EfficientQA's judges are three readings of one rating, not annotators."""
+    import json
+    import shutil
+
+    from recallscore_nb.io.human_sets import SHIPPED_SETS
+
+    folder = shutil.copytree(SHIPPED_SETS["example"], tmp_path / "s")
+    meta = json.loads((folder / "set.json").read_text())
+    (folder / "set.json").write_text(json.dumps({**meta, "annotators": []}))
+    (none,) = read_judged_sets(str(folder))
+    assert none.annotators == ()
+    assert meta_evaluate_sets([none], resamples=20, seed=1).annotators is None
+    (folder / "set.json").write_text(json.dumps({k: v for k, v in meta.items()
+                                                 if k != "annotators"}))
+    (unsaid,) = read_judged_sets(str(folder))
+    compared = meta_evaluate_sets([unsaid], resamples=20, seed=1).annotators
+    assert unsaid.annotators is None and compared["judges"].tolist()[0].count(",") >= 1
+
+
 # (set, accuracy, kappa, precision, tau) the issue asks of `equivalent` against people, and
 # what `contains` reached before it (accuracy, kappa), for the record
 TARGETS = {"evouna-nq": (0.90, 0.74, 0.95, 0.8), "evouna-tq": (0.945, 0.80, 0.97, 0.8),

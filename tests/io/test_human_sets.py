@@ -18,15 +18,21 @@ ROOT = SHIPPED_SETS["example"].parents[2]
 
 
 def test_the_shipped_sets_read_with_their_roles_and_annotators():
-    sets = {s.name: s for s in read_judged_sets("evouna-nq, evouna-tq, openqa-nq301")}
+    sets = {s.name: s for s in read_judged_sets("evouna-nq, evouna-tq, openqa-nq301, "
+                                                "efficientqa")}
     assert {n: s.role for n, s in sets.items()} == {
-        "evouna-nq": "development", "evouna-tq": "held-out", "openqa-nq301": "held-out"}
+        "evouna-nq": "development", "evouna-tq": "held-out", "openqa-nq301": "held-out",
+        "efficientqa": "held-out"}
     assert sets["openqa-nq301"].annotators == ("annotator1", "annotator2")
     assert len(sets["evouna-nq"].files.attempts) == 15099  # the judged null answer kept
     assert len(sets["evouna-tq"].files.attempts) == 9690
     assert len(sets["openqa-nq301"].files.items) == 301
-    assert [s.tag for s in sets.values()] == ["EvounaNq", "EvounaTq", "OpenqaNq"]
-    for name in ("evouna-nq", "evouna-tq", "openqa-nq301"):
+    assert len(sets["efficientqa"].files.items) == 1576  # the 193 unrated questions left out
+    assert len(sets["efficientqa"].files.attempts) == 5886
+    assert sets["efficientqa"].files.judgments.judges == ("human", "human-strict",
+                                                          "human-lenient")
+    assert [s.tag for s in sets.values()] == ["EvounaNq", "EvounaTq", "OpenqaNq", "Efficientqa"]
+    for name in ("evouna-nq", "evouna-tq", "openqa-nq301", "efficientqa"):
         folder = SHIPPED_SETS[name]
         assert (folder / "LICENSE").is_file()
         assert sorted(p.name for p in folder.iterdir()) == [
@@ -36,7 +42,8 @@ def test_the_shipped_sets_read_with_their_roles_and_annotators():
 def test_the_licences_and_sources_are_in_the_notice():
     notice = (ROOT / "NOTICE.md").read_text(encoding="utf-8")
     for text in ("EVOUNA", "Apache", "OpenQA-eval", "MIT", "human_judgments/evouna-nq",
-                 "human_judgments/openqa-nq301"):
+                 "human_judgments/openqa-nq301", "EfficientQA", "CC BY-SA 3.0",
+                 "human_judgments/efficientqa"):
         assert text in notice
 
 
@@ -44,7 +51,7 @@ def test_a_folder_is_a_set_named_after_it(tmp_path):
     shutil.copytree(SHIPPED_SETS["example"], tmp_path / "mine")
     (tmp_path / "mine" / "set.json").unlink()
     (only,) = read_judged_sets(str(tmp_path / "mine"))
-    assert (only.name, only.role, only.annotators) == ("mine", "", ())
+    assert (only.name, only.role, only.annotators) == ("mine", "", None)
     assert len(only.files.attempts) == 24
 
 
@@ -142,7 +149,7 @@ def test_the_shipped_sets_are_a_fresh_conversion(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "tools" / "ship_human_judgments.py"),
                     str(HUMAN_JUDGMENTS), str(tmp_path)], check=True, capture_output=True,
                    cwd=ROOT)
-    for name in ("evouna-nq", "evouna-tq", "openqa-nq301"):
+    for name in ("evouna-nq", "evouna-tq", "openqa-nq301", "efficientqa"):
         shipped, fresh = SHIPPED_SETS[name], tmp_path / name
         assert (shipped / "items.jsonl.gz").read_bytes() == (fresh / "items.jsonl.gz").read_bytes()
         for table in ("attempts.parquet", "judgments.parquet"):
