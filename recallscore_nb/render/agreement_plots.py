@@ -82,8 +82,11 @@ def ranking_figure(ranks: pd.DataFrame, measures: Mapping[str, str]):
     """A rank chart per set: each system's rank (1 = best) under each measure (``ranks``:
     :func:`~recallscore_nb.analysis.meta_evaluation.rank_table`; ``measures``: column ->
     label, left to right). Systems tied under a measure share its rank, drawn as open
-    markers."""
+    markers. A set of one system has nothing to rank: it has no panel (unless no set has
+    two)."""
     parts = _by_set(ranks)
+    ranked = [(name, t) for name, t in parts if t["system"].nunique() >= 2]
+    parts = ranked or parts
     heights = [0.16 * len(pd.unique(t["system"])) + 1.45 for _, t in parts]
     with style():
         fig, axes = _panels(parts, heights)
@@ -176,12 +179,18 @@ def _against_reference(ax, table: pd.DataFrame, measures: Mapping[str, str],
 def categories_figure(disagreements: pd.DataFrame, measures: Mapping[str, str],
                       categories: Sequence[str]):
     """Stacked bars per set: per rule, how many attempts it judges otherwise than the
-    reference judge, by category."""
+    reference judge, by category; more than two sets in two columns of panels."""
     parts = _by_set(disagreements)
-    heights = [0.25 * len(measures) + 0.9 for _ in parts]
+    columns = 2 if len(parts) > 2 else 1
+    rows = -(-len(parts) // columns)
     labelled: set[str] = set()  # each category named once, where it first has a bar
     with style():
-        fig, axes = _panels(parts, heights)
+        fig, grid = figure(rows, columns, figsize=(FIGURE_WIDTH, rows * (0.25 * len(measures)
+                                                                         + 0.9)),
+                           squeeze=False, layout="constrained", sharey=True)
+        axes = [ax for row in grid for ax in row]
+        for ax in axes[len(parts):]:
+            ax.set_axis_off()
         for ax, (name, table) in zip(axes, parts):
             counts = (table.groupby(["rule", "category"]).size().unstack(fill_value=0)
                       .reindex(index=list(measures), columns=list(categories), fill_value=0))
@@ -196,7 +205,8 @@ def categories_figure(disagreements: pd.DataFrame, measures: Mapping[str, str],
                 left += values
             ax.set_yticks(y, [measures[r] for r in counts.index])
             ax.set_title(name or "", loc="left")
-        axes[-1].set_xlabel("attempts where the rule and the reference judge disagree")
+        for ax in axes[len(parts) - columns:len(parts)]:
+            ax.set_xlabel("attempts where the rule and the reference\njudge disagree")
         fig.legend(loc="outside lower center", ncols=2, fontsize=7)
         fig.suptitle("Disagreements with the reference judge, by category")
     return fig

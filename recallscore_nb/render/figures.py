@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,8 +36,9 @@ import matplotlib.style
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-__all__ = ["style", "figure", "figure_bytes", "measure", "DrawnText", "Measurement",
-           "FIGURE_FORMATS", "STYLE_FILE", "TEXT_WIDTH", "FIGURE_WIDTH", "MIN_POINTS"]
+__all__ = ["style", "figure", "figure_bytes", "stable_svg_ids", "measure", "DrawnText",
+           "Measurement", "FIGURE_FORMATS", "STYLE_FILE", "TEXT_WIDTH", "FIGURE_WIDTH",
+           "MIN_POINTS"]
 
 STYLE_FILE = Path(__file__).resolve().parents[1] / "data" / "recallscore.mplstyle"
 """The shipped style, among the package data (``render`` imports only ``core``, so it finds the
@@ -94,7 +96,28 @@ def figure_bytes(fig, fmt: str, *, description: str = "") -> bytes:
     buffer = io.BytesIO()
     with style():
         fig.savefig(buffer, format=fmt, metadata=_metadata(fmt, description))
-    return buffer.getvalue()
+    return stable_svg_ids(buffer.getvalue()) if fmt == "svg" else buffer.getvalue()
+
+
+_SVG_ID = re.compile(rb"(?<=[\"#])(p|m|image)([0-9a-f]{10})(?=[\")])")
+
+
+def stable_svg_ids(svg: bytes) -> bytes:
+    """The SVG with matplotlib's hashed ids (of clip paths, markers and images: a hash of
+    their geometry, whose last bits of float noise differ from run to run) numbered in order
+    of first appearance instead: the same drawing gives the same bytes.
+
+    >>> stable_svg_ids(b'<g clip-path="url(#p6931f99629)"/><clipPath id="p6931f99629"/>')
+    b'<g clip-path="url(#p0000000000)"/><clipPath id="p0000000000"/>'
+    """
+    numbers: dict[bytes, bytes] = {}
+
+    def number(found: re.Match) -> bytes:
+        key = found.group(0)
+        if key not in numbers:
+            numbers[key] = found.group(1) + b"%010d" % len(numbers)
+        return numbers[key]
+    return _SVG_ID.sub(number, svg)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ Markdown and LaTeX, the same bytes on every run.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import numpy as np
@@ -16,7 +17,8 @@ import pandas as pd
 
 from ..core.csvtext import csv_text
 
-__all__ = ["table_texts", "markdown_text", "latex_text", "latex_escape", "display_frame"]
+__all__ = ["table_texts", "markdown_text", "latex_text", "latex_escape", "display_frame",
+           "wrapped", "LATEX_LINE", "LATEX_HEAD"]
 
 
 # --- Markdown and LaTeX, for the paper --------------------------------------------------
@@ -103,14 +105,52 @@ def markdown_text(frame: pd.DataFrame, footer: list[str] = (), float_format: str
     return text + "\n" + ("\n" + notes.lstrip("\n") + "\n" if footer else "")
 
 
+LATEX_LINE = 40
+"""The longest line of a LaTeX cell: a longer text is set on several lines (:func:`wrapped`)."""
+LATEX_HEAD = "\\providecommand{\\rshead}[1]{#1}\n"
+"""The first line of every LaTeX table: each column's header is ``\\rshead{...}``, which a
+document may redefine (the paper turns the headers of its widest tables upright)."""
+_BREAK_AFTER = re.compile(r"(?<=[|,;/ ])")
+
+
+def wrapped(text: str, width: int = LATEX_LINE) -> list[str]:
+    """``text`` in lines of at most ``width`` characters where it can break: after a space, a
+    "|", a comma, a semicolon or a slash (a piece longer than a line is a line of its own).
+
+    >>> wrapped("normalizer|name:seed|lowercase:yes|punctuation:yes", 24)
+    ['normalizer|name:seed|', 'lowercase:yes|', 'punctuation:yes']
+    >>> wrapped("short")
+    ['short']
+    """
+    lines = [""]
+    for piece in _BREAK_AFTER.split(text):
+        if lines[-1] and len(lines[-1]) + len(piece.rstrip()) > width:
+            lines[-1] = lines[-1].rstrip()
+            lines.append("")
+        lines[-1] += piece
+    return [line.rstrip() if k < len(lines) - 1 else line for k, line in enumerate(lines)]
+
+
+def _latex_cell(text: str) -> str:
+    """A cell escaped; a text longer than :data:`LATEX_LINE` set on its lines, in a nested
+    tabular (plain LaTeX, no package)."""
+    lines = wrapped(text) if len(text) > LATEX_LINE else [text]
+    if len(lines) == 1:
+        return latex_escape(text)
+    inner = "\\\\".join(latex_escape(line) for line in lines)
+    return f"\\begin{{tabular}}[t]{{@{{}}l@{{}}}}{inner}\\end{{tabular}}"
+
+
 def latex_text(frame: pd.DataFrame, footer: list[str] = (), float_format: str = ".3f") -> str:
-    """A booktabs LaTeX tabular with special characters escaped; the footer as comments."""
-    cells = display_frame(frame, float_format).map(latex_escape)
-    cells.columns = [latex_escape(str(c)) for c in frame.columns]
+    """A booktabs LaTeX tabular with special characters escaped, each header in ``\\rshead``
+    (:data:`LATEX_HEAD`) and a long text on several lines (:func:`wrapped`); the footer as
+    comments."""
+    cells = display_frame(frame, float_format).map(_latex_cell)
+    cells.columns = [f"\\rshead{{{latex_escape(str(c))}}}" for c in frame.columns]
     align = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) and not
                     pd.api.types.is_bool_dtype(frame[c]) else "l" for c in frame.columns)
     body = cells.to_latex(index=False, escape=False, column_format=align)
-    return body + "".join(f"% {line}\n" for line in footer)
+    return LATEX_HEAD + body + "".join(f"% {line}\n" for line in footer)
 
 
 def table_texts(frame: pd.DataFrame, footer: list[str] = (), float_format: str = ".3f"

@@ -68,6 +68,21 @@ def test_categories_figure_stacks_the_counts():
     assert widths == [1.0, 1.0, 0.0, 1.0]  # number-or-date (literal, contains), then partial
 
 
+def test_a_set_of_one_system_has_no_ranking_panel_and_many_sets_two_columns():
+    """Issue 30: EfficientQA has one system (nothing to rank), and four sets of categories
+    stacked in one column stood taller than a page."""
+    one = SYSTEMS[SYSTEMS["system"] == "a"].assign(set="one")
+    fig = agreement_plots.ranking_figure(rank_table(pd.concat([SYSTEMS.assign(set="two"), one])),
+                                         {"contains": "c", "human": "h"})
+    assert [ax.get_title(loc="left") for ax in fig.axes] == ["two"]
+    rows = pd.DataFrame({"rule": ["contains"] * 3, "category": ["number-or-date"] * 3,
+                         "set": ["w", "x", "y"]})
+    fig = agreement_plots.categories_figure(rows, {"contains": "contains"}, ["number-or-date"])
+    shown = [ax for ax in fig.axes if ax.axison]
+    assert [ax.get_title(loc="left") for ax in shown] == ["w", "x", "y"]
+    assert len(fig.axes) == 4 and fig.get_size_inches()[1] < 2 * 3 * 0.25 + 2 * 0.9 + 0.01
+
+
 def test_step_ablation_figure_fixed_right_broken_left():
     ablation = pd.DataFrame({"set": ["s"] * 3, "change": ["none", "without date",
                                                           "with longer-name"],
