@@ -119,7 +119,7 @@ def test_the_manuscript_names_only_macros_tables_and_figures_that_exist():
     numbers, body = _numbers(), _body()
     used = set(re.findall(r"\\rs([A-Z]\w*)", body))
     assert used and used <= set(numbers), sorted(used - set(numbers))
-    for name in re.findall(r"\\rstable\{([^}]+)\}", body):
+    for name in re.findall(r"\\rs(?:turned)?table\{([^}]+)\}", body):
         assert (REPORTS / "tables" / f"{name}.tex").is_file(), name
     for name in re.findall(r"\\rsfigure\{([^}]+)\}", body):
         assert (REPORTS / "figures" / f"{name}.pdf").is_file(), name
@@ -128,19 +128,43 @@ def test_the_manuscript_names_only_macros_tables_and_figures_that_exist():
 def test_the_manuscripts_prose_types_no_number():
     """Digits only inside commands' arguments that name files or labels: every number the
     text quotes is a macro of numbers.tex."""
-    named = r"\\(?:rstable|rsfigure|ref|label|input|includegraphics|cite)\*?(?:\[[^]]*\])?\{[^}]*\}"
+    named = (r"\\(?:rstable|rsturnedtable|rsfigure|ref|label|input|includegraphics|cite)\*?"
+             r"(?:\[[^]]*\])?\{[^}]*\}")
     prose = re.sub(named, "", _body())
     assert re.findall(r".{0,30}\d.{0,10}", prose) == []
 
 
-@needs_tex
-def test_make_paper_builds_a_pdf_whose_text_holds_the_papers_numbers(tmp_path):
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The folder ``make paper`` built the manuscript into (its PDF and log)."""
+    out = tmp_path_factory.mktemp("paper")
     make = subprocess.run(["make", "-s", "paper", f"LATEXMK=latexmk -pdf -interaction=nonstopmode "
-                           f"-halt-on-error -outdir={tmp_path}"], cwd=ROOT, capture_output=True,
+                           f"-halt-on-error -outdir={out}"], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-2000:]
-    text = re.sub(r"\s+", " ", pdf_text(tmp_path / "paper.pdf"))
+    return out
+
+
+@needs_tex
+def test_make_paper_builds_a_pdf_whose_text_holds_the_papers_numbers(built):
+    text = re.sub(r"\s+", " ", pdf_text(built / "paper.pdf"))
     numbers = _numbers()
     for name in sorted(set(re.findall(r"\\rs([A-Z]\w*)", _body()))):
         assert numbers[name] in text, name
     assert "??" not in text  # every reference resolved
+
+
+@needs_tex
+def test_no_table_of_the_paper_prints_below_80_percent_of_the_body_text(built):
+    """Issue 30: the meta-evaluation's table was scaled to half the text's size. Each table
+    records in the log its natural width, the text's width and its font size (``rstable``);
+    a table wider than the text is scaled to it, so it prints at its font size times that
+    ratio, which must be at least 0.8 of the body's."""
+    body = float(re.search(r"\\documentclass\[(\d+)pt\]", PAPER.read_text()).group(1))
+    log = (built / "paper.log").read_text(encoding="utf-8", errors="replace").replace("\n", "")
+    found = re.findall(r"rstable (\S+): width ([\d.]+)pt, text ([\d.]+)pt, font ([\d.]+)pt", log)
+    names = re.findall(r"\\rs(?:turned)?table\{([^}]+)\}", _body())
+    assert sorted(n for n, *_ in found) == sorted(names)
+    printed = {name: float(font) / body * min(1.0, float(text) / float(width))
+               for name, width, text, font in found}
+    assert {n: round(p, 3) for n, p in printed.items() if p < 0.8} == {}

@@ -16,12 +16,14 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ..core import rules as registry
+from ..core.errors import UsageError
 from .annotator_panel import PANEL_COLUMNS
 from .meta_evaluation import CATEGORIES, MetaEvaluation
 
 __all__ = ["DISAGREEMENT_CATEGORIES", "compared_annotators", "measures_present", "judges_of",
-           "ranking_labels", "accuracy_table", "annotator_agreement", "like_with_like",
-           "disagreement_counts", "disagreement_examples"]
+           "reference_judge_of", "ranking_labels", "accuracy_table", "ACCURACY_COLUMNS",
+           "annotator_agreement", "like_with_like", "disagreement_counts",
+           "disagreement_examples"]
 
 DISAGREEMENT_CATEGORIES = CATEGORIES
 """The mechanical categories of a disagreement between a rule and the reference judge, in the
@@ -60,6 +62,11 @@ def judges_of(evaluation: MetaEvaluation) -> list[str]:
     return [m for m in dict.fromkeys(evaluation.systems["measure"]) if m not in measures]
 
 
+def reference_judge_of(evaluation) -> str:
+    """The judge the rules were compared with, as the evaluation's signature records it."""
+    return evaluation.signature.split("|reference:")[1].split("|")[0]
+
+
 def ranking_labels(evaluation: MetaEvaluation) -> dict[str, str]:
     """Each measure of the ranking (column -> short label), the rules' then the judges'."""
     measures = measures_present(evaluation)
@@ -72,13 +79,24 @@ def _sets(table: pd.DataFrame) -> list[str]:
     return ["set"] if "set" in table.columns else []
 
 
-def accuracy_table(evaluation: MetaEvaluation) -> pd.DataFrame:
+ACCURACY_COLUMNS = ("all", "rules", "judges")
+"""What :func:`accuracy_table` may hold: every measure, the rules (and the reference judge,
+to read them against), the judges."""
+
+
+def accuracy_table(evaluation: MetaEvaluation, columns: str = "all") -> pd.DataFrame:
     """Each system's accuracy, wide: one row per system (per set), one column per measure
-    (the mean), the rules' first, then the judges'."""
+    (the mean), the rules' first, then the judges'; ``columns`` (:data:`ACCURACY_COLUMNS`)
+    keeps the rules and the reference judge, or the judges only: a paper prints the two
+    halves as two tables, each wide enough to read."""
+    if columns not in ACCURACY_COLUMNS:
+        raise UsageError(f"columns={columns!r}: one of {', '.join(ACCURACY_COLUMNS)}")
     systems = evaluation.systems
     index = [*_sets(systems), "system"]
     table = systems.pivot_table(index=index, columns="measure", values="mean", sort=False)
-    order = list(measures_present(evaluation)) + judges_of(evaluation)
+    rules, judges = list(measures_present(evaluation)), judges_of(evaluation)
+    order = {"all": rules + judges, "rules": rules + [reference_judge_of(evaluation)],
+             "judges": judges}[columns]
     return table[[c for c in order if c in table.columns]].rename_axis(
         columns=None).reset_index()
 

@@ -18,6 +18,7 @@ from ..core.rules import Checklist
 from ..core.status import STATUSES
 from .ablation import BASELINE, SCHEMA, macro_tag
 from .agreement import NA_TEXT
+from .meta_tables import reference_judge_of
 
 __all__ = ["reproduction_numbers", "rule_figure_numbers", "ablation_numbers",
            "agreement_numbers", "reanalysis_numbers", "catalogue_numbers",
@@ -156,9 +157,11 @@ def fact_status_numbers(matrix: pd.DataFrame, counts: pd.DataFrame, explained: p
 
 def human_agreement_numbers(evaluation) -> dict[str, object]:
     """Notebook 08: per judged set (its tag after ``Agree``; none for a single
-    evaluation), the systems, the attempts judged, and each rule's accuracy, Cohen's kappa,
-    precision (three decimals) and Kendall's tau-b of the system ranking (two) against the
-    reference judge."""
+    evaluation), the systems, the attempts judged, the share of them the reference judge
+    accepted (``AcceptedPercent``), and each rule's accuracy, Cohen's kappa, precision, recall
+    (three decimals) and Kendall's tau-b of the system ranking (two) against the reference
+    judge; kappa, recall and the share accepted also against each reading of the reference
+    judge (:func:`_agree_numbers`)."""
     evaluations = getattr(evaluation, "evaluations", None)
     if evaluations is None:
         return _agree_numbers(evaluation, "")
@@ -168,22 +171,43 @@ def human_agreement_numbers(evaluation) -> dict[str, object]:
     return out
 
 
+def _text(value, digits=3) -> str:
+    return "n/a" if pd.isna(value) else f"{value:.{digits}f}"
+
+
+def _accepted_percent(systems: pd.DataFrame, judge: str) -> str:
+    """The share of the attempts ``judge`` judged that it accepted, pooled over the systems,
+    in percent with one decimal (each system's count is its ``n`` times its mean)."""
+    rows = systems[systems["measure"] == judge]
+    accepted = sum(round(n * mean) for n, mean in zip(rows["n"], rows["mean"]))
+    return f"{100 * accepted / rows['n'].sum():.1f}" if rows["n"].sum() else "n/a"
+
+
 def _agree_numbers(evaluation, tag: str) -> dict[str, object]:
+    """The macros of one set (see :func:`human_agreement_numbers`): against the reference
+    judge, and against each of its readings, a judge named after it with a suffix
+    (``human-lenient``: ``Agree<set>LenientKappa<rule>``, its kappa, recall and the share it
+    accepted)."""
     out: dict[str, object] = {
         f"Agree{tag}Systems": int(evaluation.systems["system"].nunique()),
         f"Agree{tag}JudgedAttempts": int(evaluation.counts["judged"]),
     }
-    reference = evaluation.signature.split("|reference:")[1].split("|")[0]
-    rows = evaluation.agreement[evaluation.agreement["judge"] == reference]
+    reference = reference_judge_of(evaluation)
     taus = dict(zip(evaluation.ranking["measure"], evaluation.ranking["tau"]))
     tags = {m.column: m.tag for m in registry.measures()}
-
-    def text(value, digits=3):
-        return "n/a" if pd.isna(value) else f"{value:.{digits}f}"
-    for rule, accuracy, kappa, precision in zip(rows["rule"], rows["accuracy"], rows["kappa"],
-                                                rows["precision"]):
-        out[f"Agree{tag}Kappa{tags[rule]}"] = text(kappa)
-        out[f"Agree{tag}Accuracy{tags[rule]}"] = text(accuracy)
-        out[f"Agree{tag}Precision{tags[rule]}"] = text(precision)
-        out[f"Agree{tag}Tau{tags[rule]}"] = text(taus.get(rule), 2)
+    readings = [j for j in pd.unique(evaluation.agreement["judge"])
+                if j.startswith(f"{reference}-")]
+    for judge in [reference, *readings]:
+        key = f"Agree{tag}{macro_tag(judge.removeprefix(reference))}"
+        rows = evaluation.agreement[evaluation.agreement["judge"] == judge]
+        out[f"{key}AcceptedPercent"] = _accepted_percent(evaluation.systems, judge)
+        for rule, accuracy, kappa, precision, recall in zip(
+                rows["rule"], rows["accuracy"], rows["kappa"], rows["precision"],
+                rows["recall"]):
+            out[f"{key}Kappa{tags[rule]}"] = _text(kappa)
+            out[f"{key}Recall{tags[rule]}"] = _text(recall)
+            if judge == reference:
+                out[f"{key}Accuracy{tags[rule]}"] = _text(accuracy)
+                out[f"{key}Precision{tags[rule]}"] = _text(precision)
+                out[f"{key}Tau{tags[rule]}"] = _text(taus.get(rule), 2)
     return out

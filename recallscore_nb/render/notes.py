@@ -62,9 +62,9 @@ NOTES: dict[str, Callable[[dict], str]] = {
     "07_fact_status/counts": lambda t: systems.counts(t["counts"]),
     "07_fact_status/explanations": lambda t: systems.explanations(t["explanations"]),
     **{f"08_human_agreement/{what}": (lambda t, w=what: getattr(agreement, w)(t[w]))
-       for what in ("systems", "accuracy", "agreement", "ranking", "ranks", "annotators",
-                    "like_with_like", "step_ablation", "guards_left_out", "gaming",
-                    "gaming_examples", "categories", "examples")},
+       for what in ("systems", "accuracy", "accuracy_judges", "agreement", "ranking", "ranks",
+                    "annotators", "like_with_like", "step_ablation", "guards_left_out",
+                    "gaming", "gaming_examples", "categories", "examples")},
     "08_human_agreement/figure:kappa": lambda t: agreement.like_with_like(t["like_with_like"]),
 }
 """What each result says: ``"<stem>/<what>"`` -> a function of the saved tables."""

@@ -20,9 +20,9 @@ from ..core.exact import exact_mean
 from ..core.rules import Equivalent
 from .notes_benchmark import listed, plural, shown
 
-__all__ = ["systems", "accuracy", "agreement", "ranking", "ranks", "annotators",
-           "like_with_like", "step_ablation", "guards_left_out", "gaming", "gaming_examples",
-           "categories", "examples", "found_human_agreement"]
+__all__ = ["systems", "accuracy", "accuracy_judges", "agreement", "ranking", "ranks",
+           "annotators", "like_with_like", "step_ablation", "guards_left_out", "gaming",
+           "gaming_examples", "categories", "examples", "found_human_agreement"]
 
 REFERENCE = "human"
 
@@ -60,9 +60,20 @@ def accuracy(frame: pd.DataFrame) -> str:
         rules = [c for c in table.columns if c not in ("set", "system", REFERENCE)
                  and table[c].notna().all()]
         gaps = {r: exact_mean((table[r] - table[REFERENCE]).abs().dropna()) for r in rules}
+        if not gaps:
+            continue
         rule = min(gaps, key=gaps.get)
         parts.append(f"{name} {rule} (mean gap {shown(gaps[rule])})")
     return f"The measure closest to {REFERENCE}'s accuracies, system by system: {listed(parts)}."
+
+
+def accuracy_judges(frame: pd.DataFrame) -> str:
+    """Per set that has judges besides the reference judge, the one whose accuracies are
+    closest to it."""
+    judges = [c for c in frame.columns if c not in ("set", "system")]
+    if REFERENCE not in judges or len(judges) < 2:
+        return f"The judges' accuracies, system by system: {listed(judges)}."
+    return accuracy(frame).replace("The measure closest", "The judge closest")
 
 
 def agreement(frame: pd.DataFrame) -> str:

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import recallscore_nb as rs
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.io.converters import convert_evouna
 from tests.analysis.notebook_steps import evaluate
 from tests.human_judgments import EVOUNA, needs_data
@@ -38,6 +39,20 @@ def test_accuracy_by_hand(evaluation):
     assert table.loc["span", "human"] == 7 / 8
     assert table.loc["span", "contains"] == 7 / 8  # "Graham Bell" contains "Bell"
     assert table.loc["guesser", "human"] == 1 / 8  # only "Canberra"
+
+
+def test_accuracy_in_two_halves_for_print(evaluation):
+    """Issue 30: the paper prints the rules (beside the reference judge) and the judges as two
+    tables; together they hold every column of the whole."""
+    whole = rs.accuracy_table(evaluation)
+    rules = rs.accuracy_table(evaluation, columns="rules")
+    judges = rs.accuracy_table(evaluation, columns="judges")
+    assert rules.columns.tolist() == ["set", "system", *rs.measures_present(evaluation), "human"]
+    assert judges.columns.tolist() == ["set", "system", *rs.judges_of(evaluation)]
+    for half in (rules, judges):
+        pd.testing.assert_frame_equal(half, whole[half.columns.tolist()])
+    with pytest.raises(UsageError, match="columns='wide': one of all, rules, judges"):
+        rs.accuracy_table(evaluation, columns="wide")
 
 
 def test_agreement_and_ceiling(evaluation):

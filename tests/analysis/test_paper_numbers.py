@@ -47,3 +47,30 @@ def test_a_benchmark_of_ones_own(tmp_path):
                                        ("fact2b", "FactB"), ("_9", "")])
 def test_fact_names_as_number_tags(name, tag):
     assert _tag(name) == tag
+
+
+def test_the_readings_of_the_reference_judge_are_quoted_with_the_share_accepted(tmp_path):
+    """Issue 30: on a set whose judges read one rating three ways (EfficientQA's), the macros
+    hold each reading's kappa, recall and share accepted; by hand on three answers."""
+    import json
+
+    from recallscore_nb.analysis.meta_sets import meta_evaluate_sets
+    from recallscore_nb.analysis.paper_numbers import human_agreement_numbers
+    from recallscore_nb.io.converters import convert_efficientqa
+    from recallscore_nb.io.human_sets import read_judged_sets
+
+    record = {"question": "q", "answer": ["Paris"], "def_correct_predictions": ["in Paris"],
+              "poss_correct_predictions": ["Paris, Texas"],
+              "def_incorrect_predictions": ["Lyon"]}
+    (tmp_path / "eqa.jsonl").write_text(json.dumps(record) + "\n")
+    convert_efficientqa(tmp_path / "eqa.jsonl", tmp_path / "set")
+    numbers = human_agreement_numbers(meta_evaluate_sets(read_judged_sets(str(tmp_path / "set")),
+                                                         resamples=20, seed=1))
+    assert numbers["AgreeSetJudgedAttempts"] == 2  # the definite ratings
+    assert numbers["AgreeSetAcceptedPercent"] == "50.0"  # 1 of 2
+    assert numbers["AgreeSetStrictAcceptedPercent"] == "33.3"  # 1 of 3
+    assert numbers["AgreeSetLenientAcceptedPercent"] == "66.7"  # 2 of 3
+    assert numbers["AgreeSetRecallContains"] == "1.000"  # "in Paris" holds Paris
+    assert numbers["AgreeSetLenientRecallContains"] == "1.000"  # and "Paris, Texas"
+    assert numbers["AgreeSetRecallLiteral"] == "0.000"
+    assert "AgreeSetLenientAccuracyContains" not in numbers  # accuracy: the reference's only

@@ -65,3 +65,14 @@ def test_the_gaming_notes_count_families_above_one_percent_per_set():
                                     "a 2 of 3, most refusal (90.0 %).")
     examples = pd.DataFrame({"accepted": [True, False, True]})
     assert notes.gaming_examples(examples) == "3 gaming answers shown, 2 of them accepted."
+
+
+def test_the_judges_half_names_the_judge_closest_to_the_reference():
+    frame = pd.DataFrame({"set": ["x", "x", "y"], "system": ["a", "b", "a"],
+                          "human": [0.5, 0.7, 0.9], "bem": [0.4, 0.7, None],
+                          "gpt-4": [0.9, 0.9, None]})
+    assert notes.accuracy_judges(frame) == ("The judge closest to human's accuracies, system "
+                                            "by system: x bem (mean gap 0.050).")
+    only = frame[["set", "system", "human"]]
+    assert notes.accuracy_judges(only) == "The judges' accuracies, system by system: human."
+
