@@ -44,21 +44,26 @@ def test_version():
         ),
         (Checklist(), "checklist|norm:seed|tok:ws|match:whole-token|full:all-facts|version:{v}"),
         (Contains(), "contains|norm:squad|tok:ws|match:whole-token|version:{v}"),
-        (Equivalent(), "equivalent|norm:answer|cascade:2|steps:exact+contains+number+plural+"
+        (Equivalent(), "equivalent|norm:answer|cascade:3|steps:exact+contains+number+plural+"
                        "date+quantity+glue+spelling+order+name-part+part+overlap|"
                        "guards:negation+alternatives+list+bag+denial+scale|"
                        "tolerance:0.05|shortest:5|window:3|longest:4|share:2/3|least:2|"
                        "widest:4|version:{v}"),
+        (Equivalent(cascade=2), "equivalent|norm:answer|cascade:2|steps:exact+contains+number+"
+                                "plural+date+quantity+glue+spelling+order+name-part+part+"
+                                "overlap|guards:negation+alternatives+list+bag+denial+scale|"
+                                "tolerance:0.05|shortest:5|window:3|longest:4|share:2/3|"
+                                "least:2|widest:4|version:{v}"),
         (Equivalent(cascade=1), "equivalent|norm:answer|cascade:1|steps:exact+contains+number+"
                                 "plural+date+quantity+glue+spelling+order+name-part+part+"
                                 "overlap|guards:negation|tolerance:0.05|shortest:5|window:3|"
                                 "longest:4|share:2/3|least:2|widest:4|version:{v}"),
         (Equivalent(steps=("overlap", "exact"), guards=("longer-name", "negation"),
                     tolerance=0.1, share=Fraction(3, 4)),
-         "equivalent|norm:answer|cascade:2|steps:exact+overlap|guards:negation+longer-name|"
+         "equivalent|norm:answer|cascade:3|steps:exact+overlap|guards:negation+longer-name|"
          "tolerance:0.1|shortest:5|window:3|longest:4|share:3/4|least:2|widest:4|version:{v}"),
         (Equivalent(steps=(), guards=()),
-         "equivalent|norm:answer|cascade:2|steps:none|guards:none|tolerance:0.05|shortest:5|"
+         "equivalent|norm:answer|cascade:3|steps:none|guards:none|tolerance:0.05|shortest:5|"
          "window:3|"
          "longest:4|share:2/3|least:2|widest:4|version:{v}"),
     ],

@@ -57,7 +57,7 @@ def test_05_signs_the_rules_and_the_bootstrap(tmp_path):
     assert nb.signatures[-1] == (
         f"bootstrap|ci:percentile-95|unit:attempt|n:300|seed:7|version:{__version__}")
     assert nb.signatures[-2].startswith("schema|")
-    assert nb.signatures[-3].startswith("equivalent|norm:answer|cascade:2|steps:exact+")
+    assert nb.signatures[-3].startswith("equivalent|norm:answer|cascade:3|steps:exact+")
     assert len(nb.signatures) == 9  # the seven rules, the schema and the bootstrap
     assert (nb.params.seed, nb.params.resamples) == (7, 300)
     assert sorted(nb.inputs) == ["recallscore_nb/data/benchmarks/four_fact_recall.json",

@@ -19,9 +19,12 @@ import re
 
 from .forms import ANSWER
 from .parts import (
+    DESIGNATORS,
     HONORIFICS,
     NEGATIONS,
+    NICKNAMES,
     SCALE,
+    SUFFIXES,
     STOP,
     AnswerForms,
     ReferenceForms,
@@ -71,14 +74,41 @@ def units_differ(answer: AnswerForms, ref: ReferenceForms) -> bool:
     return bool(mine) and bool(theirs) and not mine & theirs
 
 
+def within_precision(one: tuple[Fraction, Fraction], other: tuple[Fraction, Fraction]) -> bool:
+    """Whether two numbers (value, unit: :func:`~recallscore_nb.core.equivalence.parts.stated`)
+    of different precision are one number to the precision of the coarser: the finer is
+    less than half the coarser's unit from it (so it rounds to it, an exact half never), and
+    the coarser has two significant digits or more. "62.3" for "62", "4.01" for "4.0129",
+    "2.19 billion" for "2.187 billion"; never "62.5" for "62", "2.4" for "2", nor a number
+    of the same precision that differs.
+
+    >>> from fractions import Fraction as F
+    >>> within_precision((F("62.3"), F("0.1")), (F(62), F(1)))
+    True
+    >>> within_precision((F("62.5"), F("0.1")), (F(62), F(1)))
+    False
+    >>> within_precision((F("2.4"), F("0.1")), (F(2), F(1)))
+    False
+    """
+    (a, unit_a), (b, unit_b) = one, other
+    if unit_a == unit_b:
+        return False
+    coarse, unit, fine = (a, unit_a, b) if unit_a > unit_b else (b, unit_b, a)
+    return abs(coarse) >= 10 * unit and 2 * abs(fine - coarse) < unit
+
+
 def quantity_matches(answer: AnswerForms, ref: ReferenceForms, tolerance: float,
-                     strict: bool = False) -> bool:
+                     strict: bool = False, precise: bool = False) -> bool:
     """Every quantity of a reference that says only quantities is in the answer: the same
     number, a number inside the range it gives, a more precise number that rounds to a whole
     one and is within :data:`ROUNDING` of it ("1227.986" for "1,228"; never "12.5" for
     "12"), or, for an approximate one with a scale word or a decimal, a number within
     ``tolerance`` of it. ``strict`` (cascade 2): and no unit other than the reference's
-    (:func:`units_differ`)."""
+    (:func:`units_differ`). ``precise`` (cascade 3): a number the same as the reference's
+    to the precision the coarser of the two states also counts (:func:`within_precision`:
+    "62.3" for "62", "4.01" for "4.0129"); an answer more precise than a reference with a
+    scale word does not ("13.6 billion" for "14 billion", which another reference of the
+    item may give as "12.6 billion")."""
     if not ref.only_quantities or strict and units_differ(answer, ref):
         return False
     numbers = answer.numbers
@@ -87,7 +117,10 @@ def quantity_matches(answer: AnswerForms, ref: ReferenceForms, tolerance: float,
         tol = tolerance if approximate and scaled else 0.0
         return any(low * (1 - tol) <= n <= high * (1 + tol)
                    or (low == high and round(n) == low != n
-                       and abs(n - low) <= ROUNDING * abs(low)) for n in numbers)
+                       and abs(n - low) <= ROUNDING * abs(low)) for n in numbers) or (
+            precise and low == high and any(
+                within_precision(a, r) and (a[1] >= r[1] or r[1] <= 1) for r in ref.stated
+                if float(r[0]) == low for a in answer.stated))
     return all(found(*q) for q in ref.quantities)
 
 
@@ -195,36 +228,82 @@ def order_matches(answer: AnswerForms, ref: ReferenceForms) -> bool:
     return len(c) >= 2 and not ref.dates and all(t in answer.s2 for t in c)
 
 
-def _given(a: str, g: str) -> bool:
+def _given(a: str, g: str, forms: bool = False) -> bool:
     """An answer's given name against a reference's: equal, an initial, or a short form
-    sharing the first three letters (Dave and David)."""
+    sharing the first three letters (Dave and David); ``forms`` (cascade 3): or one is a
+    short form of the other, or both of one name (:data:`~recallscore_nb.core.equivalence.
+    parts.NICKNAMES`: Jimmy and James).
+
+    >>> _given("jimmy", "james"), _given("jimmy", "james", forms=True)
+    (False, True)
+    """
     if a == g:
         return True
     if len(a) == 1 or len(g) == 1:
         return a[0] == g[0]
+    if forms and NICKNAMES.get(a, frozenset((a,))) & NICKNAMES.get(g, frozenset((g,))):
+        return True
     return len(a) >= 3 and len(g) >= 3 and a[:3] == g[:3]
 
 
-def name_part_matches(answer: AnswerForms, ref: ReferenceForms, window: int) -> bool:
+def _dropped_suffix(a0: list[str]) -> bool:
+    """Whether an answer may leave out the reference's last word: "Jr." or "Sr.", or a
+    numeral after a name of three words or more ("Robert Gillespie Adamson IV"; "Harry Potter
+    III" is no person's name).
+
+    >>> _dropped_suffix("harry potter iii".split()), _dropped_suffix("alan autry jr".split())
+    (False, True)
+    """
+    return a0[-1] in ("jr", "sr") or a0[-1] in SUFFIXES and len(a0) >= 4
+
+
+def name_part_matches(answer: AnswerForms, ref: ReferenceForms, window: int,
+                      forms: bool = False) -> bool:
     """A person's last name in the answer, one of their given names (or its initial or short
-    form) at most ``window`` words before it."""
-    if ref.a0[-1:] and ref.a0[-1] not in answer.s0 or ref.person is None:
+    form) at most ``window`` words before it. ``forms`` (cascade 3): the last name is the
+    name's, not the reference's last word ("Robert Adamson" for "Robert Gillespie Adamson
+    IV"), a given name only quoted counts ("\"Kate\" Mulgrew"), and a short form of a given
+    name is read as it (:func:`_given`)."""
+    person = ref.named if forms else ref.person
+    if person is None or ref.a0[-1:] and ref.a0[-1] not in answer.s0 and not (
+            forms and _dropped_suffix(ref.a0)):
         return False
-    given, last = ref.person
+    given, last = person
     a0 = answer.a0
-    return any(token == last and any(_given(b, g) for b in a0[max(0, i - window):i]
+    return any(token == last and any(_given(b, g, forms) for b in a0[max(0, i - window):i]
                                      for g in given) for i, token in enumerate(a0))
 
 
-def part_matches(answer: AnswerForms, ref: ReferenceForms, longest: int) -> bool:
+def _designated(a: list[str], ref: ReferenceForms) -> bool:
+    """Cascade 3's parts: ``a`` (content tokens) is one side of a reference of alternatives
+    joined by "or", or names the place of one of its components or names without the words
+    that say what kind of place it is, on either side ("Lagos" of "Lagos State", "the city
+    of Oslo" of "Oslo, Norway")."""
+    if any(a == side for side in ref.sides):
+        return True
+    bare = [t for t in a if t not in DESIGNATORS]
+    return bool(bare) and any(bare == [t for t in run if t not in DESIGNATORS] and run != a
+                              for run in ref.names + ref.component_runs)
+
+
+def part_matches(answer: AnswerForms, ref: ReferenceForms, longest: int,
+                 forms: bool = False) -> bool:
     """A short answer (at most ``longest`` content words) that is a part of the reference
     standing on its own: one or more of its comma-separated components ("Dhaka" of "Dhaka,
     Bangladesh"); a person's last name included; every capitalized word of a component; or
     the end of one of its segments ("prophase I" of "prophase I of meiosis"), unless it is
     a part of a name, a run of capitalized words, and not the whole ("Korea" of "North
-    Korea"; "Carl Linnaeus" of "Swedish botanist Carl Linnaeus" is a whole name)."""
+    Korea"; "Carl Linnaeus" of "Swedish botanist Carl Linnaeus" is a whole name). ``forms``
+    (cascade 3): also one side of a reference of alternatives joined by "or" ("physical
+    layer" of "physical layer or layer 1"), and a place's name without the words that say
+    what kind of place it is (:data:`~recallscore_nb.core.equivalence.parts.DESIGNATORS`:
+    "Lagos" of "Lagos State"; still never "Korea" of "North Korea")."""
     a = answer.content2
-    if not a or len(a) > longest or not contains(ref.a2, a):
+    if not a or len(a) > longest:
+        return False
+    if forms and _designated(a, ref):
+        return True
+    if not contains(ref.a2, a):
         return False
     if any(a == run for run in ref.component_runs):
         return True

@@ -35,7 +35,7 @@ from ..engine import Attempts, References
 from ..tokens import pad, spans
 from .checks import editable, glue_word
 from .forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS, NUMBER_WORDS
-from .parts import NEGATIONS, STOP, ReferenceForms, is_year
+from .parts import NEGATIONS, STOP, SUFFIXES, ReferenceForms, is_year
 
 __all__ = ["possible", "Gate", "reference_forms", "slot_matrix", "date_gate", "quantity_gate",
            "glue_gate", "spelling_gate", "order_gate", "name_part_gate", "part_gate",
@@ -133,9 +133,13 @@ def order_gate(g: Gate) -> np.ndarray:
 
 def name_part_gate(g: Gate) -> np.ndarray:
     """``name-part``: the reference's last token shared (``answer``), and a person's name (a
-    reference of no token: its name read in Python)."""
-    out = (g.shared.last(0) | ~g.facts.a0[g.ref]) & (g.matrix >= 0)
-    _people(g.refs, g.matrix, out)
+    reference of no token: its name read in Python); in cascade 3, whose last name may be
+    before a suffix and whose given name may be quoted, also a reference with a suffix or a
+    quote."""
+    later = g.options.cascade > 2
+    ends = g.shared.last(0) | (g.facts.renamed[g.ref] if later else False)
+    out = (ends | ~g.facts.a0[g.ref]) & (g.matrix >= 0)
+    _people(g.refs, g.matrix, out, "named" if later else "person")
     return out
 
 
@@ -188,6 +192,9 @@ class _Facts:
     """The shared content tokens the overlap step needs at the least."""
     a0: np.ndarray
     """It has tokens under ``answer``."""
+    renamed: np.ndarray
+    """A suffix among its ``answer`` tokens ("IV") or a quote in its text: its last name may
+    not be its last token, or its given name only quoted."""
 
     @classmethod
     def of(cls, refs: References, options) -> _Facts:
@@ -207,7 +214,10 @@ class _Facts:
                    ordered=(_per_reference(b2, content_word, n, counted=True) >= 2) & ~year,
                    content=content, overlap=(content >= options.least) & ~year & ~quantities,
                    overlap_need=np.maximum(options.least, need[content]),
-                   a0=np.append(b0.lengths, 0) > 0)
+                   a0=np.append(b0.lengths, 0) > 0,
+                   renamed=(_per_reference(b0, *_vocab_flags(b0, SUFFIXES.__contains__), n) > 0)
+                   | np.append(pc.match_substring(pa.array(refs.values, pa.string()), '"')
+                               .to_numpy(zero_copy_only=False), False))
 
 
 def _vocab_flags(bags, *predicates) -> list[np.ndarray]:
@@ -315,12 +325,13 @@ def _content_counts(attempts: Attempts, rows: np.ndarray) -> np.ndarray:
     return tokens.counts[rows] - stops[rows]
 
 
-def _people(refs: References, matrix: np.ndarray, gate: np.ndarray) -> None:
-    """Keep ``gate`` (rows × slots) only where the slot's reference is a person's name, read
-    for the references the gate still holds."""
+def _people(refs: References, matrix: np.ndarray, gate: np.ndarray, read: str) -> None:
+    """Keep ``gate`` (rows × slots) only where the slot's reference is a person's name (its
+    ``read`` property: ``person`` or ``named``), read for the references the gate still
+    holds."""
     person = np.zeros(len(refs.values) + 1, dtype=bool)
     for index in np.unique(matrix[gate]).tolist():
-        person[index] = reference_forms(refs, index).person is not None
+        person[index] = getattr(reference_forms(refs, index), read) is not None
     gate &= person[matrix]
 
 

@@ -15,6 +15,7 @@ or reference: most answers are decided before it is needed.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import cached_property
 
 from .forms import (
@@ -27,7 +28,7 @@ from .forms import (
 
 __all__ = ["AnswerForms", "ReferenceForms", "STOP", "NEGATIONS", "contains", "content",
            "dates", "is_year", "quantities", "glued_to", "surface", "value", "UNITS", "units",
-           "bad_day"]
+           "bad_day", "stated", "NICKNAMES", "DESIGNATORS"]
 
 STOP = frozenset(
     "a an the of in on at to for by and or is was were be been are as with from that this it "
@@ -44,9 +45,52 @@ NOT_PEOPLE = frozenset(
     "tower museum library hospital airport station center centre company corporation club "
     "party army navy war battle act award awards cup league festival records band".split())
 """Words that make a capitalized reference a place or a body, not a person."""
+DESIGNATORS = frozenset(
+    "state province county city town mountain range river lake island sea ocean desert "
+    "valley region district peninsula".split())
+"""Words (as stems) that say what kind of place a name is: a name without them names the
+same place ("Lagos" for "Lagos State", "Caucasus" for "the Caucasus Mountains"), which
+cascade 3's part step reads."""
 NOT_FIRST = frozenset("north south east west new upper lower great united central the".split())
 """First words that make a capitalized reference a place ("North Korea", "New York")."""
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "2", "3", "4"})
+_SHORT_FORMS = {
+    "william": "bill billy will willy liam", "robert": "bob bobby rob robbie bert",
+    "james": "jim jimmy jamie", "john": "jack johnny", "richard": "dick rick ricky rich",
+    "edward": "ed eddie ted teddy ned", "thomas": "tom tommy", "michael": "mike mikey mick",
+    "charles": "charlie chuck chas", "joseph": "joe joey", "daniel": "dan danny",
+    "david": "dave davy", "anthony": "tony", "henry": "harry hank", "lawrence": "larry",
+    "peter": "pete", "samuel": "sam sammy", "benjamin": "ben benny", "alexander": "alex",
+    "frederick": "fred freddie", "francis": "frank frankie", "gerald": "jerry",
+    "leonard": "len lenny leo", "nicholas": "nick nicky", "patrick": "pat paddy",
+    "raymond": "ray", "ronald": "ron ronnie", "donald": "don donnie", "douglas": "doug",
+    "stephen": "steve stevie", "steven": "steve stevie", "timothy": "tim timmy",
+    "walter": "walt wally", "zachary": "zach zack", "andrew": "andy drew",
+    "matthew": "matt", "christopher": "chris kit", "gregory": "greg", "kenneth": "ken kenny",
+    "jonathan": "jon jonny", "philip": "phil", "terence": "terry", "vincent": "vince",
+    "katherine": "kate katie kathy kat", "catherine": "cathy cate kate katie",
+    "elizabeth": "liz lizzie beth betty betsy eliza", "margaret": "maggie meg peggy marge",
+    "rebecca": "becky becca", "susan": "sue susie", "deborah": "debbie deb",
+    "patricia": "patty pat trish", "jennifer": "jen jenny", "jessica": "jess jessie",
+    "christine": "chris chrissy", "abigail": "abby gail", "victoria": "vicky tori",
+    "dorothy": "dot dottie", "eleanor": "ellie nell nora", "barbara": "barb babs",
+    "frances": "fran frankie", "alexandra": "alex sandra", "samantha": "sam",
+    "theodore": "ted teddy theo", "albert": "al bert", "alfred": "alf fred",
+}
+
+
+def _formal_names(short_forms: dict[str, str]) -> dict[str, frozenset[str]]:
+    names: dict[str, frozenset[str]] = {}
+    for formal, shorts in short_forms.items():
+        for name in (formal, *shorts.split()):
+            names[name] = names.get(name, frozenset()) | {formal}
+    return names
+
+
+NICKNAMES = _formal_names(_SHORT_FORMS)
+"""Each English given name of a shipped word list, formal or short, and the formal names it
+may be ("jimmy": james; "chris": christopher or christine); cascade 3's name-part step reads
+two given names as one when they may be the same ("Jimmy" for "James")."""
 PARTICLES = frozenset({"de", "van", "von", "da", "del", "der", "la", "le", "bin", "ibn", "al"})
 PREPOSITIONS = frozenset({"of", "in", "for", "on", "at", "by", "from", "with", "during", "to"})
 NEGATIONS = frozenset({"not", "no", "never", "nor", "neither", "without", "isnt", "wasnt",
@@ -215,6 +259,29 @@ def quantities(tokens: list[str]) -> list[tuple]:
     return out
 
 
+_WRITTEN = re.compile(r"\d+(?:\.\d+)?")
+
+
+def stated(tokens: list[str]) -> list[tuple[Fraction, Fraction]]:
+    """(value, unit) of each number written in digits in ``tokens``, exactly, a scale word
+    applied: the unit is the place of its last digit ("62.3 million": 62,300,000, to the
+    100,000). The precision the number states, for :func:`~recallscore_nb.core.equivalence.
+    checks.within_precision`.
+
+    >>> stated("about 62.3 million and 4".split())
+    [(Fraction(62300000, 1), Fraction(100000, 1)), (Fraction(4, 1), Fraction(1, 1))]
+    """
+    out = []
+    for i, token in enumerate(tokens):
+        if not _WRITTEN.fullmatch(token):
+            continue
+        scale = Fraction(SCALE[tokens[i + 1]]) if i + 1 < len(tokens) and \
+            tokens[i + 1] in SCALE else Fraction(1)
+        places = len(token.partition(".")[2])
+        out.append((Fraction(token) * scale, Fraction(1, 10 ** places) * scale))
+    return out
+
+
 # --- an answer --------------------------------------------------------------------------------
 class AnswerForms:
     """An answer's tokens (``a0``, ``a1``, ``a2``), their sets, and what is read of them on
@@ -252,6 +319,11 @@ class AnswerForms:
         return content(self.a2)
 
     @cached_property
+    def stated(self) -> list[tuple[Fraction, Fraction]]:
+        """Each number of ``a1`` with the precision it states (:func:`stated`)."""
+        return stated(self.a1)
+
+    @cached_property
     def words_by_length(self) -> dict[int, list[str]]:
         """The distinct tokens of ``a1`` that are no number, by length."""
         out: dict[int, list[str]] = {}
@@ -283,6 +355,11 @@ class ReferenceForms:
         return quantities(self.a1)
 
     @cached_property
+    def stated(self) -> list[tuple[Fraction, Fraction]]:
+        """Each number of ``a1`` with the precision it states (:func:`stated`)."""
+        return stated(self.a1)
+
+    @cached_property
     def only_quantities(self) -> bool:
         """Whether the reference says nothing but quantities (numbers, scale and unit words,
         stop words, "about")."""
@@ -306,9 +383,25 @@ class ReferenceForms:
         return _person(self.raw, self.a0)
 
     @cached_property
+    def named(self) -> tuple | None:
+        """:attr:`person`, or, for a name whose given name is only quoted ("\"Kate\"
+        Mulgrew"), the name the quoted word gives: what cascade 3's name-part step reads."""
+        if self.person is not None or '"' not in self.raw:
+            return self.person
+        unquoted = self.raw.replace('"', " ")
+        return _person(unquoted, ANSWER(unquoted).split())
+
+    @cached_property
     def components(self) -> list[str]:
         """The reference cut at , ; ( ) /."""
         return [c for c in re.split(r",|;|\(|\)|/", self.raw) if c.strip()]
+
+    @cached_property
+    def sides(self) -> list[list[str]]:
+        """The content tokens of each side of a reference that is alternatives joined by
+        "or" ("physical layer or layer 1"); none when it has no "or"."""
+        parts = re.split(r"\s+or\s+", surface(self.raw), flags=re.I)
+        return [content(_stems(p)) for p in parts] if len(parts) > 1 else []
 
     @cached_property
     def component_stems(self) -> list[list[str]]:

@@ -129,6 +129,19 @@ def test_without_its_step_an_example_falls_to_a_later_one_or_none(step):
         assert STEPS.index(decided) > STEPS.index(step)
 
 
+@pytest.mark.parametrize(("answer", "references", "step"), [
+    ("62.3", ["62"], "quantity"), ("Robert Adamson", ["Robert Gillespie Adamson IV"],
+                                   "name-part"),
+    ("Jimmy Flynn", ["James P. Flynn"], "name-part"),
+    ("Katherine Mulgrew", ['"Kate" Mulgrew'], "name-part"),
+    ("Lagos", ["Lagos State"], "part"), ("physical layer", ["physical layer or layer 1"], "part"),
+])
+def test_cascade_3_reads_more_forms_and_cascade_2_stays_as_published(answer, references, step):
+    """Issue 30: each form both paths accept in version 3, and neither in version 2."""
+    assert both(answer, references) == (True, step)
+    assert both(answer, references, EquivalenceOptions(cascade=2)) == (False, NONE)
+
+
 def test_no_step_decides_nothing():
     assert both("Paris", ["Paris"], EquivalenceOptions(steps=())) == (False, NONE)
 
@@ -136,7 +149,7 @@ def test_no_step_decides_nothing():
 # --- options ---------------------------------------------------------------------------------
 def test_the_options_as_signature_fields_in_a_fixed_order():
     assert DEFAULT.option_fields() == [
-        ("cascade", "2"),
+        ("cascade", "3"),
         ("steps", "exact+contains+number+plural+date+quantity+glue+spelling+order+name-part+"
                   "part+overlap"),
         ("guards", "negation+alternatives+list+bag+denial+scale"), ("tolerance", "0.05"), ("shortest", "5"), ("window", "3"),

@@ -20,6 +20,7 @@ from recallscore_nb.core.equivalence.checks import (
     quantity_matches,
     spelling_matches,
     units_differ,
+    within_precision,
 )
 from recallscore_nb.core.equivalence.forms import ANSWER
 from recallscore_nb.core.equivalence.parts import AnswerForms, ReferenceForms
@@ -305,3 +306,57 @@ def test_strict_overlap_refuses_alternatives_offered_for_a_word_of_a_sentence():
     assert overlap_matches(stuffed, ref, Fraction(2, 3), 2, 4) is True
     assert overlap_matches(stuffed, ref, Fraction(2, 3), 2, 4, strict=True) is False
     assert overlap_matches(honest, ref, Fraction(2, 3), 2, 4, strict=True) is True
+
+
+# --- cascade 3: more forms of the same answer (issue 30) ------------------------------------
+@pytest.mark.parametrize(("answer", "reference", "third"), [
+    ("62.3", "62", True), ("4.01", "4.0129", True), ("$2.19 billion", "$2.187 billion",
+                                                            True),
+    ("approximately 760 torr", "759.9625", True), ("62.5", "62", False),  # an exact half
+    ("2.4", "2", False),                      # one significant digit: too coarse to round to
+    ("63", "62", False), ("5.0129", "4.0129", False),  # a changed number, at any precision
+    ("13.6 billion", "14 billion", False),    # finer than a reference with a scale word
+    ("12.5", "12", False), ("1227.986", "1,228", True),  # the rounding rule kept
+])
+def test_precise_quantities_round_to_the_coarser(answer, reference, third):
+    a, r = AnswerForms.of(answer), ReferenceForms.of(reference)
+    assert quantity_matches(a, r, 0.05, strict=True, precise=True) is third
+    if third and reference != "1,228":
+        assert quantity_matches(a, r, 0.05, strict=True) is False  # cascade 2 refused it
+
+
+def test_within_precision_is_symmetric_and_never_equal_precision():
+    one, other = (Fraction("4.01"), Fraction(1, 100)), (Fraction("4.0129"), Fraction(1, 10**4))
+    assert within_precision(one, other) and within_precision(other, one)
+    assert not within_precision((Fraction(7), Fraction(1)), (Fraction(7), Fraction(1)))
+
+
+@pytest.mark.parametrize(("answer", "reference", "third"), [
+    ("Robert Adamson", "Robert Gillespie Adamson IV", True),    # middle name and suffix out
+    ("Alan Autry", "Carlos Alan Autry Jr.", True),
+    ("Jimmy Flynn", "James P. Flynn", True), ("Bob Smith", "Robert Smith", True),
+    ("Katherine Kiernull Maria Mulgrew", '"Kate" Mulgrew', True),  # the quoted given name
+    ("Harry Potter", "Harry Potter III", False),    # a numeral after two words: no suffix
+    ("Bob Jones", "Robert Smith", False), ("Jimmy Flynn", "John Flynn", False),
+])
+def test_name_forms_read_short_given_names_and_suffixes(answer, reference, third):
+    a, r = AnswerForms.of(answer), ReferenceForms.of(reference)
+    assert name_part_matches(a, r, 3, forms=True) is third
+    if third:
+        assert name_part_matches(a, r, 3) is False
+
+
+@pytest.mark.parametrize(("answer", "reference", "third"), [
+    ("the states", "the states or the people", True), ("physical layer",
+                                                      "physical layer or layer 1", True),
+    ("Lagos", "Lagos State", True), ("Caucasus", "The Caucasus Mountains", True),
+    ("the city of Oslo", "Oslo, Norway", True),
+    ("Korea", "North Korea", False),          # a part of a name, no designator left out
+    ("Indiana", "Indiana University", False),  # an institution is no kind of place
+])
+def test_parts_read_sides_of_or_and_places_without_their_kind(answer, reference, third):
+    a, r = AnswerForms.of(answer), ReferenceForms.of(reference)
+    assert part_matches(a, r, 4, forms=True) is third
+    if third:
+        assert part_matches(a, r, 4) is False
+

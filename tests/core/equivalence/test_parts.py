@@ -14,7 +14,9 @@ from recallscore_nb.core.equivalence.parts import (
     content,
     dates,
     glued_to,
+    NICKNAMES,
     quantities,
+    stated,
     surface,
     units,
     value,
@@ -192,3 +194,32 @@ def test_units_name_what_the_number_counts(text, expected):
     ("May 1999 2012", False), ("", False), ("in 310 BC", False)])
 def test_a_month_beside_a_number_that_is_no_day_is_a_broken_date(text, expected):
     assert bad_day(AnswerForms.of(text).a1) is expected
+
+
+# --- what cascade 3 reads (issue 30) ----------------------------------------------------------
+def test_stated_numbers_carry_the_place_of_their_last_digit_exactly():
+    from fractions import Fraction as F
+
+    assert stated("0.1 and 2.187 billion and 1e5 and seven".split()) == [
+        (F(1, 10), F(1, 10)), (F(2187000000), F(1000000)), ]
+    assert stated([]) == [] and stated(["12", "thousand"]) == [(F(12000), F(1000))]
+
+
+def test_a_name_given_only_in_quotes_is_read_as_a_name():
+    assert ReferenceForms.of('"Kate" Mulgrew').person is None
+    assert ReferenceForms.of('"Kate" Mulgrew').named == (("kate",), "mulgrew")
+    assert ReferenceForms.of("James P. Flynn").named == ReferenceForms.of("James P. Flynn").person
+    assert ReferenceForms.of("Paris").named is None
+
+
+def test_the_sides_of_a_reference_of_alternatives():
+    assert ReferenceForms.of("physical layer or layer 1").sides == [["physical", "layer"],
+                                                                   ["layer", "1"]]
+    assert ReferenceForms.of("Oregon").sides == [] and ReferenceForms.of("Orlando").sides == []
+
+
+def test_short_forms_name_the_formal_names_they_may_be():
+    assert NICKNAMES["jimmy"] == NICKNAMES["james"] == {"james"}
+    assert NICKNAMES["chris"] == {"christopher", "christine"}
+    assert NICKNAMES["ted"] == {"edward", "theodore"}
+    assert all(k == k.lower() and all(v == v.lower() for v in vs) for k, vs in NICKNAMES.items())
