@@ -12,6 +12,9 @@ writing included, ``--rounds`` times), and unless ``--skip-independent`` the ind
 per-row loop with its own file reading and writing (``baseline_loop.py``). Every row of the
 API's table and of the command's file is compared with the loop's (floats by ``==``).
 
+``--rules`` scores with some rules only (``rules=``, ``score --rules``); ``--rules loop``
+with the loop's rules, like against like, against issue 23's goals (every rule: issue 31's).
+
 Exit status: 0 when everything agrees with the loop everywhere, 1 otherwise. Speed goals
 are printed, never asserted.
 
@@ -40,7 +43,14 @@ from generate import (
     run_independent,
 )
 
-GOALS = {"one": 60.0, "items": 40.0, "command": 40.0}
+GOALS = {"one": 20.0, "items": 20.0, "command": None}
+"""Issue 31's goals with every rule the package has (the loop has all but ``equivalent``):
+the half-distinct one-reference shape and the items shape at 20x."""
+LIKE_GOALS = {"one": 60.0, "items": 40.0, "command": 40.0}
+"""Issue 23's goals, like against like: ``--rules loop`` (the package scoring with the
+loop's rules only)."""
+LOOP_RULES = "literal,normalized,squad_exact_match,token_f1,contains,checklist"
+"""The rules the per-row loop computes: ``--rules loop``."""
 
 
 # --- the loop ----------------------------------------------------------------------------
@@ -97,7 +107,7 @@ def timed_rounds(call, rounds: int, label: str) -> tuple[float, object]:
 
 
 # --- the command -------------------------------------------------------------------------
-def run_cli(table, scorer: list[str], rounds: int, squad_mode: str) -> dict:
+def run_cli(table, scorer: list[str], rounds: int, squad_mode: str, rules=None) -> dict:
     """``python -m recallscore_nb score`` on ``table`` written to a Parquet file, under
     ``/usr/bin/time`` (a child of this process would report this process's RSS high-water
     mark, which Linux carries across exec); the median wall time of ``rounds`` runs, the
@@ -108,7 +118,8 @@ def run_cli(table, scorer: list[str], rounds: int, squad_mode: str) -> dict:
         attempts, out = Path(tmp) / "attempts.parquet", Path(tmp) / "out.parquet"
         pq.write_table(table, attempts)
         cmd = [sys.executable, "-m", "recallscore_nb", "score", *scorer, "--attempts",
-               str(attempts), "--out", str(out), "--quiet", "--squad-mode", squad_mode]
+               str(attempts), "--out", str(out), "--quiet", "--squad-mode", squad_mode,
+               *(["--rules", rules] if rules else [])]
         timed = Path("/usr/bin/time").exists()
         timings, peak = [], None
         for r in range(rounds):
@@ -148,7 +159,7 @@ def one_reference(args) -> dict:
 
     def api(processes):
         return lambda: score_benchmark(bench, frame, squad_mode=args.squad_mode,
-                                       processes=processes)
+                                       processes=processes, rules=args.rules)
     package_runs(result, api, args, "score_benchmark", columns, rows)
     if not args.skip_cli:
         table = pa.table({"id": attempt_ids(len(attempts)), "attempt": attempts})
@@ -175,7 +186,7 @@ def package_runs(result: dict, api, args, label: str, columns, rows) -> None:
 
 def command(result: dict, table, scorer: list[str], args, columns, rows) -> None:
     """The ``score`` command's time and peak RSS, and its file compared with the loop."""
-    cli = run_cli(table, scorer, args.rounds, args.squad_mode)
+    cli = run_cli(table, scorer, args.rounds, args.squad_mode, args.rules)
     if not cli["ok"]:
         result["cli_notes"] = [f"the command failed: {cli['stderr']}"]
         return
@@ -184,8 +195,9 @@ def command(result: dict, table, scorer: list[str], args, columns, rows) -> None
 
 
 # --- the report --------------------------------------------------------------------------
-def report(results: list[dict]) -> bool:
-    """Print every shape's rates and ratios; whether everything agreed with the loop."""
+def report(results: list[dict], goals: dict) -> bool:
+    """Print every shape's rates and ratios against ``goals``; whether everything agreed
+    with the loop."""
     agree = True
 
     def line(label: str, value: str, comment: str = "") -> None:
@@ -204,7 +216,7 @@ def report(results: list[dict]) -> bool:
         line("per-row loop (baseline)", fmt_rate(n, r["baseline"]), f"{r['baseline']:.2f} s")
         line(f"package, {r['processes']} process(es)", fmt_rate(n, r["package"]),
              f"{r['package']:.3f} s, median of {r['rounds']}")
-        ratio("ratio package/loop", r["package"], r["baseline"], GOALS[r["key"]])
+        ratio("ratio package/loop", r["package"], r["baseline"], goals[r["key"]])
         if "one_process" in r:
             line("package, one process", fmt_rate(n, r["one_process"]),
                  f"{r['one_process']:.3f} s")
@@ -213,7 +225,7 @@ def report(results: list[dict]) -> bool:
             peak = f", peak RSS {r['cli_peak_kib'] / 1024:,.0f} MiB" if r["cli_peak_kib"] else ""
             line("score command, end to end", fmt_rate(n, r["cli_seconds"]),
                  f"{r['cli_seconds']:.2f} s{peak}")
-            ratio("ratio command/loop", r["cli_seconds"], r["baseline"], GOALS["command"])
+            ratio("ratio command/loop", r["cli_seconds"], r["baseline"], goals["command"])
         if "independent" in r:
             line("independent loop, files included", fmt_rate(n, r["independent"]),
                  f"{r['independent']:.2f} s (baseline_loop.py)")
@@ -245,7 +257,12 @@ def main(argv=None) -> int:
     parser.add_argument("--squad-mode", choices=("v1.1", "v2.0"), default="v1.1")
     parser.add_argument("--processes", type=int, default=None,
                         help="processes of the API calls (default: the package's default)")
+    parser.add_argument("--rules", default=None,
+                        help="the package's rules, comma-separated (rules= and score --rules); "
+                             "'loop': the loop's rules, like against like (default: every "
+                             "rule)")
     args = parser.parse_args(argv)
+    args.rules = LOOP_RULES if args.rules == "loop" else args.rules
     if min(args.rows, args.rounds, args.items, args.item_rows) < 1:
         parser.error("--rows, --rounds, --items and --item-rows must be at least 1")
     results = []
@@ -255,9 +272,10 @@ def main(argv=None) -> int:
         import items_shape
 
         results.append(dict(items_shape.run(args), key="items", rounds=args.rounds))
-    print(f"\nrecallscore scoring benchmark (squad_mode {args.squad_mode}); the per-row loop "
-          f"is reference_rules.score_row, in this run")
-    return 0 if report(results) else 1
+    print(f"\nrecallscore scoring benchmark (squad_mode {args.squad_mode}, rules "
+          f"{args.rules or 'every rule'}); the per-row loop is reference_rules.score_row, in "
+          "this run")
+    return 0 if report(results, LIKE_GOALS if args.rules == LOOP_RULES else GOALS) else 1
 
 
 if __name__ == "__main__":

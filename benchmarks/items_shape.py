@@ -79,7 +79,7 @@ def run(args) -> dict:
 
         def api(processes):
             return lambda: score_items(load_items(path), frame, squad_mode=args.squad_mode,
-                                       processes=processes)
+                                       processes=processes, rules=args.rules)
         package_runs(result, api, args, "score_items(load_items(...))", columns, expected)
         if not args.skip_cli:
             table = pa.table({"id": bench.attempt_ids(len(rows)),

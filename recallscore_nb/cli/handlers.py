@@ -20,6 +20,7 @@ from ..analysis.reproduce import Reproduction, reproduce
 from ..core.csvtext import csv_text
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from ..core.registry import signatures
+from ..core.rules import rule_names
 from ..execution.api import load_items
 from ..execution.memory import paused_collector
 from ..execution.scorers import load_scorer
@@ -52,18 +53,22 @@ def signature_command(squad_mode: str = "v1.1") -> list[str]:
 
 
 def score_command(scorer_path, attempts_path, out, *, squad_mode: str = "v1.1",
-                  schema_path=None, progress=None) -> list[str]:
+                  schema_path=None, progress=None, rules=None) -> list[str]:
     """Score a benchmark's rows or an attempts file; write the table; return the signatures.
 
     ``scorer_path`` is a benchmark (None: the shipped one) or an items file (``.jsonl``: each
     attempt against its own item). With ``schema_path``, a scoring schema adds each fact's
     status, the weighted score and the basis of each status, and its signature follows the
-    rules'. ``out`` may not be one of the inputs.
+    rules'. ``rules`` (names, comma-separated) scores with those rules only: the table holds
+    their columns, the signatures are theirs. ``out`` may not be one of the inputs.
     """
+    if rules is not None:
+        rule_names(rules)  # an unknown name refused before any file is read or written
     refuse_output_among_inputs(out, {scorer_role(scorer_path): scorer_path,
                                      "attempts": attempts_path, "schema": schema_path})
     with (nullcontext() if out is None else file_set(out, protected=_protected())) as outputs:
-        scorer = load_scorer(scorer_path, squad_mode=squad_mode, schema_path=schema_path)
+        scorer = load_scorer(scorer_path, squad_mode=squad_mode, schema_path=schema_path,
+                             rules=rules)
         score_file(scorer, attempts_path, outputs and outputs.path(outputs.members[0]),
                    progress=progress)
     return scorer.signatures
@@ -434,15 +439,19 @@ def explore_command(notebook: str, *, force: bool = False) -> list[str]:
 
 
 def convert_command(kind: str, source, out_dir) -> list[str]:
-    """Convert a public set of human judgments (``openqa-eval`` folder or ``evouna`` file)
-    into ``items.jsonl``, ``attempts.parquet`` and ``judgments.csv`` in ``out_dir``."""
-    from ..io.converters import CONVERTED, convert_evouna, convert_openqa_eval
+    """Convert a public set of human judgments (``openqa-eval`` folder, ``evouna`` or
+    ``efficientqa`` file) into ``items.jsonl``, ``attempts.parquet`` and ``judgments.csv`` in
+    ``out_dir``."""
+    from ..io.converters import (CONVERTED, convert_efficientqa, convert_evouna,
+                                 convert_openqa_eval)
 
     if kind == "openqa-eval":
         if not os.path.isdir(source):
             raise UsageError(f"{source}: not a folder; give the OpenQA-eval checkout (it holds "
                              "data/model_outputs/ and data/NQ301_*.tsv)")
         lines = convert_openqa_eval(source, out_dir, protected=_protected())
+    elif kind == "efficientqa":
+        lines = convert_efficientqa(source, out_dir, protected=_protected())
     else:
         lines = convert_evouna(source, out_dir, protected=_protected())
     return lines + [f"wrote {', '.join(str(Path(out_dir) / name) for name in CONVERTED)}"]

@@ -49,10 +49,44 @@ def _benchmark_arg(parser: argparse.ArgumentParser) -> None:
                         help="a benchmark JSON file (default: the shipped four-fact benchmark)")
 
 
-def _squad_mode_arg(parser: argparse.ArgumentParser) -> None:
+class _Later(str):
+    """A help text or a list of choices read from the rule registry only when argparse
+    shows or checks it: building the parser imports no rule (``recallscore --help`` and a
+    bad argument answer before pandas and the rules are imported)."""
+
+    def __new__(cls, make):
+        made = super().__new__(cls, "")
+        made.make = make
+        return made
+
+    def __str__(self) -> str:
+        return self.make()
+
+    def strip(self, *args) -> str:
+        return str(self).strip(*args)
+
+    def __mod__(self, params) -> str:
+        return str(self) % params
+
+    def __contains__(self, value) -> bool:
+        return value in self.make()
+
+    def __iter__(self):
+        return iter(self.make())
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _squad_modes():
     from ..core.rules import SQUAD_MODES
 
-    parser.add_argument("--squad-mode", choices=SQUAD_MODES, default="v1.1",
+    return SQUAD_MODES
+
+
+def _squad_mode_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--squad-mode", choices=_Later(_squad_modes), default="v1.1",
+                        metavar="{v1.1,v2.0}",
                         help="which official SQuAD script exact match and token F1 follow "
                              "(default: v1.1)")
 
@@ -96,6 +130,10 @@ def _score_parser(commands) -> None:
     p.add_argument("--schema", metavar="FILE",
                    help="a scoring schema: adds status_<fact>, weighted_score and basis_<fact> "
                         "(JSON text) columns, and its signature")
+    p.add_argument("--rules", metavar="A,B",
+                   help="score with these rules only, by name, comma-separated (an unknown "
+                        "name lists them): the output holds their columns and signatures; "
+                        "default: every rule")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
                    help="dask: score a partitioned Parquet dataset (--attempts 'dir/*.parquet', "
@@ -195,7 +233,8 @@ def _summarize_parser(commands) -> None:
     p.add_argument("--by", default="system", metavar="COLUMN",
                    help="the column naming each attempt's system (default: system)")
     p.add_argument("--rule", action="append", metavar="RULE",
-                   help=f"a rule to summarize, repeatable: {_measure_names()} (default: all)")
+                   help=_Later(lambda: f"a rule to summarize, repeatable: "
+                                       f"{_measure_names()} (default: all)"))
     p.add_argument("--paired", nargs=2, metavar=("A", "B"),
                    help="also compare systems A and B on the items both answered (paired "
                         "bootstrap; McNemar's exact test for a binary rule)")
@@ -211,11 +250,14 @@ def _summarize_parser(commands) -> None:
 
 def _convert_parser(commands) -> None:
     p = commands.add_parser("convert", help="convert a public set of human judgments "
-                                            "(openqa-eval FOLDER, evouna FILE) into items, "
+                                            "(openqa-eval FOLDER, evouna FILE, efficientqa "
+                                            "FILE) into items, "
                                             "attempts and judgments files")
-    p.add_argument("kind", choices=("openqa-eval", "evouna"), help="which data set")
+    p.add_argument("kind", choices=("openqa-eval", "evouna", "efficientqa"),
+                   help="which data set")
     p.add_argument("source", metavar="SOURCE",
-                   help="openqa-eval: the checkout's folder; evouna: NQ.json.gz or TQ.json.gz")
+                   help="openqa-eval: the checkout's folder; evouna: NQ.json.gz or TQ.json.gz; "
+                        "efficientqa: NQ-open.efficientqa.test.1.1.jsonl(.gz)")
     p.add_argument("--out-dir", required=True, metavar="DIR",
                    help="where to write items.jsonl, attempts.parquet and judgments.csv")
     p.set_defaults(run=_convert)
@@ -327,6 +369,9 @@ def _validate(args) -> int:
 
 
 def _score(args) -> int:
+    if args.engine == "dask" and args.rules is not None:
+        raise errors.UsageError("--rules is read by --engine pandas only: the dask engine scores "
+                                "with every rule")
     if args.engine == "dask":
         from .handlers import score_dask_command
 
@@ -340,7 +385,7 @@ def _score(args) -> int:
 
     with _progress_bar(enabled=not args.quiet) as progress:
         lines = score_command(args.benchmark, args.attempts, args.out, squad_mode=args.squad_mode,
-                              schema_path=args.schema, progress=progress)
+                              schema_path=args.schema, progress=progress, rules=args.rules)
     _print(lines, file=sys.stderr)
     return EXIT_OK
 

@@ -7,12 +7,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from .engine import STRING
 from .facts import Fact
+
+if TYPE_CHECKING:  # pandas is imported when a frame is made: validating a file needs none
+    import pandas as pd
 
 __all__ = ["Benchmark", "Row", "LABELS"]
 
@@ -79,4 +79,8 @@ class Benchmark:
             "attempt": [row.attempt for row in self.rows],
             "condition": [row.condition for row in self.rows],
         }
+        import pandas as pd
+
+        from .engine import STRING
+
         return pd.DataFrame({key: pd.array(col, dtype=STRING) for key, col in columns.items()})

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .errors import UsageError
 from .normalize import SEED
@@ -90,6 +89,7 @@ def partial_credit(present, total) -> np.ndarray:
 
     >>> partial_credit([3, 4, 1], [4, 4, 0]).tolist()
     [0.75, 1.0, nan]
+    >>> import pandas as pd
     >>> partial_credit(pd.array([1, None], dtype="Int64"), pd.array([4, None], dtype="Int64")).tolist()
     [0.25, nan]
     """
@@ -101,4 +101,6 @@ def partial_credit(present, total) -> np.ndarray:
 def _floats(values) -> np.ndarray:
     if isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
         return values.astype(np.float64)
+    import pandas as pd  # only for a nullable array: validating a benchmark needs none
+
     return pd.array(values).astype("Float64").to_numpy(dtype=np.float64, na_value=np.nan)

@@ -50,34 +50,11 @@ from .errors import UsageError
 from .facts import Fact, partial_credit
 from .normalize import Normalizer, normalizer_named
 
-__all__ = [
-    "BINARY",
-    "GRADED",
-    "COUNT",
-    "LABEL",
-    "Column",
-    "Measure",
-    "Target",
-    "Rule",
-    "LiteralMatch",
-    "NormalizedMatch",
-    "SquadExactMatch",
-    "TokenF1",
-    "Contains",
-    "Checklist",
-    "Equivalent",
-    "RULES",
-    "register_rule",
-    "SQUAD_MODES",
-    "rules_for",
-    "output_columns",
-    "stored_columns",
-    "column_of",
-    "measures",
-    "binary_measures",
-    "measure",
-    "verdict_columns",
-]
+__all__ = ["BINARY", "GRADED", "COUNT", "LABEL", "Column", "Measure", "Target", "Rule",
+           "LiteralMatch", "NormalizedMatch", "SquadExactMatch", "TokenF1", "Contains",
+           "Checklist", "Equivalent", "RULES", "register_rule", "SQUAD_MODES", "rules_for",
+           "rule_names", "output_columns", "stored_columns", "column_of", "measures",
+           "binary_measures", "measure", "verdict_columns"]
 
 SQUAD_MODES = engine.SQUAD_MODES
 BINARY, GRADED, COUNT, LABEL = "binary", "graded", "count", "label"
@@ -442,7 +419,7 @@ class Equivalent(EquivalenceOptions, Rule):
     the guard that vetoed it, or ``none``.
 
     >>> Equivalent().signature()  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
-    'equivalent|norm:answer|cascade:2|steps:exact+contains+number+plural+date+quantity+glue+\
+    'equivalent|norm:answer|cascade:3|steps:exact+contains+number+plural+date+quantity+glue+\
 spelling+order+name-part+part+overlap|guards:negation+alternatives+list+bag+denial+scale|\
 tolerance:0.05|shortest:5|window:3|longest:4|share:2/3|least:2|widest:4|version:...'
     """
@@ -491,22 +468,49 @@ def register_rule(cls: type[Rule]) -> type[Rule]:
 
 
 # --- the registry's questions ---------------------------------------------------------------
-def rules_for(squad_mode: str = "v1.1") -> tuple[Rule, ...]:
-    """Every rule, in output order; those with a ``mode`` follow the given SQuAD mode.
+def rule_names(rules=None) -> tuple[str, ...]:
+    """The rule names ``rules`` selects (None: every rule; names, or one string of them
+    separated by commas), in output order; an unknown name or none refused, listing them.
+
+    >>> rule_names("equivalent, literal")
+    ('literal', 'equivalent')
+    >>> rule_names(["nope"])
+    Traceback (most recent call last):
+    ...
+    recallscore_nb.core.errors.UsageError: unknown rule 'nope' (known: literal, normalized, squad_exact_match, token_f1, contains, checklist, equivalent)
+    """
+    if rules is None:
+        return tuple(RULES)
+    names = [n.strip() for n in (rules.split(",") if isinstance(rules, str) else rules)]
+    names = [n for n in names if n]
+    unknown = [n for n in names if n not in RULES]
+    if unknown:
+        raise UsageError(f"unknown rule {unknown[0]!r} (known: {', '.join(RULES)})")
+    if not names:
+        raise UsageError(f"name at least one rule (known: {', '.join(RULES)})")
+    return tuple(n for n in RULES if n in names)
+
+
+def rules_for(squad_mode: str = "v1.1", rules=None) -> tuple[Rule, ...]:
+    """Every rule (or those ``rules`` names: :func:`rule_names`), in output order, those with
+    a ``mode`` in the given SQuAD mode.
 
     >>> [r.name for r in rules_for()]
     ['literal', 'normalized', 'squad_exact_match', 'token_f1', 'contains', 'checklist',
      'equivalent']
+    >>> [r.name for r in rules_for(rules="contains,literal")]
+    ['literal', 'contains']
     """
     _check_mode(squad_mode)
+    chosen = rule_names(rules)
     return tuple(cls(mode=squad_mode) if "mode" in {f.name for f in dataclasses.fields(cls)}
-                 else cls() for cls in RULES.values())
+                 else cls() for name, cls in RULES.items() if name in chosen)
 
 
-def output_columns(facts=None) -> list[str]:
-    """Every column the rules add for ``facts`` (one checklist for every attempt), or for an
-    items file (None: each attempt against its own item), in output order."""
-    return [c for rule in rules_for() for c in rule.output_columns(facts)]
+def output_columns(facts=None, rules=None) -> list[str]:
+    """Every column the rules (or those ``rules`` names) add for ``facts`` (one checklist for
+    every attempt) or an items file (None: each attempt its own item's), in output order."""
+    return [c for rule in rules_for(rules=rules) for c in rule.output_columns(facts)]
 
 
 def stored_columns() -> tuple[Column, ...]:

@@ -21,7 +21,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import engine, item_tables, rules
+from . import engine, item_tables
+from . import rules as registry
 from .errors import UsageError
 from .facts import as_facts
 from .items import OWN_REFERENCES, Items, own_references
@@ -180,8 +181,10 @@ def _score_chunk(attempts, references, facts, rules_) -> dict[str, np.ndarray]:
 
 
 def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
-              progress=None, memo=None, runner: InProcess = IN_PROCESS) -> pd.DataFrame:
-    """Every rule at once, normalizing each attempt once: the columns of ``recallscore score``.
+              progress=None, memo=None, runner: InProcess = IN_PROCESS,
+              rules=None) -> pd.DataFrame:
+    """Every rule at once (or those ``rules`` names, :func:`~recallscore_nb.core.rules.
+    rule_names`), normalizing each attempt once: the columns of ``recallscore score``.
 
     Against one reference, each distinct attempt is scored once. Attempts are scored in
     chunks (``runner.chunk_rows``) to bound memory, run by ``runner`` (this process by
@@ -199,7 +202,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
     [False, True, True, 1.0, True, 1, 1, True, True, True, 'exact']
     """
     facts = as_facts(facts)
-    every = rules.rules_for(squad_mode)
+    every = registry.rules_for(squad_mode, rules)
     index = _index_of(attempts)
     values = engine.as_string_array(attempts)
     n = len(values)
@@ -209,7 +212,7 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
         values, expand = encoded.dictionary, encoded.indices.to_numpy(zero_copy_only=False)
         if memo is not None:
             return pd.DataFrame(_with_memo(memo, values, references, facts, squad_mode,
-                                           progress, runner, n, expand), index=index)
+                                           progress, runner, n, expand, rules), index=index)
     elif memo is not None:
         raise ValueError("'memo' needs one reference for every attempt")
     else:
@@ -232,12 +235,13 @@ def score_all(attempts, references, *, facts, squad_mode: str = "v1.1",
 
 
 def _with_memo(memo, values: pa.Array, reference: str, facts, squad_mode: str,
-               progress, runner: InProcess, rows: int, expand: np.ndarray) -> dict[str, np.ndarray]:
+               progress, runner: InProcess, rows: int, expand: np.ndarray,
+               rules=None) -> dict[str, np.ndarray]:
     """:func:`score_all`'s columns for ``rows`` attempts, ``values`` their distinct texts
     (``expand`` the row's text), through ``memo``."""
     def score(texts: pa.Array) -> dict[str, np.ndarray]:
         table = score_all(texts, reference, facts=facts, squad_mode=squad_mode,
-                          runner=runner)
+                          runner=runner, rules=rules)
         return {c: table[c].to_numpy() for c in table.columns}
 
     columns = memo.columns(values, score)
@@ -266,10 +270,10 @@ def _attempts_frame(benchmark, attempts) -> pd.DataFrame:
     return frame[["id", "attempt"] + [c for c in frame.columns if c not in ("id", "attempt")]]
 
 
-def output_columns(benchmark) -> list[str]:
-    """The columns :func:`score_benchmark` adds: every rule's, for the benchmark's facts
-    (:func:`recallscore_nb.core.rules.output_columns`)."""
-    return rules.output_columns(benchmark.facts)
+def output_columns(benchmark, rules=None) -> list[str]:
+    """The columns :func:`score_benchmark` adds: every rule's (or those of the ``rules``
+    named), for the benchmark's facts (:func:`recallscore_nb.core.rules.output_columns`)."""
+    return registry.output_columns(benchmark.facts, rules)
 
 
 def _report_progress(progress, done: int, scored: int, rows: int) -> None:
@@ -280,7 +284,8 @@ def _report_progress(progress, done: int, scored: int, rows: int) -> None:
 
 
 def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
-                    progress=None, runner: InProcess = IN_PROCESS) -> pd.DataFrame:
+                    progress=None, runner: InProcess = IN_PROCESS,
+                    rules=None) -> pd.DataFrame:
     """Score attempts against a benchmark's reference and checklist with every rule.
 
     Parameters
@@ -294,6 +299,10 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
         Which official SQuAD script exact match and token F1 follow.
     runner : InProcess
         What runs the chunks: this process by default (:func:`score_all`'s ``runner``).
+    rules : str or sequence of str, optional
+        The rules to score with, by name (:func:`~recallscore_nb.core.rules.rule_names`;
+        "contains,equivalent"); None: every rule. Only those rules' columns are computed
+        and returned.
 
     Returns
     -------
@@ -309,21 +318,27 @@ def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1",
     (1, 4)
     >>> int(table[Checklist.column].sum())
     8
+    >>> score_benchmark(load_benchmark(), rules="literal").columns[3:].tolist() == [
+    ...     LiteralMatch.column]
+    True
     """
     return score_attempts_frame(benchmark, _attempts_frame(benchmark, attempts),
-                                squad_mode=squad_mode, progress=progress, runner=runner)
+                                squad_mode=squad_mode, progress=progress, runner=runner,
+                                rules=rules)
 
 
 def score_attempts_frame(benchmark, frame: pd.DataFrame, *, squad_mode: str = "v1.1",
-                         progress=None, memo=None, runner: InProcess = IN_PROCESS) -> pd.DataFrame:
+                         progress=None, memo=None, runner: InProcess = IN_PROCESS,
+                         rules=None) -> pd.DataFrame:
     """:func:`score_benchmark` of a frame already in its checked form (``id, attempt``, both
     text, ids unique, then the carried columns), as
     :class:`~recallscore_nb.io.attempts.AttemptChunks` gives each chunk: its ids are not
-    checked again. ``memo`` and ``runner``: :func:`score_all`'s."""
+    checked again. ``memo``, ``runner`` and ``rules``: :func:`score_all`'s."""
     carried = [c for c in frame.columns if c not in ("id", "attempt")]
-    _refuse_collisions(carried, output_columns(benchmark))
+    _refuse_collisions(carried, output_columns(benchmark, rules))
     scores = score_all(frame["attempt"], benchmark.reference, facts=benchmark.facts,
-                       squad_mode=squad_mode, progress=progress, memo=memo, runner=runner)
+                       squad_mode=squad_mode, progress=progress, memo=memo, runner=runner,
+                       rules=rules)
     return join_scores(frame, scores)
 
 
@@ -417,21 +432,21 @@ def unknown_items_text(unknown: list[str]) -> str:
 
 
 def _item_rules(values, row_item: np.ndarray, prepared: PreparedItems, squad_mode: str,
-                own=None) -> dict[str, np.ndarray]:
-    """Every rule for attempts each scored against its own item (or, with ``own``, against
-    the references a row brings)."""
+                own=None, rules=None) -> dict[str, np.ndarray]:
+    """Every rule (or those ``rules`` names) for attempts each scored against its own item
+    (or, with ``own``, against the references a row brings)."""
     attempts = engine.Attempts(values)
     target = Target(references=prepared.references.for_rows(row_item, own),
                     checklists=prepared.checklists, row_item=row_item)
     out: dict[str, np.ndarray] = {}
-    for rule in rules.rules_for(squad_mode):
+    for rule in registry.rules_for(squad_mode, rules):
         out.update(rule.compute(attempts, target))
     return out
 
 
 def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
                 progress=None, prepared: PreparedItems | None = None,
-                runner: InProcess = IN_PROCESS) -> pd.DataFrame:
+                runner: InProcess = IN_PROCESS, rules=None) -> pd.DataFrame:
     """Score attempts, each against its own item's references and checklist.
 
     Parameters
@@ -447,6 +462,8 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
         :func:`prepare_items` of ``items``, when scoring many frames against the same items.
     runner : InProcess
         What runs the chunks: this process by default (:func:`score_all`'s ``runner``).
+    rules : str or sequence of str, optional
+        The rules to score with, by name (:func:`score_benchmark`'s ``rules``).
 
     Returns
     -------
@@ -465,10 +482,14 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     >>> table = score_items(items, pd.DataFrame({"item": ["q1", "q2"], "attempt": ["east drawer", "lutetia"]}))
     >>> table[[NormalizedMatch.column, Checklist.present, Checklist.missing]].values.tolist()
     [[False, 0, 'place'], [True, <NA>, <NA>]]
+    >>> score_items(items, pd.DataFrame({"item": ["q2"], "attempt": ["lutetia"]}),
+    ...             rules=["contains"]).columns.tolist()
+    ['id', 'item', 'attempt', 'contains']
     """
     if not isinstance(items, Items):
         raise UsageError(f"'items' must be an Items (got a {type(items).__name__}); read an "
                          "items file with recallscore_nb.io.items.load_items")
+    registry.rule_names(rules)  # an unknown name refused before anything is read
     for column in ("item", "attempt"):
         if column not in attempts.columns:
             raise UsageError(f"'attempts' must have an {column!r} column")
@@ -489,7 +510,7 @@ def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1",
     for start in range(0, max(len(first), 1), size):
         rows = first[start:start + size]
         tasks.append((values.take(pa.array(rows)), row_item[rows], prepared, squad_mode,
-                      None if own is None else own.take(pa.array(rows))))
+                      None if own is None else own.take(pa.array(rows)), rules))
     parts = runner.map(_item_rules, tasks,
                        done=lambda done: _report_progress(progress, done, len(first),
                                                           len(frame)))

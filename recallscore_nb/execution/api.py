@@ -32,19 +32,21 @@ item_fact_status = with_collector_paused(status.item_fact_status)
 
 
 def score_all(attempts, references, *, facts, squad_mode: str = "v1.1", progress=None,
-              processes: int | None = None, memo=None) -> pd.DataFrame:
+              processes: int | None = None, memo=None, rules=None) -> pd.DataFrame:
     """:func:`recallscore_nb.core.scoring.score_all`, its chunks scored in ``processes``
     processes (:class:`~recallscore_nb.execution.processes.ForkedChunks`)."""
     return scoring.score_all(attempts, references, facts=facts, squad_mode=squad_mode,
-                             progress=progress, memo=memo, runner=ForkedChunks(processes))
+                             progress=progress, memo=memo, runner=ForkedChunks(processes),
+                             rules=rules)
 
 
 def score_benchmark(benchmark, attempts=None, *, squad_mode: str = "v1.1", progress=None,
-                    processes: int | None = None) -> pd.DataFrame:
+                    processes: int | None = None, rules=None) -> pd.DataFrame:
     """:func:`recallscore_nb.core.scoring.score_benchmark`, its chunks scored in
-    ``processes`` processes."""
+    ``processes`` processes; ``rules``: the rules by name (None: every rule)."""
     return scoring.score_benchmark(benchmark, attempts, squad_mode=squad_mode,
-                                   progress=progress, runner=ForkedChunks(processes))
+                                   progress=progress, runner=ForkedChunks(processes),
+                                   rules=rules)
 
 
 def prepare_items(items) -> scoring.PreparedItems:
@@ -70,10 +72,11 @@ def warmed(prepared: scoring.PreparedItems) -> scoring.PreparedItems:
 
 def score_items(items, attempts: pd.DataFrame, *, squad_mode: str = "v1.1", progress=None,
                 prepared: scoring.PreparedItems | None = None,
-                processes: int | None = None) -> pd.DataFrame:
+                processes: int | None = None, rules=None) -> pd.DataFrame:
     """:func:`recallscore_nb.core.scoring.score_items`, the items prepared in two threads and
-    the chunks scored in ``processes`` processes."""
+    the chunks scored in ``processes`` processes; ``rules``: the rules by name (None: every
+    rule)."""
     if prepared is None and isinstance(items, scoring.Items):
         prepared = prepare_items(items)
     return scoring.score_items(items, attempts, squad_mode=squad_mode, progress=progress,
-                               prepared=prepared, runner=ForkedChunks(processes))
+                               prepared=prepared, runner=ForkedChunks(processes), rules=rules)

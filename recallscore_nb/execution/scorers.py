@@ -18,6 +18,7 @@ import pandas as pd
 
 from .._version import __version__
 from ..core import rules
+from ..core.rules import rule_names
 from ..core.errors import AttemptsFormatError
 from ..core.items import OWN_REFERENCES, bad_references
 from ..core.scoring import (PreparedItems, colliding_columns, join_scores, score_attempts_frame,
@@ -41,20 +42,23 @@ ITEM_CHUNK_ROWS = 65_536
 items takes more memory; figures in benchmarks/README.md)."""
 
 
-def load_scorer(path, *, squad_mode: str = "v1.1", schema_path=None):
+def load_scorer(path, *, squad_mode: str = "v1.1", schema_path=None, rules=None):
     """The scorer a file gives: an items file (``.jsonl``) or a benchmark (None: the shipped
-    one), with the scoring schema at ``schema_path`` when given. Without a schema, an items
-    file is read and its tables prepared in a child process (:func:`_prepared_items`)."""
+    one), with the scoring schema at ``schema_path`` when given, scoring with every rule or
+    those ``rules`` names (:func:`~recallscore_nb.core.rules.rule_names`: an unknown name
+    is refused before any file is read). Without a schema, an items file is read and its
+    tables prepared in a child process (:func:`_prepared_items`)."""
+    chosen = None if rules is None else rule_names(rules)
     if is_items_file(path) and schema_path is None:
         items, prepared = run_in_child(_prepared_items, path)
-        return ItemsScorer(squad_mode, None, items, warmed(prepared))
+        return ItemsScorer(squad_mode, None, items, warmed(prepared), rules=chosen)
     if is_items_file(path):
         items = load_items(path)
         schema = None if schema_path is None else load_scoring_schema(schema_path, items)
-        return ItemsScorer(squad_mode, schema, items)
+        return ItemsScorer(squad_mode, schema, items, rules=chosen)
     bench = load_benchmark(path)
     schema = None if schema_path is None else load_scoring_schema(schema_path, bench)
-    return BenchmarkScorer(squad_mode, schema, bench)
+    return BenchmarkScorer(squad_mode, schema, bench, rules=chosen)
 
 
 def _references_fault(path, frame) -> list:
@@ -90,11 +94,14 @@ def _collision(path, carried, outputs):
 class _Scorer:
     squad_mode: str
     schema: object | None
+    rules: tuple[str, ...] | None = field(default=None, kw_only=True)
+    """The rules scored with, by name (None: every rule)."""
 
     @property
     def signatures(self) -> list[str]:
-        """Every rule's signature, then the scoring schema's: what to cite beside the scores."""
-        signed = [rule.signature() for rule in rules.rules_for(self.squad_mode)]
+        """Every rule's signature (of the rules scored with), then the scoring schema's: what
+        to cite beside the scores."""
+        signed = [rule.signature() for rule in rules.rules_for(self.squad_mode, self.rules)]
         return signed + ([self.schema.signature()] if self.schema is not None else [])
 
     @property
@@ -138,7 +145,7 @@ class BenchmarkScorer(_Scorer):
     @property
     def outputs(self) -> list[str]:
         """Every column scoring adds, statuses included."""
-        out = rules.output_columns(self.benchmark.facts)
+        out = rules.output_columns(self.benchmark.facts, self.rules)
         return out + (status_columns(self.benchmark) if self.schema is not None else [])
 
     def checker(self, path):
@@ -156,7 +163,8 @@ class BenchmarkScorer(_Scorer):
         process, empty in a worker when it is forked) are looked up."""
         memo = ScoreMemo()
         return lambda frame: score_attempts_frame(self.benchmark, frame,
-                                                  squad_mode=self.squad_mode, memo=memo)
+                                                  squad_mode=self.squad_mode, memo=memo,
+                                                  rules=self.rules)
 
     def lean(self, score):
         """(send, added, join) for workers running ``score``: a worker is sent the chunk's
@@ -173,7 +181,7 @@ class BenchmarkScorer(_Scorer):
 
     def _score_whole(self, frame, path, progress):
         table = api.score_benchmark(self.benchmark, frame, squad_mode=self.squad_mode,
-                                    progress=progress)
+                                    progress=progress, rules=self.rules)
         return self._with_statuses(table)
 
     def _with_statuses(self, table):
@@ -203,7 +211,7 @@ class ItemsScorer(_Scorer):
 
     @property
     def outputs(self) -> list[str]:
-        out = rules.output_columns(None)
+        out = rules.output_columns(None, self.rules)
         return out + (item_status_columns(self.items) if self.schema is not None else [])
 
     def _prepared(self) -> PreparedItems:
@@ -244,7 +252,7 @@ class ItemsScorer(_Scorer):
         if self.schema is None:
             self.items = dataclasses.replace(self.items, items=())
         return lambda frame: score_items(self.items, frame, squad_mode=self.squad_mode,
-                                         prepared=prepared)
+                                         prepared=prepared, rules=self.rules)
 
     def lean(self, score):
         """None: a worker is sent the whole chunk and gives back the whole table."""
@@ -268,7 +276,7 @@ class ItemsScorer(_Scorer):
             raise UsageError("scoring an items file needs --attempts (with 'item' and "
                              "'attempt' columns)")
         table = api.score_items(self.items, frame, squad_mode=self.squad_mode,
-                                progress=progress, prepared=self._prepared())
+                                progress=progress, prepared=self._prepared(), rules=self.rules)
         return self._with_statuses(table)
 
     def _with_statuses(self, table):

@@ -30,7 +30,7 @@ from tests.conftest import BENCHMARK, REFERENCE, write_benchmark, run_cli as run
 
 V = __version__
 EQUIVALENT_SIGNATURE = (
-    "equivalent|norm:answer|cascade:2|steps:exact+contains+number+plural+date+quantity+glue+"
+    "equivalent|norm:answer|cascade:3|steps:exact+contains+number+plural+date+quantity+glue+"
     "spelling+order+name-part+part+overlap|guards:negation+alternatives+list+bag+denial+scale|"
     f"tolerance:0.05|shortest:5|window:3|longest:4|share:2/3|least:2|widest:4|version:{V}")
 ANSWER_STEPS = ("mojibake,superscripts,nfkc,accents,typography,symbols,footnotes,glued_words,"
@@ -253,6 +253,34 @@ def test_score_shipped_rows(capsys):
     assert frame.loc[8, "condition"] == "material omitted"
     assert not frame.loc[8, "fact_material"]
     assert frame.loc[3, "attempt"] == "  The copper token   goes in the west drawer before the museum opens.  "
+
+
+def test_score_with_some_rules_holds_their_columns_and_signatures(capsys):
+    """Issue 31: ``--rules`` scores with the rules named, in the registry's order."""
+    every = table(run(capsys, "score")[1])
+    code, out, err = run(capsys, "score", "--rules", "equivalent,literal", "--out", "some.parquet")
+    assert code == 0
+    assert err.splitlines() == [SIGNATURES["v1.1"][0], EQUIVALENT_SIGNATURE]
+    some = pd.read_parquet("some.parquet")
+    assert some.columns.tolist() == ["id", "attempt", "condition", "literal_match",
+                                     *EQUIVALENT_COLUMNS]
+    assert some["literal_match"].tolist() == every["literal_match"].tolist()
+    assert some["equivalent_step"].tolist() == every["equivalent_step"].tolist()
+    metadata = pq.read_schema("some.parquet").metadata[b"recallscore"].decode()
+    assert "literal|" in metadata and "contains|" not in metadata
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--rules", "nope"], "unknown rule 'nope' (known: literal, normalized, squad_exact_match, "
+                          "token_f1, contains, checklist, equivalent)"),
+    (["--rules", ","], "name at least one rule (known: literal,"),
+    (["--rules", "literal", "--engine", "dask", "--attempts", "x/*.parquet"],
+     "--rules is read by --engine pandas only"),
+])
+def test_score_with_unknown_rules_is_exit_2_and_writes_nothing(capsys, argv, said):
+    code, out, err = run(capsys, "score", *argv, "--out", "never.csv")
+    assert (code, out) == (2, "") and said in err and "Traceback" not in err
+    assert not Path("never.csv").exists()
 
 
 def test_score_own_rows_every_value(capsys):
@@ -637,3 +665,22 @@ def test_e2e_difference_exits_1(e2e):
 ])
 def test_exit_codes(error, code):
     assert isinstance(error, RecallScoreError) and exit_code(error) == code
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "--nope"], ["nope"], ["--version"]])
+def test_help_and_a_bad_argument_import_neither_pandas_nor_the_rules(argv):
+    """Issue 31's quick start: the parser is built without the rule registry (its choices and
+    help read it when shown), so these answer before pandas is imported."""
+    code = ("import sys\nfrom recallscore_nb.cli.main import main\ntry:\n    main(sys.argv[1:])\n"
+            "except SystemExit:\n    pass\n"
+            "print('pandas' in sys.modules, 'recallscore_nb.core.rules' in sys.modules,"
+            " file=sys.__stdout__)")
+    run_ = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    assert run_.stdout.splitlines()[-1] == "False False", run_.stderr
+
+
+def test_the_choices_and_help_read_from_the_registry_when_shown(capsys):
+    code, out, _ = run(capsys, "summarize", "--help")
+    assert code == 0 and "equivalent (default: all)" in " ".join(out.split())
+    code, _, err = run(capsys, "score", "--squad-mode", "v3")
+    assert code == 2 and "invalid choice: 'v3' (choose from 'v1.1', 'v2.0')" in err

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from recallscore_nb import load_benchmark
+from recallscore_nb.core.errors import UsageError
 from recallscore_nb.core.facts import Fact, as_facts
 from recallscore_nb.core.scoring import (
     checklist,
@@ -26,6 +27,7 @@ from recallscore_nb.core.scoring import (
     normalized_match,
     score_all,
     score_benchmark,
+    score_items,
     squad_exact_match,
     token_f1,
 )
@@ -754,3 +756,36 @@ def test_score_benchmark_rejects_bad_attempts():
         score_benchmark(bench, pd.DataFrame({"id": ["a", "a"], "attempt": ["x", "y"]}))
     with pytest.raises(ValueError, match="collide"):
         score_benchmark(bench, pd.DataFrame({"attempt": ["x"], "token_f1": [1.0]}))
+
+
+# --- rules= (issue 31): a user who needs some rules pays only for them --------------------------
+@pytest.mark.parametrize("chosen", ["literal", "contains,equivalent", ["equivalent", "literal"],
+                                    "checklist"])
+def test_rules_keep_exactly_their_columns_with_the_same_values(chosen):
+    from recallscore_nb.core.rules import output_columns, rule_names
+
+    bench = load_benchmark()
+    every = score_benchmark(bench)
+    some = score_benchmark(bench, rules=chosen)
+    wanted = output_columns(bench.facts, chosen)
+    assert some.columns.tolist() == ["id", "attempt", "condition"] + wanted
+    pd.testing.assert_frame_equal(some, every[some.columns.tolist()])
+    assert rule_names(chosen) == tuple(r for r in rule_names() if r in rule_names(chosen))
+
+
+def test_rules_of_items_keep_their_columns_and_values():
+    from recallscore_nb.core.items import Item, Items
+
+    items = Items("d", "", (Item("q1", ("Paris",), None), Item("q2", ("Lyon",), None)))
+    frame = pd.DataFrame({"item": ["q1", "q2", "q1"], "attempt": ["paris", "Not Lyon", "x"]})
+    every = score_items(items, frame)
+    some = score_items(items, frame, rules="equivalent")
+    assert some.columns.tolist() == ["id", "item", "attempt", "equivalent", "equivalent_step"]
+    pd.testing.assert_frame_equal(some, every[some.columns.tolist()])
+
+
+@pytest.mark.parametrize("chosen", ["nope", "", [], "literal,,nope"])
+def test_an_unknown_or_empty_choice_of_rules_names_the_known_ones(chosen):
+    with pytest.raises(UsageError, match=r"\(known: literal, normalized, squad_exact_match, "
+                                         r"token_f1, contains, checklist, equivalent\)"):
+        score_benchmark(load_benchmark(), rules=chosen)
