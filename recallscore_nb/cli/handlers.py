@@ -31,19 +31,12 @@ from ..io.files import read_input, refuse_output_among_inputs, sha256, write_fil
 from ..io.items import scorer_role
 from ..io.output_sets import OutputSet, file_set, write_one
 from ..io.scored import write_scored
+from .validating import validate_command
 
 __all__ = ["validate_command", "signature_command", "score_command",
            "score_dask_command", "report_command", "check_report_command", "reproduce_command",
            "render_reproduction", "summarize_command", "squad_command", "perturb_command",
            "run_command", "check_command", "explore_command", "probe_command", "PROBE_OUTPUTS"]
-
-
-def validate_command(benchmark_path) -> list[str]:
-    """Validate a benchmark file; the line to print (its rows, facts and hash)."""
-    bench = load_benchmark(benchmark_path)
-    shown = benchmark_path or "shipped benchmark " + Path(bench.path).name
-    return [f"{shown}: valid benchmark: {len(bench.rows)} rows, {len(bench.facts)} facts, "
-            f"sha256 {bench.sha256[:12]}"]
 
 
 def signature_command(squad_mode: str = "v1.1") -> list[str]:

@@ -362,7 +362,7 @@ def _print(lines, *, file=None) -> None:
 
 
 def _validate(args) -> int:
-    from .handlers import validate_command
+    from .validating import validate_command
 
     _print(validate_command(args.benchmark))
     return EXIT_OK
