@@ -20,7 +20,6 @@ from ..analysis.reproduce import Reproduction, reproduce
 from ..core.csvtext import csv_text
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from ..core.registry import signatures
-from ..core.rules import rule_names
 from ..execution.api import load_items
 from ..execution.memory import paused_collector
 from ..execution.scorers import load_scorer
@@ -55,8 +54,6 @@ def score_command(scorer_path, attempts_path, out, *, squad_mode: str = "v1.1",
     rules'. ``rules`` (names, comma-separated) scores with those rules only: the table holds
     their columns, the signatures are theirs. ``out`` may not be one of the inputs.
     """
-    if rules is not None:
-        rule_names(rules)  # an unknown name refused before any file is read or written
     refuse_output_among_inputs(out, {scorer_role(scorer_path): scorer_path,
                                      "attempts": attempts_path, "schema": schema_path})
     with (nullcontext() if out is None else file_set(out, protected=_protected())) as outputs:
