@@ -69,6 +69,7 @@ class Benchmark:
     def rows_frame(self) -> pd.DataFrame:
         """The rows as a DataFrame: ``id``, ``attempt`` and ``condition`` (null when absent).
 
+        >>> from recallscore_nb.core.engine import STRING
         >>> from recallscore_nb.io.benchmarks import load_benchmark
         >>> frame = load_benchmark().rows_frame()
         >>> frame.columns.tolist(), frame["attempt"].dtype == STRING
