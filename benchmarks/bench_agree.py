@@ -3,7 +3,9 @@
 First the rule itself: the answers per second of ``equivalent`` on EVOUNA NQ (15,099 judged
 answers, the set shipped in the package), on one core (the process pinned to it), against
 ``contains`` in the same run (the baseline: one vectorized pass of SQuAD-normalized phrase
-matching); each the best of ``--rounds`` runs, CPU time, every normalization done afresh.
+matching); each the best of ``--rounds`` runs, CPU time, every normalization done afresh and
+every memo of the equivalence machinery emptied before each round (``--warm`` keeps them:
+what a second call in the same process costs).
 
 Then the command, as a user runs it: EVOUNA's NQ and TriviaQA sets together (about 25,000
 judged answers, five systems) with 2,000 resamples: convert both, join the three files of
@@ -29,7 +31,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from recallscore_nb.core import engine
+from recallscore_nb.core import engine, equivalence
 from recallscore_nb.core import rules as registry
 from recallscore_nb.core.items import OWN_REFERENCES, own_references
 from recallscore_nb.core.scoring import prepare_items
@@ -39,11 +41,11 @@ ROOT = Path(__file__).resolve().parents[1]
 RECALLSCORE = Path(sys.executable).parent / "recallscore"
 
 
-GOAL = 20_000
-"""Answers per second the issue asks of ``equivalent`` on one core."""
+GOAL = 80_000
+"""Answers per second issue 31 asks of ``equivalent`` on one core (issue 20 asked 20,000)."""
 
 
-def rule_speed(rounds: int, set_name: str = "evouna-nq") -> None:
+def rule_speed(rounds: int, set_name: str = "evouna-nq", warm: bool = False) -> None:
     """Print each rule's answers per second (best of ``rounds``, CPU time) and the ratio."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -57,13 +59,15 @@ def rule_speed(rounds: int, set_name: str = "evouna-nq") -> None:
         best = float("inf")
         for _ in range(rounds):
             prepared = prepare_items(judged.files.items)  # fresh: no normalization kept
+            if not warm:
+                equivalence.clear_caches()
             target = registry.Target(references=prepared.references.for_rows(
                 prepared.rows_of(attempts["item"]), own))
             start = time.process_time()
             rule.compute(engine.Attempts(values), target)
             best = min(best, time.process_time() - start)
         rates[rule.name] = n / best
-        print(f"{rule.name:>10}: {n:,} answers in {best:.3f} s CPU: {n / best:,.0f} answers/s")
+        print(f"{rule.name:>10} ({'warm' if warm else 'cold'}): {n:,} answers in {best:.3f} s CPU: {n / best:,.0f} answers/s")
     print(f"equivalent / contains: {rates['equivalent'] / rates['contains']:.3f} of its speed; "
           f"goal {GOAL:,} answers/s on one core: "
           f"{'met' if rates['equivalent'] >= GOAL else 'NOT met'}")
@@ -76,8 +80,9 @@ def main() -> int:
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--skip-agree", action="store_true")
+    parser.add_argument("--warm", action="store_true")
     args = parser.parse_args()
-    rule_speed(args.rounds)
+    rule_speed(args.rounds, warm=args.warm)
     if args.skip_agree:
         return 0
     with tempfile.TemporaryDirectory() as tmp:

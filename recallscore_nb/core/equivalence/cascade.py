@@ -258,7 +258,7 @@ CASCADE = Cascade(
         Guard("list", _list),
         Guard("bag", _bag),
         Guard("denial", _denial),
-        Guard("scale", _scale),
+        Guard("scale", _scale, gates.scale_or_month),
     ))
 """The ``equivalent`` rule's steps and guards, in order. The names below are read off it; the
 functions read the module's ``CASCADE`` when called."""
@@ -455,9 +455,11 @@ def _found(attempts: Attempts, refs: References, step: Step, guards: Sequence[Gu
     raw = attempts.raw.take(taken).to_pylist()
     text = attempts.normalized(ANSWER).take(taken).to_pylist()
     vetoes = np.full(len(found), None, dtype=object)
-    for k, (r, t, forms) in enumerate(zip(raw, text, _row_forms(refs, found[read]))):
-        which = [g for g, c in zip(guards, could[:, read[k]]) if c]
-        vetoes[read[k]] = first_veto(which, Found(r, t.split(), at[bounds[k]:ends[k]], forms))
+    with hedges.primed(raw):
+        for k, (r, t, forms) in enumerate(zip(raw, text, _row_forms(refs, found[read]))):
+            which = [g for g, c in zip(guards, could[:, read[k]]) if c]
+            vetoes[read[k]] = first_veto(which, Found(r, t.split(), at[bounds[k]:ends[k]],
+                                                      forms))
     vetoed = {g.name: found[vetoes == g.name] for g in guards}
     return found[vetoes == None], vetoed  # noqa: E711 (an object array, element-wise)
 

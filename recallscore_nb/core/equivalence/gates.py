@@ -35,11 +35,12 @@ from ..engine import Attempts, References
 from ..tokens import pad, spans
 from .checks import editable, glue_word
 from .forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS, NUMBER_WORDS
-from .parts import NEGATIONS, STOP, SUFFIXES, ReferenceForms, is_year
+from .hedges import SCALE_WORDS
+from .parts import MONTHS, NEGATIONS, STOP, SUFFIXES, ReferenceForms, is_year
 
 __all__ = ["possible", "Gate", "reference_forms", "slot_matrix", "date_gate", "quantity_gate",
            "glue_gate", "spelling_gate", "order_gate", "name_part_gate", "part_gate",
-           "overlap_gate", "after_negation_cue"]
+           "overlap_gate", "after_negation_cue", "scale_or_month"]
 
 LEVELS = (ANSWER, ANSWER_NUMBERS, ANSWER_STEMS)
 """The normalizers the read steps compare under: ``a0``, ``a1`` and ``a2``."""
@@ -165,6 +166,18 @@ def after_negation_cue(attempts: Attempts, rows: np.ndarray, starts: np.ndarray,
     tokens = attempts.tokens(ANSWER, _NEGATIONS)
     after_cue = (tokens.positions[starts] > 0) & (tokens.ids[np.maximum(starts - 1, 0)] >= 0)
     return ~np.isin(found, rows[~after_cue])
+
+
+_SCALE_OR_MONTH = pa.array(sorted(SCALE_WORDS | set(MONTHS)), type=pa.string())
+
+
+def scale_or_month(attempts: Attempts, rows: np.ndarray, starts: np.ndarray,
+                   found: np.ndarray) -> np.ndarray:
+    """Per distinct row of ``found``: a token (``answer``) that multiplies a number or is a
+    month. What the ``scale`` guard needs (:func:`~recallscore_nb.core.equivalence.hedges.scale_added`:
+    a scale word after a number, or a month beside a number that is no day)."""
+    tokens = attempts.tokens(ANSWER, _SCALE_OR_MONTH)
+    return np.isin(found, tokens.rows[tokens.ids >= 0])
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,20 @@ through both the vectorized and the per-row path."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from recallscore_nb.core.engine import Attempts, References
-from recallscore_nb.core.equivalence import EquivalenceOptions, equivalence, equivalence_of
+from recallscore_nb.core.equivalence import (
+    EquivalenceOptions,
+    clear_caches,
+    equivalence,
+    equivalence_of,
+    hedges,
+)
+from recallscore_nb.core.equivalence.forms import ANSWER
+from recallscore_nb.core.equivalence.gates import scale_or_month
 from recallscore_nb.core.equivalence.hedges import (
     denies_reference,
     offers_alternatives,
@@ -171,3 +180,41 @@ def test_the_guards_only_ever_refuse(candidates, joint):
     assert guarded[0] <= plain[0]
     if not guarded[0] and plain[0]:
         assert guarded[1] in ("alternatives", "list", "denial", "scale", "negation")
+
+
+PIECES = st.sampled_from([
+    "Lima", "Quito", "or", "o-r", "either", "maybe", "not", "anything", "but", "is", "wrong",
+    "9", "billion", "may", "310", "2012", ",", ", ", ";", " / ", "/", "?", ".", " - ", "\t",
+    "\n", "1.", "Zürich", "ή", "Ã¡", "and/or", "Lima,maybe", "U.S.", " "])
+TEXTS = st.lists(PIECES, max_size=12).map(" ".join) | st.lists(PIECES, max_size=12).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, st.sampled_from(["Lima", "Lima Quito", "9", "may 2012", "or"]))
+def test_what_the_guards_read_first_is_necessary(raw, reference):
+    """The shortcuts the guards take before reading segments never change a verdict: an
+    answer of one segment has one at the most, whatever its references; the cut text
+    normalized in one vectorized pass (``primed``) reads as the text normalized alone; and a
+    row the ``scale`` guard's array test rules out is one it would not veto."""
+    refs = forms(reference)
+    alone = segments(raw, refs)
+    if hedges._one_segment(raw):
+        assert len(alone) <= 1
+    hedges._cut_tokens.cache_clear()
+    hedges._segments.cache_clear()
+    with hedges.primed([raw, "Lima"]):
+        assert segments(raw, refs) == alone
+    hedges._cut_tokens.cache_clear()
+    hedges._segments.cache_clear()
+    attempts = Attempts([raw])
+    a0 = attempts.normalized(ANSWER).to_pylist()[0].split()
+    could = scale_or_month(attempts, np.array([0]), np.array([0]), np.array([0]))[0]
+    if not could:
+        assert not scale_added(a0, list(range(len(a0))), refs)
+
+
+def test_clear_caches_empties_every_memo():
+    segments("Lima, Quito", forms("Lima"))
+    assert hedges._segments.cache_info().currsize >= 1
+    assert clear_caches() >= 3
+    assert hedges._segments.cache_info().currsize == 0
