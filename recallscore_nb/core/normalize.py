@@ -331,7 +331,7 @@ def _drop_article_tokens(seed: pa.Array) -> pa.Array:
     """On seed-normalized ASCII text, the articles regex is dropping the tokens a/an/the."""
     lists = pc.split_pattern(seed, " ")
     flat = pc.list_flatten(lists)
-    keep = pc.invert(pc.is_in(flat, value_set=_ARTICLE_TOKENS))
+    keep = pc.invert(pc.is_in(flat, value_set=pa.array(["a", "an", "the"])))
     counts = np.bincount(
         pc.list_parent_indices(lists).to_numpy()[keep.to_numpy(zero_copy_only=False)],
         minlength=len(seed),
@@ -340,9 +340,6 @@ def _drop_article_tokens(seed: pa.Array) -> pa.Array:
     np.cumsum(counts, out=offsets[1:])
     kept = pa.ListArray.from_arrays(pa.array(offsets), pc.filter(flat, keep))
     return pc.binary_join(kept, " ")
-
-
-_ARTICLE_TOKENS = pa.array(["a", "an", "the"])
 
 
 @dataclass(frozen=True)
