@@ -210,7 +210,7 @@ _LAZY = {
     "catalogue_numbers": "analysis.paper_numbers",
     "fact_status_numbers": "analysis.paper_numbers",
     "human_agreement_numbers": "analysis.paper_numbers",
-    "read_system_attempts": "io.system_attempts",
+    "read_system_attempts": "io.attempts.systems",
     "load_results": "io.catalogue",
     "DEFAULT_ATTEMPTS": "io.data",
     "rule_matrix_figure": "render.plots",

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from recallscore_nb.core.errors import AttemptsFormatError
-from recallscore_nb.io.attempt_chunks import AttemptChunks
+from recallscore_nb.io.attempts.chunks import AttemptChunks
 from recallscore_nb.io.attempts import read_attempts
 
 

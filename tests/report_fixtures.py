@@ -12,7 +12,7 @@ from pathlib import Path
 from recallscore_nb._version import __version__
 from recallscore_nb.io._jsonschema import Draft202012Validator
 from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
-from recallscore_nb.io.report_schema import report_schema
+from recallscore_nb.io.reports.schema import report_schema
 from recallscore_nb.workbook.paths import REPO_ROOT
 from tests.conftest import run_cli as run, write_benchmark
 

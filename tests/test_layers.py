@@ -213,9 +213,18 @@ def test_every_module_has_its_tests_one_hop_away():
     assert missing == []
 
 
+def _facades(package: Path) -> list[Path]:
+    """The ``__init__`` of each folder below a layer (``io/attempts/__init__.py``), as the
+    module its tests are named after (``io/attempts``): its folder's facade."""
+    return sorted(p.parent.relative_to(package) for p in package.rglob("__init__.py")
+                  if len(p.relative_to(package).parts) > 2)
+
+
 def test_every_test_file_mirrors_a_module():
-    """No test file for a module that is not there (the package-wide ones excepted)."""
-    modules = {(m.parent, m.stem.lstrip("_")) for m in _modules(PACKAGE)}
+    """No test file for a module that is not there (the package-wide ones excepted); a
+    folder's facade (its ``__init__``) is tested beside the folder's own tests, in
+    ``tests/<layer>/test_<folder>.py``."""
+    modules = {(m.parent, m.stem.lstrip("_")) for m in _modules(PACKAGE) + _facades(PACKAGE)}
     strays = []
     for test in sorted(TESTS.rglob("test_*.py")):
         where = test.relative_to(TESTS)
@@ -227,3 +236,31 @@ def test_every_test_file_mirrors_a_module():
                    for folder, name in modules):
             strays.append(where.as_posix())
     assert strays == []
+
+
+# --- no private name across modules ------------------------------------------------------------
+def private_imports(package: Path) -> list[str]:
+    """One line per name with a leading underscore (not a dunder) that a module of the
+    package imports from another module: ``file:line: name``. What a module keeps to itself
+    is its own; what others need, it names publicly."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                found += [f"{path.relative_to(package).as_posix()}:{node.lineno}: {a.name}"
+                          for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another():
+    assert private_imports(PACKAGE) == []
+
+
+def test_the_private_import_checker_finds_a_planted_one(tmp_path):
+    package = tmp_path / "recallscore_nb"
+    (package / "io").mkdir(parents=True)
+    (package / "io" / "a.py").write_text("def _helper():\n    pass\n")
+    (package / "io" / "b.py").write_text("from .a import _helper, __doc__\n")
+    assert private_imports(package) == ["io/b.py:1: _helper"]

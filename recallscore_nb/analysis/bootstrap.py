@@ -18,7 +18,7 @@ Undefined cases are a policy, not an accident:
 
 For a benchmark of many items, :func:`~recallscore_nb.analysis.system_tables.system_table`
 resamples items instead, and :func:`~recallscore_nb.analysis.paired_comparison.paired_comparison`
-the per-item differences of two systems; both draw through :func:`_resampled_means`.
+the per-item differences of two systems; both draw through :func:`resampled_means`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ SATURATION_THRESHOLD = 0.95
 """Both leading point estimates must reach this for a rule to count as saturated."""
 
 
-def _check_options(resamples, seed, confidence=None) -> None:
+def check_options(resamples, seed, confidence=None) -> None:
     if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)) or resamples < 1:
         raise UsageError(f"'resamples' must be an int >= 1 (got {resamples!r})")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -72,7 +72,7 @@ def bootstrap_means(values, *, resamples: int, seed: int) -> np.ndarray:
     >>> bootstrap_means([1.0, 1.0, 1.0], resamples=4, seed=0).tolist()
     [1.0, 1.0, 1.0, 1.0]
     """
-    _check_options(resamples, seed)
+    check_options(resamples, seed)
     matrix = _as_matrix(values)
     n = matrix.shape[0]
     if n == 0:
@@ -81,7 +81,7 @@ def bootstrap_means(values, *, resamples: int, seed: int) -> np.ndarray:
         k = matrix.shape[1]
         check_resamples_fit(resamples, 16 * (n + k), f"{n:,} values" + (
             f" of {k:,} columns" if k > 1 else ""))
-        means = _resampled_means(matrix.T, resamples, np.random.default_rng(seed)).T
+        means = resampled_means(matrix.T, resamples, np.random.default_rng(seed)).T
     return means[:, 0] if np.ndim(values) == 1 else means
 
 
@@ -125,7 +125,7 @@ def bootstrap_ci(values: Sequence[float], *, resamples: int, seed: int,
     >>> bool(0 <= low <= 0.75 <= high <= 1)
     True
     """
-    _check_options(resamples, seed, confidence)
+    check_options(resamples, seed, confidence)
     _, low, high = _intervals(_as_matrix(values), resamples, seed, confidence)
     return float(low[0]), float(high[0])
 
@@ -154,7 +154,7 @@ def grouped_bootstrap_ci(frame: pd.DataFrame, *, by: str, columns: Sequence[str]
     0      a      ok  2   0.5
     1      b      ok  1   1.0
     """
-    _check_options(resamples, seed, confidence)
+    check_options(resamples, seed, confidence)
     columns = list(columns)
     missing = [c for c in [by, *columns] if c not in frame.columns]
     if missing:
@@ -187,7 +187,7 @@ def bootstrap_signature(*, resamples: int, seed: int, confidence: float = 0.95,
     >>> bootstrap_signature(resamples=500, seed=7, unit="item")  # doctest: +ELLIPSIS
     'bootstrap|ci:percentile-95|unit:item|n:500|seed:7|version:...'
     """
-    _check_options(resamples, seed, confidence)
+    check_options(resamples, seed, confidence)
     if not isinstance(unit, str) or not unit or any(ch in unit for ch in "|: "):
         raise UsageError(f"'unit' must be a non-empty str without '|', ':' or spaces "
                          f"(got {unit!r})")
@@ -254,7 +254,7 @@ DEFAULT_RESAMPLES = 2000
 _BLOCK_ENTRIES = 1 << 22  # indices drawn at once: 32 MiB; 2,000 resamples of 2,097 items
 
 
-def _resampled_means(sample: np.ndarray, resamples: int, rng) -> np.ndarray:
+def resampled_means(sample: np.ndarray, resamples: int, rng) -> np.ndarray:
     """The mean of each of ``resamples`` resamples of ``sample`` with replacement: shape
     ``(resamples,)``, or ``(k, resamples)`` for a ``(k, n)`` sample whose columns are
     resampled together (several rules on the same items share one index matrix).
@@ -279,7 +279,7 @@ def _resampled_means(sample: np.ndarray, resamples: int, rng) -> np.ndarray:
     return out[0] if sample.ndim == 1 else out
 
 
-def _bounds(means: np.ndarray, confidence: float) -> tuple[float, float]:
+def percentile_bounds(means: np.ndarray, confidence: float) -> tuple[float, float]:
     alpha = 1 - confidence
     low, high = np.percentile(means, [100 * alpha / 2, 100 * (1 - alpha / 2)])
     return float(low), float(high)

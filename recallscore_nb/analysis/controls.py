@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..core import exact
 from ..core.errors import VacuousControlError
-from ..io.system_attempts import CONTROL_PREFIX
+from ..io.attempts.systems import CONTROL_PREFIX
 from .perturb_facts import stuffing_attempt
 from .schema_measures import SCHEMA_MEASURES, measures_with_schema
 

@@ -14,9 +14,9 @@ from .._version import __version__
 from ..core import exact
 from ..core import rules as registry
 from ..core.errors import UsageError
-from .bootstrap import (DEFAULT_RESAMPLES, DEFAULT_SEED, _bounds, _check_options,
-                        _resampled_means, bootstrap_signature)
-from .rule_values import _codes, _item_codes, _require, resolve_rules, rule_values
+from .bootstrap import (DEFAULT_RESAMPLES, DEFAULT_SEED, percentile_bounds, check_options,
+                        resampled_means, bootstrap_signature)
+from .rule_values import key_codes, item_codes, require, resolve_rules, rule_values
 
 __all__ = ["paired_comparison", "mcnemar_exact", "mcnemar_signature"]
 
@@ -107,9 +107,9 @@ def paired_comparison(scored: pd.DataFrame, a, b, *, by: str = "system", rule: s
     >>> out["difference"], out["a_only_correct"], out["b_only_correct"], out["mcnemar_p"]
     (0.5, 2, 0, 0.5)
     """
-    _check_options(resamples, seed, confidence)
+    check_options(resamples, seed, confidence)
     (rule,) = resolve_rules([rule])
-    _require(scored, [by, *registry.measure(rule).inputs])
+    require(scored, [by, *registry.measure(rule).inputs])
     if str(a) == str(b):
         raise UsageError(f"'a' and 'b' must be two different systems (got {a!r} twice)")
     values, items, sides = _paired_sides(scored, a, b, by=by, rule=rule, item=item)
@@ -120,7 +120,7 @@ def paired_comparison(scored: pd.DataFrame, a, b, *, by: str = "system", rule: s
     mean_b = sums_b[common] / counts_b[common]
     unit, estimate, boot = _paired_draws(values, items, (rows_a, rows_b), common,
                                          mean_a - mean_b, resamples, seed)
-    low, high = _bounds(boot, confidence) if boot is not None else (math.nan, math.nan)
+    low, high = percentile_bounds(boot, confidence) if boot is not None else (math.nan, math.nan)
     share = float(np.mean(boot <= 1e-12)) if boot is not None else math.nan
     note, discordant, p = _mcnemar(rule, counts_a[common], counts_b[common], mean_a, mean_b)
     return {
@@ -142,14 +142,14 @@ def paired_comparison(scored: pd.DataFrame, a, b, *, by: str = "system", rule: s
 def _paired_sides(scored: pd.DataFrame, a, b, *, by: str, rule: str, item: str):
     """(each row's value, each row's item code, and for ``a`` then ``b``: its counted rows,
     and the sum and count of its values per item code)."""
-    groups, systems = _codes(scored[by], by)
+    groups, systems = key_codes(scored[by], by)
     lookup = {str(s): code for code, s in enumerate(systems)}
     for name in (a, b):
         if str(name) not in lookup:
             raise UsageError(f"no {by} {str(name)!r} in 'scored' "
                              f"({by}: {', '.join(map(str, systems))})")
     values, valid = rule_values(scored, rule)
-    items = _item_codes(scored, item)
+    items = item_codes(scored, item)
     size = int(items.max()) + 1 if len(items) else 0
     sides = []
     for name in (a, b):
@@ -167,11 +167,11 @@ def _paired_draws(values: np.ndarray, items: np.ndarray, rows: tuple, common: np
     rng = np.random.default_rng(seed)
     if len(differences) >= 2:
         return ("item-difference", exact.exact_mean(differences),
-                _resampled_means(differences, resamples, rng))
+                resampled_means(differences, resamples, rng))
     if len(differences) == 1:
         (only,) = np.flatnonzero(common)
         on_a, on_b = (values[side[items[side] == only]] for side in rows)
-        boot = _resampled_means(on_a, resamples, rng) - _resampled_means(on_b, resamples, rng)
+        boot = resampled_means(on_a, resamples, rng) - resampled_means(on_b, resamples, rng)
         return "attempt", exact.exact_mean(on_a) - exact.exact_mean(on_b), boot
     return "item-difference", math.nan, None
 

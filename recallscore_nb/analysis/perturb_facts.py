@@ -34,10 +34,10 @@ from difflib import SequenceMatcher
 from ..core.facts import Fact
 from ..core.normalize import SEED
 from ..core.tokens import term_occurs
-from .perturb_text import (_CLAUSE_PUNCT, _DANGLING, _DETERMINERS, _PHRASE_ENDS, Unavailable,
-                           Variant, _decapitalize, _fact_named, _match_case, _occurrences,
-                           _present, _shuffled, _split_terminal, _verb_like, _without, _Word,
-                           _words)
+from .perturb_text import (CLAUSE_PUNCT, DANGLING, DETERMINERS, PHRASE_ENDS, Unavailable,
+                           Variant, decapitalize, fact_named, match_case, term_occurrences,
+                           fact_present, shuffled, split_terminal, verb_like, words_without, Word,
+                           split_words)
 
 __all__ = ["Contradictions", "ALTERNATIVES", "omit_fact", "change_fact", "negate_fact",
            "paraphrase_fact", "hedge_fact", "stuffing_attempt", "stuff_answer"]
@@ -69,33 +69,33 @@ ALTERNATIVES: tuple[tuple[str, ...], ...] = (
 """Groups of mutually exclusive words: a term word in a group is changed to another member."""
 
 
-def _omitted(words: Sequence[_Word], facts: Sequence[Fact], fact: Fact) -> Variant:
+def _omitted(words: Sequence[Word], facts: Sequence[Fact], fact: Fact) -> Variant:
     """The words without every occurrence of ``fact``'s terms and what they leave dangling."""
-    drop = {i for term in fact.normalized_terms for occurrence in _occurrences(words, term)
+    drop = {i for term in fact.normalized_terms for occurrence in term_occurrences(words, term)
             for i in occurrence}
     n = len(words)
     changed = True
     while changed:  # take along the words left dangling before the removed ones
         changed = False
         for i in range(n - 1):
-            if i in drop or words[i].norm not in _DANGLING or i + 1 not in drop:
+            if i in drop or words[i].norm not in DANGLING or i + 1 not in drop:
                 continue
             end = i + 1
             while end + 1 < n and end + 1 in drop:
                 end += 1
-            if end + 1 == n or words[end].trail or words[end + 1].norm in _PHRASE_ENDS:
+            if end + 1 == n or words[end].trail or words[end + 1].norm in PHRASE_ENDS:
                 dangling = True  # the removed words end a phrase
             else:  # a removed subject before its verb takes only its determiner along
-                dangling = _verb_like(words[end + 1]) and words[i].norm in _DETERMINERS
+                dangling = verb_like(words[end + 1]) and words[i].norm in DETERMINERS
             if dangling:
                 drop.add(i)
                 changed = True
-    text = _without(words, drop)
+    text = words_without(words, drop)
     if not text:
         return Unavailable("removing its terms leaves nothing")
-    if _present(text, fact):
+    if fact_present(text, fact):
         return Unavailable("its terms still occur after removal")
-    lost = [f.name for f in facts if f.name != fact.name and not _present(text, f)]
+    lost = [f.name for f in facts if f.name != fact.name and not fact_present(text, f)]
     if lost:
         return Unavailable(f"removing its terms also removes fact(s) {', '.join(lost)}")
     return text
@@ -110,8 +110,8 @@ def omit_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
     >>> omit_fact("The kite nests on the mill roof.", facts, random.Random(0), fact="place")
     'The kite nests.'
     """
-    words = _words(reference)
-    candidates = [_fact_named(facts, fact)] if fact is not None else _shuffled(facts, rng)
+    words = split_words(reference)
+    candidates = [fact_named(facts, fact)] if fact is not None else shuffled(facts, rng)
     reasons = []
     for candidate in candidates:
         result = _omitted(words, facts, candidate)
@@ -121,16 +121,16 @@ def omit_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
     return Unavailable(reasons[0] if fact is not None else "no fact can be omitted alone")
 
 
-def _replaced(reference: str, words: Sequence[_Word],
+def _replaced(reference: str, words: Sequence[Word],
               pairs: Sequence[tuple[str, str]]) -> str | None:
     """``reference`` with every occurrence of each normalized old term replaced by its new
     text (in the case of the word it replaces), or None when occurrences overlap."""
     edits = []
     for old, new in pairs:
-        for occurrence in _occurrences(words, old):
+        for occurrence in term_occurrences(words, old):
             first, last = words[occurrence[0]], words[occurrence[-1]]
             start, end = first.core_span[0], last.core_span[1]
-            edits.append((start, end, _match_case(reference[start:first.core_span[1]], new)))
+            edits.append((start, end, match_case(reference[start:first.core_span[1]], new)))
     edits.sort()
     if not edits or any(a[1] > b[0] for a, b in zip(edits, edits[1:])):
         return None
@@ -165,27 +165,27 @@ def _alternatives(fact: Fact, rng: random.Random) -> list[tuple[str, str]]:
             for group in ALTERNATIVES:
                 if token in group:
                     pairs += [(token, other) for other in group if other != token]
-    return _shuffled(pairs, rng)
+    return shuffled(pairs, rng)
 
 
-def _changed(reference: str, words: Sequence[_Word], facts: Sequence[Fact], fact: Fact,
+def _changed(reference: str, words: Sequence[Word], facts: Sequence[Fact], fact: Fact,
              pairs: Sequence[tuple[str, str]], required: Sequence[str] = ()) -> str | None:
     """The reference with ``pairs`` replaced, if that loses ``fact``, keeps every other
     fact and contains every ``required`` term; else None."""
     text = _replaced(reference, words, pairs)
-    if text is None or _present(text, fact):
+    if text is None or fact_present(text, fact):
         return None
-    if not all(_present(text, f) for f in facts if f.name != fact.name):
+    if not all(fact_present(text, f) for f in facts if f.name != fact.name):
         return None
     if not all(term_occurs(SEED(text), SEED(term)) for term in required):
         return None
     return text
 
 
-def _change_one(reference: str, words: Sequence[_Word], facts: Sequence[Fact], fact: Fact,
+def _change_one(reference: str, words: Sequence[Word], facts: Sequence[Fact], fact: Fact,
                 contradictions: Contradictions | None, rng: random.Random) -> Variant:
     """A schema contradiction that applies, else a built-in alternative, else the reason."""
-    for contradiction in _shuffled((contradictions or {}).get(fact.name, ()), rng):
+    for contradiction in shuffled((contradictions or {}).get(fact.name, ()), rng):
         pairs = _contradiction_pairs(fact, contradiction)
         text = pairs and _changed(reference, words, facts, fact, pairs, contradiction)
         if text:
@@ -218,25 +218,25 @@ def change_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
     ...             contradictions={"bird": [["black kite"]]})
     'The black kite leaves at dawn.'
     """
-    words = _words(reference)
+    words = split_words(reference)
     if fact is not None:
-        return _change_one(reference, words, facts, _fact_named(facts, fact), contradictions, rng)
-    for candidate in _shuffled(facts, rng):
+        return _change_one(reference, words, facts, fact_named(facts, fact), contradictions, rng)
+    for candidate in shuffled(facts, rng):
         result = _change_one(reference, words, facts, candidate, contradictions, rng)
         if result:
             return result
     return Unavailable("no fact can be changed alone")
 
 
-def _phrase_start(words: Sequence[_Word], fact: Fact) -> int | None:
+def _phrase_start(words: Sequence[Word], fact: Fact) -> int | None:
     """The word index where the phrase holding the fact's first term occurrence starts: the
     occurrence, with the determiners and prepositions right before it."""
     starts = [occurrence[0] for term in fact.normalized_terms
-              for occurrence in _occurrences(words, term)]
+              for occurrence in term_occurrences(words, term)]
     if not starts:
         return None
     start = min(starts)
-    while start > 0 and words[start - 1].norm in _DANGLING and not words[start - 1].trail:
+    while start > 0 and words[start - 1].norm in DANGLING and not words[start - 1].trail:
         start -= 1
     return start
 
@@ -252,8 +252,8 @@ def negate_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
     >>> negate_fact("The red kite leaves at dawn.", facts, random.Random(0), fact="bird")
     'Not the red kite leaves at dawn.'
     """
-    words = _words(reference)
-    candidates = [_fact_named(facts, fact)] if fact is not None else _shuffled(facts, rng)
+    words = split_words(reference)
+    candidates = [fact_named(facts, fact)] if fact is not None else shuffled(facts, rng)
     for candidate in candidates:
         start = _phrase_start(words, candidate)
         if start is None:
@@ -261,16 +261,16 @@ def negate_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
         first = words[start]
         at = first.start
         if start == 0:
-            text = "Not " + _decapitalize(first.text) + reference[first.start + len(first.text):]
+            text = "Not " + decapitalize(first.text) + reference[first.start + len(first.text):]
             text = reference[:at] + text
         else:
             text = reference[:at] + "not " + reference[at:]
-        if all(_present(text, f) for f in facts):
+        if all(fact_present(text, f) for f in facts):
             return text
     return Unavailable("no term of the fact occurs in the reference")
 
 
-def _equivalent_edits(reference: str, words: Sequence[_Word], fact: Fact,
+def _equivalent_edits(reference: str, words: Sequence[Word], fact: Fact,
                       equivalent: Sequence[str]) -> str | None:
     """The reference with the fact's required terms replaced by ``equivalent`` (as written):
     term for term when the counts agree, else a contiguous run of the terms by the whole
@@ -279,19 +279,19 @@ def _equivalent_edits(reference: str, words: Sequence[_Word], fact: Fact,
     if len(old) == len(equivalent):
         edits = []
         for term, new in zip(old, equivalent):
-            found = _occurrences(words, term)
+            found = term_occurrences(words, term)
             if len(found) != 1:
                 return None
             first, last = words[found[0][0]], words[found[0][-1]]
             start, end = first.core_span[0], last.core_span[1]
-            edits.append((start, end, _match_case(reference[start:first.core_span[1]], new)))
+            edits.append((start, end, match_case(reference[start:first.core_span[1]], new)))
     else:
-        runs = _occurrences(words, " ".join(old))
+        runs = term_occurrences(words, " ".join(old))
         if len(runs) != 1:
             return None
         first, last = words[runs[0][0]], words[runs[0][-1]]
         start, end = first.core_span[0], last.core_span[1]
-        edits = [(start, end, _match_case(reference[start:first.core_span[1]],
+        edits = [(start, end, match_case(reference[start:first.core_span[1]],
                                           " ".join(equivalent)))]
     edits.sort()
     if any(a[1] > b[0] for a, b in zip(edits, edits[1:])):
@@ -313,16 +313,16 @@ def paraphrase_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *
     ...                 equivalents={"time": [["daybreak"]]})
     'The red kite leaves at daybreak.'
     """
-    words = _words(reference)
-    candidates = [_fact_named(facts, fact)] if fact is not None else _shuffled(facts, rng)
+    words = split_words(reference)
+    candidates = [fact_named(facts, fact)] if fact is not None else shuffled(facts, rng)
     for candidate in candidates:
-        for equivalent in _shuffled((equivalents or {}).get(candidate.name, ()), rng):
+        for equivalent in shuffled((equivalents or {}).get(candidate.name, ()), rng):
             text = _equivalent_edits(reference, words, candidate, equivalent)
-            if text is None or _present(text, candidate):
+            if text is None or fact_present(text, candidate):
                 continue
             if not all(term_occurs(SEED(text), SEED(term)) for term in equivalent):
                 continue
-            if all(_present(text, f) for f in facts if f.name != candidate.name):
+            if all(fact_present(text, f) for f in facts if f.name != candidate.name):
                 return text
     if not (equivalents or {}).get(fact or ""):
         return Unavailable("no equivalent in the scoring schema")
@@ -341,14 +341,14 @@ def hedge_fact(reference: str, facts: Sequence[Fact], rng: random.Random, *,
     changed = change_fact(reference, facts, rng, fact=fact, contradictions=contradictions)
     if not changed:
         return changed
-    right, end = _split_terminal(reference.strip())
-    wrong, _ = _split_terminal(changed.strip())
+    right, end = split_terminal(reference.strip())
+    wrong, _ = split_terminal(changed.strip())
     words = right.split(" ", 1)
-    first = _decapitalize(words[0])
+    first = decapitalize(words[0])
     right = " ".join([first] + words[1:])
     wrong_words = wrong.split(" ", 1)
-    wrong = " ".join([_decapitalize(wrong_words[0])] + wrong_words[1:])
-    return f"Either {right.rstrip(_CLAUSE_PUNCT)}, or {wrong.rstrip(_CLAUSE_PUNCT)}{end or '.'}"
+    wrong = " ".join([decapitalize(wrong_words[0])] + wrong_words[1:])
+    return f"Either {right.rstrip(CLAUSE_PUNCT)}, or {wrong.rstrip(CLAUSE_PUNCT)}{end or '.'}"
 
 
 def stuffing_attempt(facts: Sequence[Fact], equivalents: Contradictions | None = None,

@@ -1,15 +1,15 @@
 """The words of a reference, for drafting variants of it (:mod:`recallscore_nb.analysis.perturb`).
 
 A reference is read as its whitespace-separated words, each with its offset, its seed
-normalization and the punctuation around it (:class:`_Word`); a fact's terms are found among
+normalization and the punctuation around it (:class:`Word`); a fact's terms are found among
 them as whole tokens. The helpers here remove words (passing a dropped word's clause or
 sentence mark to the word before it), change case the way a sentence needs, and say whether
 a text still states a fact. The word lists are lowercase, as the seed normalization leaves
 words; they are generic English and name none of the shipped answer's words.
 
->>> [w.norm for w in _words("The red-kite, at dawn.")]
+>>> [w.norm for w in split_words("The red-kite, at dawn.")]
 ['the', 'redkite', 'at', 'dawn']
->>> _without(_words("The kite nests at dawn."), {3, 4})
+>>> words_without(split_words("The kite nests at dawn."), {3, 4})
 'The kite nests.'
 """
 
@@ -51,14 +51,14 @@ SUBORDINATORS = frozenset({
     "until", "when", "whenever", "whereas", "while",
 })
 """Words a clause can start at, for reordering."""
-_DETERMINERS = ARTICLES | frozenset({
+DETERMINERS = ARTICLES | frozenset({
     "this", "that", "these", "those", "its", "their", "his", "her", "my", "our", "your",
 })
-_DANGLING = _DETERMINERS | LIGHT_PREPOSITIONS | SUBORDINATORS | frozenset({
+DANGLING = DETERMINERS | LIGHT_PREPOSITIONS | SUBORDINATORS | frozenset({
     "under", "over", "behind", "beside", "near", "inside", "outside", "above", "below",
 })
 """Words removed with an omitted fact's terms when they are left dangling before them."""
-_PHRASE_ENDS = _DANGLING | frozenset({"and", "or", "but", "then", "so"})
+PHRASE_ENDS = DANGLING | frozenset({"and", "or", "but", "then", "so"})
 """Words that start a new phrase: terms followed by one end their phrase."""
 _NOT_VERBS = frozenset({
     "this", "thus", "always", "perhaps", "across", "towards", "besides", "unless",
@@ -67,7 +67,7 @@ _NOT_VERBS = frozenset({
 })
 
 _TERMINAL = ".!?"
-_CLAUSE_PUNCT = ",;:"
+CLAUSE_PUNCT = ",;:"
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ Variant = str | Unavailable
 
 
 @dataclass(frozen=True)
-class _Word:
+class Word:
     text: str
     start: int  # offset of the word in the text
     norm: str  # the word under the seed normalization (empty for punctuation alone)
@@ -103,7 +103,7 @@ class _Word:
 _EDGES = re.compile(r"^(\W*)(.*?)(\W*)$", re.DOTALL)
 
 
-def _words(text: str) -> list[_Word]:
+def split_words(text: str) -> list[Word]:
     """The words of ``text`` as ``str.split()`` finds them, with their offsets."""
     words, cursor = [], 0
     for piece in text.split():
@@ -112,11 +112,11 @@ def _words(text: str) -> list[_Word]:
         lead, core, trail = _EDGES.match(piece).groups()
         if not core:  # punctuation alone: no core to keep apart
             lead, trail = "", piece
-        words.append(_Word(piece, start, SEED(piece), lead, trail))
+        words.append(Word(piece, start, SEED(piece), lead, trail))
     return words
 
 
-def _occurrences(words: Sequence[_Word], normalized_term: str) -> list[tuple[int, ...]]:
+def term_occurrences(words: Sequence[Word], normalized_term: str) -> list[tuple[int, ...]]:
     """The word indices of every whole-token occurrence of a normalized term."""
     tokens = normalized_term.split(" ")
     kept = [i for i, word in enumerate(words) if word.norm]
@@ -125,28 +125,28 @@ def _occurrences(words: Sequence[_Word], normalized_term: str) -> list[tuple[int
     return [tuple(kept[k:k + n]) for k in range(len(norms) - n + 1) if norms[k:k + n] == tokens]
 
 
-def _fact_words(words: Sequence[_Word], facts: Sequence[Fact]) -> set[int]:
+def fact_words(words: Sequence[Word], facts: Sequence[Fact]) -> set[int]:
     """Indices of the words inside an occurrence of some fact's term."""
     return {i for fact in facts for term in fact.normalized_terms
-            for occurrence in _occurrences(words, term) for i in occurrence}
+            for occurrence in term_occurrences(words, term) for i in occurrence}
 
 
-def _present(text: str, fact: Fact) -> bool:
+def fact_present(text: str, fact: Fact) -> bool:
     normalized = SEED(text)
     return all(term_occurs(normalized, term) for term in fact.normalized_terms)
 
 
-def _fact_named(facts: Sequence[Fact], name: str) -> Fact:
+def fact_named(facts: Sequence[Fact], name: str) -> Fact:
     for fact in facts:
         if fact.name == name:
             return fact
     raise UsageError(f"'fact' must be one of {', '.join(f.name for f in facts)} (got {name!r})")
 
 
-def _capitalize(word: str) -> str:
+def capitalize(word: str) -> str:
     """Uppercase the first letter when the word starts with one, after any punctuation.
 
-    >>> _capitalize("(token"), _capitalize("3rd")
+    >>> capitalize("(token"), capitalize("3rd")
     ('(Token', '3rd')
     """
     for i, ch in enumerate(word):
@@ -155,10 +155,10 @@ def _capitalize(word: str) -> str:
     return word
 
 
-def _decapitalize(word: str) -> str:
+def decapitalize(word: str) -> str:
     """Lowercase a sentence-initial capital ("The" → "the"); leave "I" and "NASA" alone.
 
-    >>> _decapitalize("The"), _decapitalize("I"), _decapitalize("NASA")
+    >>> decapitalize("The"), decapitalize("I"), decapitalize("NASA")
     ('the', 'I', 'NASA')
     """
     lead, core, trail = _EDGES.match(word).groups()
@@ -167,22 +167,22 @@ def _decapitalize(word: str) -> str:
     return word
 
 
-def _match_case(model: str, new: str) -> str:
+def match_case(model: str, new: str) -> str:
     """``new`` in the case of ``model``: UPPER, Title or as given."""
     if len(model) > 1 and model.isupper():
         return new.upper()
     if model[:1].isupper():
-        return _capitalize(new)
+        return capitalize(new)
     return new
 
 
-def _split_terminal(text: str) -> tuple[str, str]:
+def split_terminal(text: str) -> tuple[str, str]:
     """("The token goes", ".") from "The token goes."."""
     body = text.rstrip(_TERMINAL)
     return body, text[len(body):]
 
 
-def _without(words: Sequence[_Word], drop: set[int], *, colon_at: int | None = None) -> str:
+def words_without(words: Sequence[Word], drop: set[int], *, colon_at: int | None = None) -> str:
     """The words not in ``drop``, one space apart.
 
     A dropped word's trailing punctuation moves to the word kept before it (a terminal
@@ -197,32 +197,32 @@ def _without(words: Sequence[_Word], drop: set[int], *, colon_at: int | None = N
             continue
         # a dropped word passes on only the marks that end a clause or a sentence (a number's
         # "%" or a closing quote goes with it)
-        mark = "".join(ch for ch in word.trail if ch in _TERMINAL + _CLAUSE_PUNCT)
-        if i == colon_at and not mark.strip(_CLAUSE_PUNCT):
+        mark = "".join(ch for ch in word.trail if ch in _TERMINAL + CLAUSE_PUNCT)
+        if i == colon_at and not mark.strip(CLAUSE_PUNCT):
             mark = ":"
         if not out or not mark:
             continue
-        if out[-1][-1] not in _TERMINAL + _CLAUSE_PUNCT:
+        if out[-1][-1] not in _TERMINAL + CLAUSE_PUNCT:
             out[-1] += mark
-        elif mark[-1] in _TERMINAL and out[-1][-1] in _CLAUSE_PUNCT:
+        elif mark[-1] in _TERMINAL and out[-1][-1] in CLAUSE_PUNCT:
             out[-1] = out[-1][:-1] + mark[-1]
     if out and 0 in drop and words[0].text[:1].isupper():
-        out[0] = _capitalize(out[0])
+        out[0] = capitalize(out[0])
     return " ".join(out)
 
 
-def _verb_like(word: _Word) -> bool:
+def verb_like(word: Word) -> bool:
     """Whether a word is one of :data:`COMMON_VERBS`, or looks like a verb: four letters or
     more ending in -s or -ed, not a function word."""
     norm = word.norm
     if norm in COMMON_VERBS:
         return True
     return (len(norm) >= 4 and norm.isalpha() and norm not in _NOT_VERBS
-            and norm not in _PHRASE_ENDS and not norm.endswith(("ss", "us", "is"))
+            and norm not in PHRASE_ENDS and not norm.endswith(("ss", "us", "is"))
             and norm.endswith(("s", "ed")))
 
 
-def _shuffled(items: Sequence, rng: random.Random) -> list:
+def shuffled(items: Sequence, rng: random.Random) -> list:
     items = list(items)
     rng.shuffle(items)
     return items

@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from ..core.facts import Fact
 from ..core.normalize import SEED, delete_ascii_punctuation
 from .perturb_text import (ARTICLES, AUXILIARIES, COMMON_VERBS, LIGHT_PREPOSITIONS, SUBORDINATORS,
-                           _CLAUSE_PUNCT, Unavailable, Variant, _capitalize, _decapitalize,
-                           _fact_words, _present, _split_terminal, _verb_like, _without, _Word,
-                           _words)
+                           CLAUSE_PUNCT, Unavailable, Variant, capitalize, decapitalize,
+                           fact_words, fact_present, split_terminal, verb_like, words_without, Word,
+                           split_words)
 
 __all__ = ["LEADING_PHRASES", "copy_exact", "uppercase", "remove_punctuation",
            "change_spacing", "reorder_clauses", "telegraphic",
@@ -123,7 +123,7 @@ def change_spacing(reference: str, facts: Sequence[Fact], rng: random.Random) ->
     return spaced
 
 
-def _clause_splits(words: Sequence[_Word]) -> list[int]:
+def _clause_splits(words: Sequence[Word]) -> list[int]:
     """Indices a second clause can start at: a subordinating conjunction (preferred), else
     the word after a comma; each leaves two words or more on either side."""
     n = len(words)
@@ -144,33 +144,33 @@ def reorder_clauses(reference: str, facts: Sequence[Fact], rng: random.Random) -
     >>> reorder_clauses("At dawn, the kite leaves.", (), random.Random(0))
     'The kite leaves, at dawn.'
     """
-    body, terminal = _split_terminal(reference.strip())
-    words = _words(body)
+    body, terminal = split_terminal(reference.strip())
+    words = split_words(body)
     splits = _clause_splits(words)
     if not splits:
         return Unavailable("no subordinating conjunction or comma to split a clause at")
     rng.shuffle(splits)
     normalized = SEED(reference)
-    keep_capital = 0 in _fact_words(words, facts)  # a name, perhaps: "Paris" stays "Paris"
+    keep_capital = 0 in fact_words(words, facts)  # a name, perhaps: "Paris" stays "Paris"
     for i in splits:
         main = [w.text for w in words[:i]]
         sub = [w.text for w in words[i:]]
-        main[-1] = main[-1].rstrip(_CLAUSE_PUNCT)
-        main[0] = main[0] if keep_capital else _decapitalize(main[0])
-        sub[0] = _capitalize(sub[0])
-        sub[-1] = sub[-1].rstrip(_CLAUSE_PUNCT)
+        main[-1] = main[-1].rstrip(CLAUSE_PUNCT)
+        main[0] = main[0] if keep_capital else decapitalize(main[0])
+        sub[0] = capitalize(sub[0])
+        sub[-1] = sub[-1].rstrip(CLAUSE_PUNCT)
         text = " ".join(sub) + ", " + " ".join(main) + terminal
-        if SEED(text) != normalized and all(_present(text, fact) for fact in facts):
+        if SEED(text) != normalized and all(fact_present(text, fact) for fact in facts):
             return text
     return Unavailable("every clause boundary splits a fact's term")
 
 
-def _verb(words: Sequence[_Word], protected: set[int]) -> int | None:
+def _verb(words: Sequence[Word], protected: set[int]) -> int | None:
     """The first common verb outside the fact terms, else the first verb-like word after
     the first word."""
     free = [i for i in range(len(words)) if i not in protected]
     listed = [i for i in free if words[i].norm in COMMON_VERBS]
-    guessed = [i for i in free if i > 0 and _verb_like(words[i])]
+    guessed = [i for i in free if i > 0 and verb_like(words[i])]
     return (listed or guessed or [None])[0]
 
 
@@ -182,8 +182,8 @@ def telegraphic(reference: str, facts: Sequence[Fact], rng: random.Random) -> Va
     >>> telegraphic("The kite is resting on the roof.", facts, random.Random(0))
     'Kite: resting roof.'
     """
-    words = _words(reference)
-    protected = _fact_words(words, facts)
+    words = split_words(reference)
+    protected = fact_words(words, facts)
     verb = _verb(words, protected)
     light = ARTICLES | AUXILIARIES | LIGHT_PREPOSITIONS
     drop = {i for i, w in enumerate(words) if i not in protected and w.norm in light}
@@ -193,7 +193,7 @@ def telegraphic(reference: str, facts: Sequence[Fact], rng: random.Random) -> Va
         return Unavailable(
             "no article, auxiliary, light preposition or verb outside the fact terms")
     colon_at = verb if verb is not None and any(i not in drop for i in range(verb)) else None
-    text = _without(words, drop, colon_at=colon_at)
+    text = words_without(words, drop, colon_at=colon_at)
     if not text:
         return Unavailable("nothing would be left")
     return text
@@ -208,12 +208,12 @@ def add_leading_context(reference: str, facts: Sequence[Fact], rng: random.Rando
     """
     phrase = rng.choice(LEADING_PHRASES)
     body = reference.lstrip()
-    words = _words(body)
+    words = split_words(body)
     if not words:
         return Unavailable("the reference is blank")
     first = words[0].text
-    if 0 not in _fact_words(words, facts):  # a fact's first word may be a name: keep it
-        first = _decapitalize(first)
+    if 0 not in fact_words(words, facts):  # a fact's first word may be a name: keep it
+        first = decapitalize(first)
     return f"{phrase} {first}{body[len(words[0].text):]}"
 
 
@@ -225,10 +225,10 @@ def drop_articles_and_verb(reference: str, facts: Sequence[Fact], rng: random.Ra
     >>> drop_articles_and_verb("The red kite nests on the roof.", facts, random.Random(0))
     'Red kite on roof.'
     """
-    words = _words(reference)
-    protected = _fact_words(words, facts)
+    words = split_words(reference)
+    protected = fact_words(words, facts)
     verb = _verb(words, protected)
     if verb is None:
         return Unavailable("no verb-like word outside the fact terms")
     drop = {i for i, w in enumerate(words) if i not in protected and w.norm in ARTICLES}
-    return _without(words, drop | {verb})
+    return words_without(words, drop | {verb})

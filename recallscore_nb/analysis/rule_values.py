@@ -5,7 +5,7 @@ derived ones such as the checklist's partial credit. :func:`rule_values` gives a
 value per row as a float (booleans as 0/1) with whether the row counts: only an optional
 measure may be missing (the checklist's, for an item without a checklist), and such rows are
 left out, never scored 0. Systems and items are coded as integers in sorted order of their
-names (:func:`_codes`, :func:`_item_codes`).
+names (:func:`key_codes`, :func:`item_codes`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def resolve_rules(rules=None) -> list[str]:
     return names
 
 
-def _require(frame: pd.DataFrame, columns) -> None:
+def require(frame: pd.DataFrame, columns) -> None:
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise UsageError(f"'scored' has no column {missing[0]!r} "
@@ -86,7 +86,7 @@ def rule_values(scored: pd.DataFrame, rule: str) -> tuple[np.ndarray, np.ndarray
     """
     (name,) = resolve_rules([rule])
     measure = registry.measure(name)
-    _require(scored, measure.inputs)
+    require(scored, measure.inputs)
     if measure.derive is not None:
         values = measure.derive(*(_as_float(scored[c], c) for c in measure.reads))
     else:
@@ -105,7 +105,7 @@ def rule_values(scored: pd.DataFrame, rule: str) -> tuple[np.ndarray, np.ndarray
     return values, valid
 
 
-def _codes(series: pd.Series, column: str) -> tuple[np.ndarray, list]:
+def key_codes(series: pd.Series, column: str) -> tuple[np.ndarray, list]:
     """Integer codes of a key column, its values sorted; a missing key is an error."""
     codes, uniques = pd.factorize(series, sort=True)
     if (codes < 0).any():
@@ -114,9 +114,9 @@ def _codes(series: pd.Series, column: str) -> tuple[np.ndarray, list]:
     return codes, list(uniques)
 
 
-def _item_codes(scored: pd.DataFrame, item: str) -> np.ndarray:
+def item_codes(scored: pd.DataFrame, item: str) -> np.ndarray:
     """Each row's item code, in sorted order of the item ids; without an ``item`` column the
     table is one benchmark's attempts, all on one item."""
     if item in scored.columns:
-        return _codes(scored[item], item)[0]
+        return key_codes(scored[item], item)[0]
     return np.zeros(len(scored), dtype=np.intp)

@@ -2,7 +2,7 @@
 saturation verdicts, a paired comparison of two systems, and the notes printed under them.
 
 :func:`read_scored` reads what ``recallscore score`` wrote (through
-:func:`recallscore_nb.io.scored_reading.read_scored`, asking for the columns the rules need);
+:func:`recallscore_nb.io.scored.reading.read_scored`, asking for the columns the rules need);
 :func:`summary_tables` builds the tables (see :mod:`recallscore_nb.analysis.system_tables`);
 :func:`summary_footer` and :func:`paired_footer` are the notes under them. Without an ``item``
 column the file is one benchmark's attempts, all on one item, so the intervals resample
@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..core.errors import UsageError
 from ..core.rules import measure
-from ..io import scored_reading
+from ..io.scored import reading as scored_reading
 from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED
 from .paired_comparison import mcnemar_signature, paired_comparison
 from .resample_budget import size_text
@@ -42,7 +42,7 @@ PAIRED_COLUMNS = ["rule", "a", "b", "items", "mean_a", "mean_b", "difference", "
 def read_scored(path, *, by: str = "system", rules=None) -> pd.DataFrame:
     """A scored file read and checked for the columns ``by`` and ``rules`` need (measure names
     of the rule registry, :func:`~recallscore_nb.analysis.rule_values.resolve_rules`; default all);
-    see :func:`recallscore_nb.io.scored_reading.read_scored`.
+    see :func:`recallscore_nb.io.scored.reading.read_scored`.
     """
     columns = [c for rule in resolve_rules(rules) for c in measure(rule).inputs]
     return scored_reading.read_scored(path, by=by, columns=columns)

@@ -15,9 +15,9 @@ import pandas as pd
 
 from ..core import exact
 from ..core import rules as registry
-from .bootstrap import (DEFAULT_RESAMPLES, DEFAULT_SEED, SATURATION_THRESHOLD, _bounds,
-                        _check_options, _resampled_means, bootstrap_signature, saturated)
-from .rule_values import _codes, _item_codes, _require, resolve_rules, rule_values
+from .bootstrap import (DEFAULT_RESAMPLES, DEFAULT_SEED, SATURATION_THRESHOLD, percentile_bounds,
+                        check_options, resampled_means, bootstrap_signature, saturated)
+from .rule_values import key_codes, item_codes, require, resolve_rules, rule_values
 
 __all__ = ["system_table", "saturation"]
 
@@ -33,8 +33,8 @@ def _summary(values: np.ndarray, items: np.ndarray, resamples, seed, confidence)
         counts = np.bincount(dense, minlength=len(present))  # each item's mean, exact
         sample = exact.group_sums(values.T, dense, len(present)).ratio(counts[:, None]).T
         unit = "item"
-    means = _resampled_means(sample, resamples, np.random.default_rng(seed))
-    return [(len(present), mean, *_bounds(boot, confidence), unit)
+    means = resampled_means(sample, resamples, np.random.default_rng(seed))
+    return [(len(present), mean, *percentile_bounds(boot, confidence), unit)
             for mean, boot in zip(exact.exact_means(sample, axis=1).tolist(), means)]
 
 
@@ -89,11 +89,11 @@ def system_table(scored: pd.DataFrame, *, by: str = "system", rules=None,
     >>> table[["system", "items", "attempts", "mean", "unit"]].values.tolist()
     [['a', 2, 3, 0.75, 'item'], ['b', 2, 2, 0.0, 'item']]
     """
-    _check_options(resamples, seed, confidence)
+    check_options(resamples, seed, confidence)
     names = resolve_rules(rules)
-    _require(scored, [by, *(c for r in names for c in registry.measure(r).inputs)])
-    groups, systems = _codes(scored[by], by)
-    items = _item_codes(scored, item)
+    require(scored, [by, *(c for r in names for c in registry.measure(r).inputs)])
+    groups, systems = key_codes(scored[by], by)
+    items = item_codes(scored, item)
     per_rule = {rule: rule_values(scored, rule) for rule in names}
     order = np.argsort(groups, kind="stable")
     split = np.cumsum(np.bincount(groups, minlength=len(systems)))[:-1]

@@ -26,7 +26,7 @@ from ..core.scoring import (PreparedItems, colliding_columns, join_scores, score
 from ..core.status import item_status_columns, status_columns
 from ..io.benchmarks import load_benchmark
 from ..io.items import is_items_file
-from ..io.scored_statuses import item_status_frame, status_frame
+from ..io.scored.statuses import item_status_frame, status_frame
 from ..io.scoring_schemas import load_scoring_schema
 from . import api
 from .api import load_items, prepare_items, warmed

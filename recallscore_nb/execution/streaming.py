@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from ..io.attempt_chunks import AttemptChunks, _Unstreamable
+from ..io.attempts.chunks import AttemptChunks, Unstreamable
 from ..io.attempts import read_attempts
 from ..io.datasets import attempt_files, read_attempt_files
 from ..io.scored import write_scored, write_scored_chunks
@@ -137,7 +137,7 @@ def _stream(scorer, attempts_path, out, progress) -> bool:
 
     try:
         write_scored_chunks(scored(), out, metadata=scorer.metadata)
-    except _Unstreamable:
+    except Unstreamable:
         return False
     finally:
         for worker in workers:

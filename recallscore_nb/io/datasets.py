@@ -21,10 +21,10 @@ import pyarrow.parquet as pq
 
 from ..core.engine import STRING
 from ..core.errors import AttemptsFormatError, UsageError
-from .attempt_rows import _FAULT_ORDER, _check_rows, _checked
-from .attempts import _read_parquet
+from .attempts.rows import FAULT_ORDER, check_rows, checked_rows
+from .attempts import read_parquet
 from .files import require_regular_file
-from .strict_readers import _refuse_repeats
+from .strict_readers import refuse_repeats
 
 __all__ = ["AttemptFiles", "attempt_files", "read_attempt_files", "read_part", "empty_part",
            "check_unique_ids"]
@@ -140,7 +140,7 @@ def attempt_files(pattern: str | os.PathLike[str]) -> AttemptFiles:
             reason = " ".join(str(exc).split())
             raise AttemptsFormatError(path, message=f"not a readable Parquet file ({reason})") \
                 from None
-        _refuse_repeats(schema.names, path, "", "column named twice in the file",
+        refuse_repeats(schema.names, path, "", "column named twice in the file",
                         AttemptsFormatError)
         columns = _column_types(schema)
         if first is None:
@@ -188,11 +188,11 @@ def _read_file(path: str, offset: int, groups: tuple[int, ...] = (),
     if groups:
         frame = _read_row_groups(path, groups)
     else:
-        frame = _read_parquet(path)
+        frame = read_parquet(path)
     if "id" not in frame.columns:
         frame.insert(0, "id", np.arange(offset, offset + len(frame)).astype(str))
-    checked, faults = _check_rows(frame, path, local)
-    for kind in _FAULT_ORDER:
+    checked, faults = check_rows(frame, path, local)
+    for kind in FAULT_ORDER:
         if kind in faults:
             raise faults[kind]
     checked.attrs.clear()
@@ -200,7 +200,7 @@ def _read_file(path: str, offset: int, groups: tuple[int, ...] = (),
 
 
 def _read_row_groups(path: str, groups: tuple[int, ...]) -> pd.DataFrame:
-    """Row groups of a Parquet file as :func:`~recallscore_nb.io.attempts._read_parquet`
+    """Row groups of a Parquet file as :func:`~recallscore_nb.io.attempts.read_parquet`
     reads the whole file."""
     require_regular_file(path, AttemptsFormatError)
     try:
@@ -225,7 +225,7 @@ def empty_part(files: AttemptFiles) -> pd.DataFrame:
     frame = pq.read_schema(path).empty_table().to_pandas(types_mapper=_TO_PANDAS)
     if "id" not in frame.columns:
         frame.insert(0, "id", np.array([], dtype=str))
-    return _checked(frame, path)
+    return checked_rows(frame, path)
 
 
 def check_unique_ids(ids: pd.Series, files: AttemptFiles) -> None:

@@ -30,7 +30,7 @@ from ..core.errors import InputFileError, UsageError
 from .data import DATA_DIR, JUDGED_EXAMPLE
 from .files import read_input
 from .jsondocs import parse_object
-from .system_attempts import JudgedFiles, read_judged_files
+from .attempts.systems import JudgedFiles, read_judged_files
 
 __all__ = ["HUMAN_SETS_DIR", "SHIPPED_SETS", "JudgedSet", "judged_set", "read_judged_sets",
            "macro_tag"]

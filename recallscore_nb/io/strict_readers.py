@@ -30,7 +30,6 @@ import pyarrow.parquet as pq
 
 from ..core.engine import STRING
 from ..core.errors import AttemptsFormatError, InputFileError, UsageError
-from .attempt_rows import _capped, _id_text
 from .files import require_regular_file
 from .jsondocs import load_json_line
 
@@ -71,10 +70,10 @@ def read_strict_csv(data: bytes, name: str, *,
     ...
     recallscore_nb.core.errors.AttemptsFormatError: a.csv: line 2: unterminated quoted field: the quote opened here is never closed, so every later line would be part of this field
     """
-    width = _header_width(data, name, error)
+    width = header_width(data, name, error)
     table = _parse_csv(data, width, name, error)
     names = [str(column[0]) for column in table.slice(0, 1).to_pydict().values()]
-    _refuse_repeats(names, name, "line 1", _TWICE, error)
+    refuse_repeats(names, name, "line 1", TWICE, error)
     body = table.slice(1, table.num_rows - 2).rename_columns(names)
     return body.to_pandas(types_mapper={pa.string(): STRING}.get)
 
@@ -82,13 +81,13 @@ def read_strict_csv(data: bytes, name: str, *,
 _BOM = b"\xef\xbb\xbf"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BLOCK = pa_csv.ReadOptions().block_size
-_END = b"x"
+END = b"x"
 """The field of the sentinel row appended to the data before parsing: when the data ends inside
 an open quote, the sentinel is read into that field instead of forming the last row."""
 
 
 @contextlib.contextmanager
-def _no_field_limit():
+def no_field_limit():
     """Python's csv module refuses fields above 131,072 characters by default; lift that
     while the header is counted or a fault located, and restore it after."""
     old = csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
@@ -98,10 +97,10 @@ def _no_field_limit():
         csv.field_size_limit(old)
 
 
-_TWICE = "column named twice in the header"
+TWICE = "column named twice in the header"
 
 
-def _header_width(data: bytes | io.BufferedIOBase, name: str, error) -> int:
+def header_width(data: bytes | io.BufferedIOBase, name: str, error) -> int:
     """The number of fields of the header record (which may span lines inside quotes); a
     name given twice is refused here already, before Arrow parses the whole file. ``data``:
     the file's bytes, or the file open for reading (only the header is read from it)."""
@@ -111,14 +110,14 @@ def _header_width(data: bytes | io.BufferedIOBase, name: str, error) -> int:
     if not start.removeprefix(_BOM):
         raise error(name, message="empty file: expected a header line with an 'attempt' column")
     text = io.TextIOWrapper(source, encoding="utf-8-sig", errors="replace", newline="")
-    with _no_field_limit():
+    with no_field_limit():
         header = next(csv.reader(text), [])
     text.detach()  # leave the file open: the caller reads on
     if not header:
         raise error(name, "line 1", message="empty line: expected a header line with an "
                                             "'attempt' column")
     if not any("\ufffd" in column for column in header):  # else Arrow finds the bad byte
-        _refuse_repeats(header, name, "line 1", _TWICE, error)
+        refuse_repeats(header, name, "line 1", TWICE, error)
     return len(header)
 
 
@@ -126,7 +125,7 @@ def _parse_csv(data: bytes, width: int, name: str, error) -> pa.Table:
     """Arrow's parse of ``data`` plus a sentinel row of ``width`` fields: every column text,
     the header as row 0, the sentinel as the last row (checked: else a quote was left open)."""
     ending = b"" if data.endswith((b"\n", b"\r")) else b"\n"
-    source = b"".join([data, ending, b",".join([_END] * width)])
+    source = b"".join([data, ending, b",".join([END] * width)])
     types = {f"f{i}": pa.string() for i in range(width)}
     parse = pa_csv.ParseOptions(newlines_in_values=True, ignore_empty_lines=False)
     convert = pa_csv.ConvertOptions(column_types=types, strings_can_be_null=False,
@@ -146,7 +145,7 @@ def _parse_csv(data: bytes, width: int, name: str, error) -> pa.Table:
             raise _csv_error(data, width, name, error, exc) from None
         break
     last = table.column(table.num_columns - 1)
-    if table.num_columns != width or table.num_rows < 2 or last[-1].as_py() != _END.decode():
+    if table.num_columns != width or table.num_rows < 2 or last[-1].as_py() != END.decode():
         raise _csv_error(data, width, name, error, None)
     return table
 
@@ -160,21 +159,21 @@ def _csv_error(data: bytes, width: int, name: str, error, exc) -> InputFileError
         line = len(_LINE_BREAK.findall(data[:bad.start].decode("utf-8"))) + 1
         return error(name, f"line {line}", message=f"not UTF-8 text (byte {bad.start})")
     text = text.removeprefix("\ufeff")
-    with _no_field_limit():
+    with no_field_limit():
         reader = csv.reader(io.StringIO(text, newline=""))
         start, last = 1, None
         try:
             for record in reader:
                 if record and len(record) != width:  # Arrow reads a blank line as empty fields
                     if _open_to_the_end(text, start):
-                        return _unterminated(name, start, record, error)
+                        return unterminated_record(name, start, record, error)
                     return error(name, f"line {start}", message=f"expected {width} fields as "
                                                                f"in the header, got {len(record)}")
                 last, start = (start, record), reader.line_num + 1
         except csv.Error as bad:
             return error(name, f"line {reader.line_num}", message=f"not valid CSV ({bad})")
         if last is not None and _open_to_the_end(text, last[0]):
-            return _unterminated(name, *last, error)
+            return unterminated_record(name, *last, error)
     return error(name, message=f"not valid CSV ({exc})" if exc else "not valid CSV")
 
 
@@ -192,7 +191,7 @@ def _open_to_the_end(text: str, line: int) -> bool:
     return False
 
 
-def _unterminated(name: str, start: int, record: list[str], error) -> InputFileError:
+def unterminated_record(name: str, start: int, record: list[str], error) -> InputFileError:
     """The record from line ``start`` whose last field's quote is never closed: the quote is
     on ``start`` plus the line breaks inside the fields before it."""
     line = start + sum(len(_LINE_BREAK.findall(field)) for field in record[:-1])
@@ -200,7 +199,7 @@ def _unterminated(name: str, start: int, record: list[str], error) -> InputFileE
                  "here is never closed, so every later line would be part of this field")
 
 
-def _refuse_repeats(names, name: str, location: str, message: str, error) -> None:
+def refuse_repeats(names, name: str, location: str, message: str, error) -> None:
     """Raise ``error`` naming the first name that repeats an earlier one (a linear pass)."""
     if len(set(names)) == len(names):
         return
@@ -230,13 +229,13 @@ def read_jsonl_records(data: bytes, name: str, *,
     ...
     recallscore_nb.core.errors.AttemptsFormatError: a.jsonl: line 1: n: expected a finite number, got NaN
     """
-    return _jsonl_frame(enumerate(data.split(b"\n"), start=1), name, error)
+    return jsonl_frame(enumerate(data.split(b"\n"), start=1), name, error)
 
 
-def _jsonl_frame(numbered, name: str, error) -> pd.DataFrame:
+def jsonl_frame(numbered, name: str, error) -> pd.DataFrame:
     """The frame of :func:`read_jsonl_records` from (line number, line without its end).
     Every faulty line is reported (at most
-    :data:`~recallscore_nb.io.attempt_rows.MAX_ROW_ERRORS`, then a count)."""
+    :data:`~recallscore_nb.io.attempts.rows.MAX_ROW_ERRORS`, then a count)."""
     records, lines, faults = [], [], []
     for number, raw in numbered:
         if not raw.strip():
@@ -259,11 +258,13 @@ def _jsonl_frame(numbered, name: str, error) -> pd.DataFrame:
         if faults:
             continue  # the frame is not needed: only the faults are
         if "id" in record:
-            record["id"] = _id_text(record["id"])
+            record["id"] = id_text(record["id"])
         records.append(record)
         lines.append(number)
     if faults:
-        raise error.first_of(_capped(faults, name, ""))
+        from .attempts.rows import capped  # here: the attempts package reads through this one
+
+        raise error.first_of(capped(faults, name, ""))
     frame = pd.DataFrame.from_records(records) if records else pd.DataFrame({"attempt": []})
     frame.attrs.update(locations="line", lines=np.array(lines, dtype=np.int64))
     return frame
@@ -273,7 +274,20 @@ _MISSING = object()
 
 
 def _record_id(record) -> str | None:
-    return _id_text(record.get("id")) if isinstance(record, dict) else None
+    return id_text(record.get("id")) if isinstance(record, dict) else None
+
+
+def id_text(value) -> str | None:
+    """An id as text: None for a missing one, ``1.0`` for a whole float (as written).
+
+    >>> id_text(None), id_text(float("nan")), id_text(3.0), id_text(7)
+    (None, None, '3.0', '7')
+    """
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return repr(value)
+    return str(value)
 
 
 def read_parquet_table(path: str, *, error: type[InputFileError] = AttemptsFormatError) -> pa.Table:
@@ -281,7 +295,7 @@ def read_parquet_table(path: str, *, error: type[InputFileError] = AttemptsForma
     require_regular_file(path, error)
     try:
         names = pq.read_schema(path).names
-        _refuse_repeats(names, path, "", "column named twice in the file", error)
+        refuse_repeats(names, path, "", "column named twice in the file", error)
         return pq.read_table(path)
     except (pa.ArrowInvalid, OSError) as exc:
         reason = " ".join(str(exc).split())  # Arrow's messages can run over lines

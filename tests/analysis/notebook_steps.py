@@ -1,6 +1,6 @@
 """The steps of notebooks 05 and 08 as their cells make them, on a session of the test's, for
 the tests of the modules they call (:mod:`~recallscore_nb.analysis.system_means`,
-:mod:`~recallscore_nb.analysis.controls`, :mod:`~recallscore_nb.io.system_attempts`,
+:mod:`~recallscore_nb.analysis.controls`, :mod:`~recallscore_nb.io.attempts.systems`,
 :mod:`~recallscore_nb.analysis.meta_tables`) and for the figures' tests."""
 
 from __future__ import annotations

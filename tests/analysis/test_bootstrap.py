@@ -231,5 +231,5 @@ def test_blocked_draws_equal_one_index_matrix(monkeypatch):
     in blocks as at once, so the means equal bootstrap_means (one matrix)."""
     values = np.random.default_rng(0).random(37)
     monkeypatch.setattr(stats, "_BLOCK_ENTRIES", 37 * 3)  # blocks of 3 resamples (and 1)
-    blocked = stats._resampled_means(values, 100, np.random.default_rng(8))
+    blocked = stats.resampled_means(values, 100, np.random.default_rng(8))
     assert blocked.tolist() == bootstrap_means(values, resamples=100, seed=8).tolist()

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from recallscore_nb.analysis.perturb_facts import omit_fact
-from recallscore_nb.analysis.perturb_text import _fact_words, _occurrences, _without, _words
+from recallscore_nb.analysis.perturb_text import fact_words, term_occurrences, words_without, split_words
 from recallscore_nb.core.errors import UsageError
 from tests.perturb_fixtures import KITE, KITE_REFERENCE
 
@@ -18,7 +18,7 @@ def test_unknown_fact_name():
 
 
 def test_words_keep_their_offsets_and_marks():
-    words = _words("The  red-kite, at dawn.")
+    words = split_words("The  red-kite, at dawn.")
     assert [(w.text, w.start, w.norm, w.trail) for w in words] == [
         ("The", 0, "the", ""), ("red-kite,", 5, "redkite", ","), ("at", 15, "at", ""),
         ("dawn.", 18, "dawn", ".")]
@@ -26,10 +26,10 @@ def test_words_keep_their_offsets_and_marks():
 
 
 def test_terms_are_found_as_whole_words():
-    words = _words(KITE_REFERENCE)
-    assert _occurrences(words, "mill roof") == [(6, 7)]
-    assert _occurrences(words, "roo") == []
-    assert _fact_words(words, KITE) == {1, 2, 6, 7, 9}
+    words = split_words(KITE_REFERENCE)
+    assert term_occurrences(words, "mill roof") == [(6, 7)]
+    assert term_occurrences(words, "roo") == []
+    assert fact_words(words, KITE) == {1, 2, 6, 7, 9}
 
 
 @pytest.mark.parametrize(
@@ -41,4 +41,4 @@ def test_terms_are_found_as_whole_words():
     ],
 )
 def test_words_removed_pass_on_their_marks(drop, expected):
-    assert _without(_words(KITE_REFERENCE), drop) == expected
+    assert words_without(split_words(KITE_REFERENCE), drop) == expected

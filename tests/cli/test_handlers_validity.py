@@ -97,7 +97,7 @@ def test_report_an_items_file_with_a_schema(inputs, capsys):
 
 
 def test_a_report_of_an_items_file_follows_the_report_schema(inputs, capsys):
-    from recallscore_nb.io.report_schema import _validator
+    from recallscore_nb.io.reports.schema import _validator
 
     assert main(["report", "items.jsonl", "--attempts", "a.csv", "--schema", "s.json",
                  "--out", "r.json"]) == 0
@@ -122,7 +122,7 @@ def test_item_statuses_streamed_in_chunks_equal_the_whole_table(inputs, monkeypa
     import numpy as np
 
     from recallscore_nb.execution import streaming
-    from recallscore_nb.io import attempt_chunks as attempts_io
+    from recallscore_nb.io.attempts import chunks as attempts_io
 
     pool = ["A red kite by the stream", "Paris", "The heron is not there at dawn",
             "A red kite, or a buzzard, by the river", "", "a heron at dawn", "not a red kite"]

@@ -20,7 +20,7 @@ import pytest
 from recallscore_nb.cli import handlers
 from recallscore_nb.execution import processes, scorers, streaming
 from recallscore_nb.core.errors import AttemptsFormatError, InputFileError, UsageError
-from recallscore_nb.io import attempt_chunks as attempts_io
+from recallscore_nb.io.attempts import chunks as attempts_io
 from recallscore_nb.io import scored as scored_io
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
 

@@ -31,7 +31,7 @@ from generate import load_benchmark, make_attempts  # noqa: E402
 CHUNK = 32_768
 COMMAND = ("import runpy\n"
            "from recallscore_nb.execution import streaming\n"
-           "from recallscore_nb.io import attempt_chunks\n"
+           "from recallscore_nb.io.attempts import chunks as attempt_chunks\n"
            f"streaming.PROCESSES, attempt_chunks.CHUNK_ROWS = 2, {CHUNK}\n"
            "runpy.run_module('recallscore_nb', run_name='__main__', alter_sys=True)\n")
 """``python -m recallscore_nb`` with two scoring workers (the default is one a core) and

@@ -32,7 +32,8 @@ def test_report_out_must_be_json(capsys):
 
 
 def test_the_report_modules_names_are_given_here_too():
-    from recallscore_nb.io import report_build, report_check, report_schema, report_text
+    from recallscore_nb.io.reports import build as report_build, check as report_check
+    from recallscore_nb.io.reports import schema as report_schema, text as report_text
     from recallscore_nb.io import reports
 
     assert reports.build_report is report_build.build_report

@@ -158,7 +158,7 @@ def test_jsonl_bytes_equal_the_old_writer(tmp_path, n):
 
 
 def test_jsonl_of_a_wide_frame_in_several_chunks(tmp_path, monkeypatch):
-    from recallscore_nb.io import scored_jsonl as attempts
+    from recallscore_nb.io.scored import jsonl as attempts
 
     monkeypatch.setattr(attempts, "_CHUNK_CELLS", 50)
     frame = varied_frame(31)
