@@ -429,21 +429,12 @@ def explore_command(notebook: str, *, force: bool = False) -> list[str]:
 
 
 def convert_command(kind: str, source, out_dir) -> list[str]:
-    """Convert a public set of human judgments (``openqa-eval`` folder, ``evouna`` or
-    ``efficientqa`` file) into ``items.jsonl``, ``attempts.parquet`` and ``judgments.csv`` in
-    ``out_dir``."""
-    from ..io.converters import (CONVERTED, convert_efficientqa, convert_evouna,
-                                 convert_openqa_eval)
+    """Convert a public set of human judgments (a converter of
+    :data:`~recallscore_nb.io.converters.CONVERTERS`) into ``items.jsonl``,
+    ``attempts.parquet`` and ``judgments.csv`` in ``out_dir``."""
+    from ..io.converters import CONVERTED, convert
 
-    if kind == "openqa-eval":
-        if not os.path.isdir(source):
-            raise UsageError(f"{source}: not a folder; give the OpenQA-eval checkout (it holds "
-                             "data/model_outputs/ and data/NQ301_*.tsv)")
-        lines = convert_openqa_eval(source, out_dir, protected=_protected())
-    elif kind == "efficientqa":
-        lines = convert_efficientqa(source, out_dir, protected=_protected())
-    else:
-        lines = convert_evouna(source, out_dir, protected=_protected())
+    lines = convert(kind, source, out_dir, protected=_protected())
     return lines + [f"wrote {', '.join(str(Path(out_dir) / name) for name in CONVERTED)}"]
 
 

@@ -248,16 +248,20 @@ def _summarize_parser(commands) -> None:
     p.set_defaults(run=_summarize)
 
 
+def _converters():
+    from ..io.converters import CONVERTERS
+
+    return CONVERTERS
+
+
 def _convert_parser(commands) -> None:
     p = commands.add_parser("convert", help="convert a public set of human judgments "
-                                            "(openqa-eval FOLDER, evouna FILE, efficientqa "
-                                            "FILE) into items, "
-                                            "attempts and judgments files")
-    p.add_argument("kind", choices=("openqa-eval", "evouna", "efficientqa"),
-                   help="which data set")
+                                            "into items, attempts and judgments files")
+    p.add_argument("kind", choices=_Later(lambda: list(_converters())), metavar="KIND",
+                   help=_Later(lambda: "which data set: " + ", ".join(_converters())))
     p.add_argument("source", metavar="SOURCE",
-                   help="openqa-eval: the checkout's folder; evouna: NQ.json.gz or TQ.json.gz; "
-                        "efficientqa: NQ-open.efficientqa.test.1.1.jsonl(.gz)")
+                   help=_Later(lambda: "; ".join(f"{c.name}: {c.source}"
+                                                 for c in _converters().values())))
     p.add_argument("--out-dir", required=True, metavar="DIR",
                    help="where to write items.jsonl, attempts.parquet and judgments.csv")
     p.set_defaults(run=_convert)

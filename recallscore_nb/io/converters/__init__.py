@@ -52,7 +52,8 @@ import csv
 import io
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -62,43 +63,91 @@ import pyarrow.parquet as pq
 from .efficientqa import EFFICIENTQA_JUDGES, read_efficientqa
 from .evouna import EVOUNA_SYSTEMS, read_evouna, split_alternatives
 from .openqa import OPENQA_JUDGES, read_openqa_eval
+from ...core.errors import UsageError
 from ..output_sets import OutputSet
 
-__all__ = ["convert_openqa_eval", "convert_evouna", "convert_efficientqa", "split_alternatives",
-           "OPENQA_JUDGES", "EVOUNA_SYSTEMS", "EFFICIENTQA_JUDGES", "CONVERTED"]
+__all__ = ["Converter", "CONVERTERS", "register_converter", "convert", "convert_openqa_eval",
+           "convert_evouna", "convert_efficientqa", "split_alternatives", "OPENQA_JUDGES",
+           "EVOUNA_SYSTEMS", "EFFICIENTQA_JUDGES", "CONVERTED"]
 
 
 CONVERTED = ("items.jsonl", "attempts.parquet", "judgments.csv")
 """The set ``convert`` writes into its output folder."""
 
+Read = Callable[[str], tuple[list[dict], pd.DataFrame, list[dict], list[str]]]
 
-def convert_openqa_eval(folder: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
-                        protected: Mapping[str, Path | None] | None = None) -> list[str]:
-    """Convert an OpenQA-eval checkout (see the module docstring); return what was kept.
-    Every source is read and checked first: nothing is written when one is bad.
-    ``protected`` names folders the output may not be in (:class:`OutputSet`)."""
-    items, attempts, judgments, lines = read_openqa_eval(folder)
-    _write(out_dir, items, attempts, judgments, "attempt", {"source": folder}, protected)
+
+@dataclass(frozen=True)
+class Converter:
+    """One public set of judgments ``recallscore convert`` reads: its ``name`` (the command's
+    KIND), what its ``source`` is (the command's help), ``read`` (the source → items,
+    attempts, judgments and the lines saying what was kept, every fault raised before
+    anything is written), the column ``key`` that ties a judgment to its attempt
+    (``attempt`` or ``system``) and whether the source is a ``folder``.
+
+    >>> CONVERTERS["evouna"].key, CONVERTERS["openqa-eval"].folder
+    ('system', True)
+    """
+
+    name: str
+    source: str
+    read: Read
+    key: str
+    folder: bool = False
+
+
+CONVERTERS: dict[str, Converter] = {}
+"""The converters by name, in the order the command lists them: a new data set is one
+:func:`register_converter` call with its reader."""
+
+
+def register_converter(converter: Converter) -> Converter:
+    """Add a converter to :data:`CONVERTERS` (a name once only); return it."""
+    if converter.name in CONVERTERS:
+        raise ValueError(f"a converter named {converter.name!r} is registered already")
+    if converter.key not in ("attempt", "system"):
+        raise ValueError(f"converter {converter.name!r}: key must be attempt or system")
+    CONVERTERS[converter.name] = converter
+    return converter
+
+
+register_converter(Converter(
+    "openqa-eval", "the OpenQA-eval checkout (it holds data/model_outputs/ and "
+    "data/NQ301_*.tsv)", read_openqa_eval, "attempt", folder=True))
+register_converter(Converter("evouna", "NQ.json.gz or TQ.json.gz", read_evouna, "system"))
+register_converter(Converter("efficientqa", "NQ-open.efficientqa.test.1.1.jsonl(.gz)",
+                             read_efficientqa, "attempt"))
+
+
+def convert(kind: str, source: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
+            protected: Mapping[str, Path | None] | None = None) -> list[str]:
+    """Convert ``source`` with the converter named ``kind`` (see the module docstring);
+    return what was kept. Every source is read and checked first: nothing is written when
+    one is bad, nor when the output would overwrite it. ``protected`` names folders the
+    output may not be in (:class:`OutputSet`)."""
+    converter = CONVERTERS.get(kind)
+    if converter is None:
+        raise UsageError(f"unknown data set {kind!r} (known: {', '.join(CONVERTERS)})")
+    if converter.folder and not os.path.isdir(source):
+        raise UsageError(f"{source}: not a folder; give {converter.source}")
+    items, attempts, judgments, lines = converter.read(source)
+    _write(out_dir, items, attempts, judgments, converter.key, {"source": source}, protected)
     return lines
 
 
-def convert_evouna(path: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
-                   protected: Mapping[str, Path | None] | None = None) -> list[str]:
-    """Convert one EVOUNA file (see the module docstring); return what was kept. The file
-    is read and checked first: nothing is written when it is bad, nor when it is one of
-    the files the conversion writes."""
-    items, attempts, judgments, lines = read_evouna(path)
-    _write(out_dir, items, attempts, judgments, "system", {"source": path}, protected)
-    return lines
+def convert_openqa_eval(folder, out_dir, *, protected=None) -> list[str]:
+    """:func:`convert` of an OpenQA-eval checkout."""
+    return convert("openqa-eval", folder, out_dir, protected=protected)
 
 
-def convert_efficientqa(path: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
-                        protected: Mapping[str, Path | None] | None = None) -> list[str]:
-    """Convert the EfficientQA ratings file (see the module docstring); return what was
-    kept. The file is read and checked first: nothing is written when it is bad."""
-    items, attempts, judgments, lines = read_efficientqa(path)
-    _write(out_dir, items, attempts, judgments, "attempt", {"source": path}, protected)
-    return lines
+def convert_evouna(path, out_dir, *, protected=None) -> list[str]:
+    """:func:`convert` of one EVOUNA file."""
+    return convert("evouna", path, out_dir, protected=protected)
+
+
+def convert_efficientqa(path, out_dir, *, protected=None) -> list[str]:
+    """:func:`convert` of the EfficientQA ratings file."""
+    return convert("efficientqa", path, out_dir, protected=protected)
 
 
 def _write(out_dir: str | os.PathLike[str], items: list[dict], attempts: pd.DataFrame,
