@@ -59,8 +59,8 @@ def test_drawing_a_figure_applies_the_style_only_while_it_draws():
 # --- the public API ---------------------------------------------------------------------------
 PUBLIC = {"__version__", "load_benchmark", "score_benchmark", "load_items", "score_items",
           "load_scoring_schema", "fact_status", "read_attempts", "literal_match",
-          "normalized_match", "squad_exact_match", "token_f1", "checklist", "equivalent",
-          "Benchmark",
+          "normalized_match", "squad_exact_match", "token_f1", "contains", "checklist",
+          "equivalent", "Benchmark",
           "RecallScoreError", "BenchmarkFormatError", "rules", "normalizers"}
 
 

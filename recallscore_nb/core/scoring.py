@@ -26,8 +26,8 @@ from . import rules as registry
 from .errors import UsageError
 from .facts import as_facts
 from .items import OWN_REFERENCES, Items, own_references
-from .rules import (Checklist, Equivalent, LiteralMatch, NormalizedMatch, Rule, SquadExactMatch,
-                    Target, TokenF1)
+from .rules import (Checklist, Contains, Equivalent, LiteralMatch, NormalizedMatch, Rule,
+                    SquadExactMatch, Target, TokenF1)
 
 __all__ = [
     "literal_match",
@@ -35,6 +35,7 @@ __all__ = [
     "normalized_match",
     "squad_exact_match",
     "token_f1",
+    "contains",
     "checklist",
     "score_all",
     "score_benchmark",
@@ -140,6 +141,16 @@ def token_f1(attempts, references, *, mode: str = "v1.1", norm: str = "squad") -
     [0.857]
     """
     return _pair_rule(TokenF1(mode=mode, norm=norm), attempts, references)
+
+
+def contains(attempts, references) -> pd.Series:
+    """Whether a reference occurs in each attempt as consecutive whole tokens, both under the
+    SQuAD normalization (boolean Series; :class:`~recallscore_nb.core.rules.Contains`).
+
+    >>> contains(["It is Paris, France.", "Parisian", ""], "Paris").tolist()
+    [True, False, False]
+    """
+    return _pair_rule(Contains(), attempts, references)
 
 
 def equivalent(attempts, references, **options) -> pd.DataFrame:

@@ -789,3 +789,15 @@ def test_an_unknown_or_empty_choice_of_rules_names_the_known_ones(chosen):
     with pytest.raises(UsageError, match=r"\(known: literal, normalized, squad_exact_match, "
                                          r"token_f1, contains, checklist, equivalent\)"):
         score_benchmark(load_benchmark(), rules=chosen)
+
+
+def test_every_rule_has_its_top_level_function():
+    """Each rule of the registry is one call of the package, named after it (``literal`` is
+    ``literal_match``), scoring like the rule itself."""
+    import recallscore_nb as rs
+    from recallscore_nb.core.rules import rule_names
+
+    for name in rule_names():
+        function = getattr(rs, name, None) or getattr(rs, f"{name}_match")
+        assert callable(function) and function.__module__ == "recallscore_nb.core.scoring"
+    assert rs.contains(["It was Lima.", "Limassol"], "Lima").tolist() == [True, False]
