@@ -41,7 +41,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..core.errors import InputFileError, RecallScoreError, UsageError
-from ..core.rules import rules_for
+from ..core.registry import signatures
 from ..io.data import DEFAULT_BENCHMARK
 from ..io.files import require_regular_file, sha256, write_file
 from .display import NoteBoard, Published, show_tables
@@ -320,8 +320,10 @@ class Session:
 
     def sign_rules(self, squad_mode: str = "v1.1") -> None:
         """Record every rule's signature, in the registry's order (those with a SQuAD mode
-        under ``squad_mode``)."""
-        self.sign(*(rule.signature() for rule in rules_for(squad_mode)))
+        under ``squad_mode``), then the signature of each normalizer they compare under
+        (:func:`~recallscore_nb.core.registry.signatures`): a footer says which steps made
+        the verdicts, not only the normalizers' names."""
+        self.sign(*signatures(squad_mode))
 
     # --- outputs ------------------------------------------------------------------------
     def footer(self) -> list[str]:

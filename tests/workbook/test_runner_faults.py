@@ -128,7 +128,8 @@ def test_an_unknown_parameter_lists_the_declared_ones_and_the_closest(capsys, mo
     err = capsys.readouterr().err
     assert "-p resample: no selected notebook declares this parameter" in err
     assert "did you mean 'resamples'?" in err
-    assert "attempts_path, benchmark_path, resamples, schema_path, seed" in err
+    assert ("attempts_path, benchmark_path, confidence, resamples, schema_path, seed, "
+            "squad_mode, threshold") in err
 
 
 def test_a_notebook_that_fails_before_its_first_cell_reads_well():

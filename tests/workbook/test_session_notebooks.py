@@ -10,7 +10,7 @@ import recallscore_nb as rs
 from recallscore_nb import __version__
 from recallscore_nb.analysis.ablation import ABLATIONS, pipeline_signature
 from recallscore_nb.core.errors import SchemaFormatError, UsageError
-from recallscore_nb.core.rules import rules_for
+from recallscore_nb.core.registry import signatures
 from recallscore_nb.io.data import DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
 from recallscore_nb.io.files import sha256 as file_sha256
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
@@ -20,7 +20,9 @@ from tests.workbook.sessions import started
 
 PATHS_07 = {"output_dir": str, "benchmark_path": str, "schema_path": str}
 PATHS_05 = {"output_dir": str, "benchmark_path": str, "schema_path": str, "attempts_path": str,
-            "seed": int, "resamples": int}
+            "seed": int, "resamples": int, "confidence": float, "threshold": float,
+            "squad_mode": str}
+OPTIONS_05 = {"confidence": 0.95, "threshold": 0.95, "squad_mode": "v1.1"}
 
 
 def namespace(annotations: dict, **values) -> dict:
@@ -53,12 +55,14 @@ def test_03_signs_every_pipeline(tmp_path):
 def test_05_signs_the_rules_and_the_bootstrap(tmp_path):
     nb = started("05_reanalysis", namespace(
         PATHS_05, output_dir=str(tmp_path), benchmark_path="", schema_path="", attempts_path="",
-        seed=7, resamples=300))
+        seed=7, resamples=300, **OPTIONS_05))
     assert nb.signatures[-1] == (
         f"bootstrap|ci:percentile-95|unit:attempt|n:300|seed:7|version:{__version__}")
     assert nb.signatures[-2].startswith("schema|")
-    assert nb.signatures[-3].startswith("equivalent|norm:answer|cascade:3|steps:exact+")
-    assert len(nb.signatures) == 9  # the seven rules, the schema and the bootstrap
+    assert [s.split("|")[1] for s in nb.signatures[-7:-2]] == [
+        "name:seed", "name:squad", "name:answer", "name:answer+numbers", "name:answer+stems"]
+    assert nb.signatures[-8].startswith("equivalent|norm:answer|cascade:3|steps:exact+")
+    assert len(nb.signatures) == 14  # seven rules, five normalizers, schema, bootstrap
     assert (nb.params.seed, nb.params.resamples) == (7, 300)
     assert sorted(nb.inputs) == ["recallscore_nb/data/benchmarks/four_fact_recall.json",
                                  "recallscore_nb/data/benchmarks/four_fact_recall.scoring.json"]
@@ -74,7 +78,7 @@ def test_05_refuses_zero_resamples(tmp_path):
     with pytest.raises(UsageError, match="'resamples' must be an int >= 1"):
         started("05_reanalysis", namespace(
             PATHS_05, output_dir=str(tmp_path), benchmark_path="", schema_path="",
-            attempts_path="", seed=7, resamples=0))
+            attempts_path="", seed=7, resamples=0, **OPTIONS_05))
 
 
 # --- 06 ------------------------------------------------------------------------------------------
@@ -102,7 +106,7 @@ def started_07(tmp_path, benchmark_path="", schema_path=""):
 def test_07_signs_with_the_rules_and_the_schema(tmp_path):
     nb = started_07(tmp_path)
     schema = load_scoring_schema(DEFAULT_SCHEMA_PATH)
-    assert nb.signatures == [r.signature() for r in rules_for()] + [schema.signature()]
+    assert nb.signatures == signatures() + [schema.signature()]
     assert nb.inputs == {relative_to_repo(DEFAULT_BENCHMARK): file_sha256(DEFAULT_BENCHMARK),
                          relative_to_repo(DEFAULT_SCHEMA_PATH): file_sha256(DEFAULT_SCHEMA_PATH)}
 
