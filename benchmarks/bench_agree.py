@@ -67,7 +67,8 @@ def rule_speed(rounds: int, set_name: str = "evouna-nq", warm: bool = False) -> 
             rule.compute(engine.Attempts(values), target)
             best = min(best, time.process_time() - start)
         rates[rule.name] = n / best
-        print(f"{rule.name:>10} ({'warm' if warm else 'cold'}): {n:,} answers in {best:.3f} s CPU: {n / best:,.0f} answers/s")
+        print(f"{rule.name:>10}: {'warm' if warm else 'cold'}, {n:,} answers in {best:.3f} s CPU: "
+              f"{n / best:,.0f} answers/s")
     print(f"equivalent / contains: {rates['equivalent'] / rates['contains']:.3f} of its speed; "
           f"goal {GOAL:,} answers/s on one core: "
           f"{'met' if rates['equivalent'] >= GOAL else 'NOT met'}")

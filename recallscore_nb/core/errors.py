@@ -22,6 +22,7 @@ are the command line's, :func:`recallscore_nb.cli.main.exit_code`).
 from __future__ import annotations
 
 __all__ = [
+    "Unstreamable",
     "RecallScoreError",
     "UsageError",
     "OutputWriteError",
@@ -236,3 +237,9 @@ class Terminated(BaseException):
     def __init__(self, signum: int = 15) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+class Unstreamable(Exception):
+    """Reading in chunks would not give what reading whole gives (the chunks' columns or
+    types differ: pandas infers a column's type from its values); read the file whole.
+    Not a user's error: the reader falls back to reading whole."""

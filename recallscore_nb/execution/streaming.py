@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 
-from ..io.attempts.chunks import AttemptChunks, Unstreamable
+from ..core.errors import Unstreamable
+from ..io.attempts.chunks import AttemptChunks
 from ..io.attempts import read_attempts
 from ..io.datasets import attempt_files, read_attempt_files
 from ..io.scored import write_scored, write_scored_chunks

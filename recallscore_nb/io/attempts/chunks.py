@@ -20,7 +20,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from ...core.engine import STRING
-from ...core.errors import AttemptsFormatError
+from ...core.errors import AttemptsFormatError, Unstreamable
 from .rows import all_faults, capped, check_rows, string_hashes
 from ..files import read_input, require_regular_file
 from ..id_hashes import IdHashes
@@ -32,11 +32,6 @@ __all__ = ["CHUNK_ROWS", "AttemptChunks"]
 CHUNK_ROWS = 131_072
 """Rows per chunk of :class:`AttemptChunks`: an eighth of a Parquet row group, as quick as
 larger chunks with a lower peak (the figures: ``benchmarks/README.md``, "Streaming")."""
-
-
-class Unstreamable(Exception):
-    """Reading in chunks would not give what reading whole gives (the chunks' columns or
-    types differ: pandas infers a column's type from its values); read the file whole."""
 
 
 class AttemptChunks:

@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 
 from ...core.csvtext import per_value, write_csv_text
 from ...core.errors import UsageError
-from ..attempts.chunks import Unstreamable
+from ...core.errors import Unstreamable
 from ..files import atomic_write
 from .jsonl import jsonl_lines, write_jsonl
 from .reading import SCORED_FORMATS, read_scored
@@ -82,7 +82,7 @@ def write_scored_chunks(chunks, path: str | None, *,
     Ctrl-C) leaves ``path`` as it was. ``None`` is CSV to standard output, copied there once
     the whole table is written. A fault of ``path`` itself (its extension, a folder) is
     raised once the pieces have all been made, as :func:`write_scored` raises it after the
-    table. :class:`~recallscore_nb.io.attempts.chunks.Unstreamable` when a piece's types differ
+    table. :class:`~recallscore_nb.core.errors.Unstreamable` when a piece's types differ
     from the first's, or a CSV column is written column-wide (dates): write the table whole.
     """
     chunks = iter(chunks)
