@@ -160,6 +160,7 @@ def _cut_tokens(raw: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1 << 15)  # alternatives and list both ask, per row
 def _one_segment(raw: str) -> bool:
     """Whether the answer is one segment at the most, whatever its references: no word
     offering an alternative, and words between two cuts once at the most (what each guard
