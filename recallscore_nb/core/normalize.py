@@ -53,6 +53,7 @@ __all__ = [
     "string_buffers",
     "from_buffers",
     "collapse_spaces",
+    "replace_rows",
 ]
 
 _ASCII_PUNCT_TABLE = str.maketrans("", "", string.punctuation)
@@ -437,7 +438,7 @@ def normalize_array(values: pa.Array | pa.ChunkedArray, normalizer: Normalizer =
     rows = kernel.inexact(values)
     if len(rows):
         exact = _normalize_exact(values.take(pa.array(rows)), normalizer)
-        out = _replace_rows(out, rows, exact)
+        out = replace_rows(out, rows, exact)
     return out.cast(pa.string())
 
 
@@ -454,7 +455,13 @@ def _seed_text(text: str) -> str:
     return " ".join(text.lower().translate(_ASCII_PUNCT_TABLE).split())
 
 
-def _replace_rows(base: pa.Array, rows: np.ndarray, new: pa.Array) -> pa.Array:
+def replace_rows(base: pa.Array, rows: np.ndarray, new: pa.Array) -> pa.Array:
+    """``base`` with the rows ``rows`` replaced by ``new``, in order, as strings: how a kernel
+    takes the rows it cannot do exactly from the Python steps.
+
+    >>> replace_rows(pa.array(["a", "b", "c"]), np.array([2, 0]), pa.array(["C", "A"])).to_pylist()
+    ['A', 'b', 'C']
+    """
     index = np.arange(len(base), dtype=np.int64)
     index[rows] = len(base) + np.arange(len(rows))
     return pa.concat_arrays([base.cast(pa.string()), new.cast(pa.string())]).take(pa.array(index))

@@ -8,7 +8,8 @@ any punctuation is removed, and reads:
 - numerals: ``1000``, ``1,000`` (groups of three digits only), ``3.50``, ``.5``, ``-5``
   (a sign directly before the digits, not after a letter or digit); a numeral glued to
   letters (``5th``, ``r2d2``) or to further digits (``3.5.2``, ``1,00``) is not a number;
-- number words: zero to twenty, hundred, thousand, million, joined by spaces, hyphens or
+- number words: zero to twenty, hundred, thousand, million (:data:`CARDINALS`,
+  :data:`SCALES`; not the tens from thirty, :data:`TENS`), joined by spaces, hyphens or
   ``and`` (``one thousand``, ``twenty-one``, ``one hundred and five``), and a numeral with a
   scale word (``1.5 million``); a run that does not read as one number is several
   (``one two`` is 1 and 2);
@@ -47,6 +48,10 @@ __all__ = [
     "parse_number_term",
     "find_numbers",
     "numbers_equal",
+    "CARDINALS",
+    "TENS",
+    "SCALES",
+    "number_word_values",
 ]
 
 
@@ -95,21 +100,45 @@ class FoundNumber(NumberTerm):
     span: tuple[int, int] = (0, 0)
 
 
+# --- the number words ----------------------------------------------------------------------
+CARDINALS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+"""The number words from zero to twenty, each with its value, for both readers of number
+words in the package: the tokenizer here, in runs and with :data:`SCALES`, and the
+``answer+numbers`` normalizer, a token at a time and with :data:`TENS`
+(:func:`~recallscore_nb.core.equivalence.forms.number_token`)."""
+TENS = {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+        "ninety": 90}
+"""The tens from thirty to ninety. Only ``answer+numbers`` reads them, one token at a time
+("thirty" as "30"); the tokenizer does not ("thirty-one" is the number 1 to it), as it never
+has: a schema's statuses stay what they were."""
+SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+"""The scale words the tokenizer reads, after a numeral ("1.5 million") or in a run of number
+words ("one hundred and five"); ``answer+numbers`` leaves them as words."""
+
+
+def number_word_values(*, tens: bool = False, scales: bool = False) -> dict[str, int]:
+    """The number words a reader reads, each with its value: :data:`CARDINALS`, with ``tens``
+    :data:`TENS` too, with ``scales`` :data:`SCALES` too. The tokenizer reads
+    ``number_word_values(scales=True)``, ``answer+numbers`` ``number_word_values(tens=True)``.
+
+    >>> words = number_word_values(tens=True)
+    >>> words["twenty"], words["ninety"], "hundred" in words, len(number_word_values())
+    (20, 90, False, 21)
+    >>> number_word_values(scales=True)["million"]
+    1000000
+    """
+    return {**CARDINALS, **(TENS if tens else {}), **(SCALES if scales else {})}
+
+
 # --- the tokenizer -----------------------------------------------------------------------
-_SMALL = {
-    word: value
-    for value, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-        "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
-    )
-}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-_WORD = "(?:" + "|".join(sorted([*_SMALL, *_SCALES], key=len, reverse=True)) + ")"
+_WORD = "(?:" + "|".join(sorted(number_word_values(scales=True), key=len, reverse=True)) + ")"
 _NUMERAL = (
     r"(?P<sign>[-+\u2212])?"
     r"(?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
 )
-_SCALE = r"(?:[\s-]+(?P<scale>hundred|thousand|million)\b)?"
+_SCALE = rf"(?:[\s-]+(?P<scale>{'|'.join(SCALES)})\b)?"
 _WORDS = rf"(?P<words>{_WORD}(?:[\s-]+(?:and[\s-]+)?{_WORD})*)\b"
 _WORD_TOKEN = re.compile(r"[a-z]+")
 
@@ -158,7 +187,8 @@ def _word_groups(words: list[str]) -> list[tuple[int, int, int]]:
         while j < len(words):
             word = words[j]
             if word == "and":
-                follows = j + 1 < len(words) and words[j + 1] in _SMALL and words[j + 1] != "zero"
+                follows = (j + 1 < len(words) and words[j + 1] in CARDINALS
+                           and words[j + 1] != "zero")
                 if last in ("hundred", "big") and follows:
                     j += 1
                     continue
@@ -167,8 +197,8 @@ def _word_groups(words: list[str]) -> list[tuple[int, int, int]]:
                 if last is None:
                     end, last = j, "zero"
                 break
-            if word in _SMALL:
-                value = _SMALL[word]
+            if word in CARDINALS:
+                value = CARDINALS[word]
                 tens = last == "small" and prev_small == 20 and value < 10
                 if not (last in (None, "hundred", "big") or tens):
                     break
@@ -180,7 +210,7 @@ def _word_groups(words: list[str]) -> list[tuple[int, int, int]]:
                 current = (current or 1) * 100
                 last = "hundred"
             else:
-                scale = _SCALES[word]
+                scale = SCALES[word]
                 if last not in (None, "small", "hundred") or (biggest and scale >= biggest):
                     break
                 total += (current or 1) * scale
@@ -226,7 +256,7 @@ def _scan(text: str, policy: NumericPolicy) -> list[FoundNumber]:
             if match["sign"] in ("-", "\u2212"):
                 value = -value
             if match["scale"]:
-                scaled = value * _SCALES[match["scale"]]
+                scaled = value * SCALES[match["scale"]]
                 notes.append(f"scale word: {_plain(value)} {match['scale']} = {_plain(scaled)}")
                 value = scaled
             end = match.end("scale") if match["scale"] else match.end("num")

@@ -30,6 +30,13 @@ __all__ = [
 ]
 
 DEFAULT_NEGATION_CUES = ("not", "no", "never", "without")
+"""The negation cues of a scoring schema that names none (:func:`default_schema`): a cue
+opens a scope of tokens after it (:data:`NEGATION_SCOPE`) in which a fact's term does not
+count as present, for the checklist's statuses. A schema file chooses its own, and they are
+written into the signature (``neg:not,no,never,without/12/clause``), so these four stay as
+they are. The ``equivalent`` rule's guards read longer lists, of their own purpose:
+:data:`~recallscore_nb.core.equivalence.parts.NEGATION_GUARD_CUES` (a cue right before the
+reference) and :data:`~recallscore_nb.core.equivalence.hedges.DENIALS`."""
 DEFAULT_NEGATION_WINDOW = 12
 DEFAULT_FALSE_POSITIVE_PENALTY = 0.5
 NEGATION_SCOPE = "clause"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import string
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -26,6 +27,7 @@ from recallscore_nb.core.normalize import (
     nfkc,
     normalize_array,
     remove_articles,
+    replace_rows,
 )
 
 HYPOTHESIS = settings(max_examples=200, deadline=None)
@@ -361,3 +363,11 @@ def test_a_kernel_of_tokens_leaves_the_empty_token_empty():
     the empty token would tell the two paths apart, so it is refused."""
     with pytest.raises(ValueError, match="empty token"):
         Kernel.of_tokens(SEED.steps, lambda token: token or "x")
+
+
+def test_replace_rows_puts_the_new_rows_in_order_and_keeps_the_others():
+    base = pa.array(["a", "b", "c", "d"], type=pa.large_string())
+    out = replace_rows(base, np.array([3, 1]), pa.array(["D", "B"]))
+    assert out.type == pa.string() and out.to_pylist() == ["a", "B", "c", "D"]
+    assert replace_rows(base, np.array([], dtype=np.int64), pa.array([], type=pa.string())
+                        ).to_pylist() == ["a", "b", "c", "d"]

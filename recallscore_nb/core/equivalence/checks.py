@@ -21,7 +21,7 @@ from .forms import ANSWER
 from .parts import (
     DESIGNATORS,
     HONORIFICS,
-    NEGATIONS,
+    NEGATION_GUARD_CUES,
     NICKNAMES,
     SCALE,
     SUFFIXES,
@@ -384,7 +384,7 @@ def negation_cue(raw_answer: str, a0: list[str], start: int) -> bool:
     """Whether the reference found at token ``start`` follows a negation cue ("not Paris"),
     the cue written in lowercase or opening the answer or a sentence (a title's "Not" is
     none), and not ending its own clause ("No, Paris")."""
-    if start == 0 or a0[start - 1] not in NEGATIONS:
+    if start == 0 or a0[start - 1] not in NEGATION_GUARD_CUES:
         return False
     text = surface(raw_answer).replace("'", "").replace("\u2019", "")
     for match in re.finditer(rf"(?i)\b{a0[start - 1]}\b", text):

@@ -42,8 +42,10 @@ from ..normalize import (
     nfkc,
     register_normalizer,
     register_step,
+    replace_rows,
     string_buffers,
 )
+from ..numeric import number_word_values
 
 __all__ = ["ANSWER", "ANSWER_NUMBERS", "ANSWER_STEMS", "NUMBER_WORDS", "repair_mojibake",
            "drop_superscripts", "fold_accents", "ascii_typography", "drop_footnotes",
@@ -233,14 +235,10 @@ def punctuation_spaces(text: str) -> str:
 
 
 # --- the token maps --------------------------------------------------------------------------
-_CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-              "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split()
 _ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth "
              "eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth "
              "eighteenth nineteenth twentieth").split()
 _ROMAN = "ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx".split()
-_TENS = {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70",
-         "eighty": "80", "ninety": "90"}
 _UNITS = {"yrs": "year", "yr": "year", "years": "year", "km": "kilometer", "kms": "kilometer",
           "kilometres": "kilometer", "kilometers": "kilometer", "kilometre": "kilometer",
           "mi": "mile", "miles": "mile", "ft": "foot", "feet": "foot", "inches": "inch",
@@ -251,9 +249,12 @@ _UNITS = {"yrs": "year", "yr": "year", "years": "year", "km": "kilometer", "kms"
           "centimetres": "centimeter", "centimeters": "centimeter", "mm": "millimeter",
           "millimetres": "millimeter", "millimeters": "millimeter", "pct": "percent",
           "dollars": "dollar", "usd": "dollar", "euros": "euro"}
-_NUMBERS = {**{w: str(i) for i, w in enumerate(_CARDINALS)},
+_NUMBERS = {**{w: str(i) for w, i in number_word_values(tens=True).items()},
             **{w: str(i) for i, w in enumerate(_ORDINALS)},
-            **{r: str(i + 2) for i, r in enumerate(_ROMAN)}, **_TENS, **_UNITS}
+            **{r: str(i + 2) for i, r in enumerate(_ROMAN)}, **_UNITS}
+"""Each token :func:`number_token` rewrites: the number words of
+:func:`~recallscore_nb.core.numeric.number_word_values` (zero to twenty and the tens, read one
+token at a time, no scale word), the ordinals, the Roman numerals and the units."""
 _ORDINAL_SUFFIX = re.compile(r"([0-9]+)(st|nd|rd|th)")
 NUMBER_WORDS = frozenset(word for word, digits in _NUMBERS.items() if digits[:1].isdigit())
 """The tokens :func:`number_token` writes as digits without starting with one (words, ordinals,
@@ -378,14 +379,6 @@ def _wide_present(values: pa.Array) -> list[str]:
     return sorted(set("".join(values.to_pylist())).intersection(_WIDE))
 
 
-def _put(values: pa.Array, rows: np.ndarray, new: pa.Array) -> pa.Array:
-    """``values`` with the rows ``rows`` replaced by ``new``, in order."""
-    index = np.arange(len(values), dtype=np.int64)
-    index[rows] = len(values) + np.arange(len(rows))
-    return pa.concat_arrays([values.cast(pa.string()), new.cast(pa.string())]).take(
-        pa.array(index))
-
-
 def _answer_kernel(values: pa.Array) -> pa.Array:
     """``answer`` on every row, exact on the rows :func:`_answer_inexact` does not return."""
     wide = np.flatnonzero(~pc.string_is_ascii(values).to_numpy(zero_copy_only=False))
@@ -395,7 +388,7 @@ def _answer_kernel(values: pa.Array) -> pa.Array:
                                           r"\1")  # before the symbols: "&¹" is "&"
         for char in _wide_present(some):
             some = pc.replace_substring(some, char, _WIDE[char])
-        values = _put(values, wide, some)
+        values = replace_rows(values, wide, some)
     for char in _MAPPED_ASCII:
         values = pc.replace_substring(values, char, _alone(char))
     # the patterns that need a digit read only the rows with one (no step writes a digit)
@@ -432,7 +425,7 @@ def _replace_run(values: pa.Array, run: list[tuple[str, str]]) -> pa.Array:
     some = values.take(pa.array(hit))
     for pattern, replacement in run:
         some = pc.replace_substring_regex(some, pattern, replacement)
-    return _put(values, hit, some) if len(hit) else values
+    return replace_rows(values, hit, some) if len(hit) else values
 
 
 def _ascii_steps(values: pa.Array, digits: bool) -> pa.Array:

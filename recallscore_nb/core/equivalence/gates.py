@@ -36,7 +36,7 @@ from ..tokens import pad, spans
 from .checks import editable, glue_word
 from .forms import ANSWER, ANSWER_NUMBERS, ANSWER_STEMS, NUMBER_WORDS
 from .hedges import SCALE_WORDS
-from .parts import MONTHS, NEGATIONS, STOP, SUFFIXES, ReferenceForms, is_year
+from .parts import MONTHS, NEGATION_GUARD_CUES, STOP, SUFFIXES, ReferenceForms, is_year
 
 __all__ = ["possible", "Gate", "reference_forms", "slot_matrix", "date_gate", "quantity_gate",
            "glue_gate", "spelling_gate", "order_gate", "name_part_gate", "part_gate",
@@ -155,7 +155,7 @@ def overlap_gate(g: Gate) -> np.ndarray:
     return g.facts.overlap[g.ref] & (g.shared.content(2) >= g.facts.overlap_need[g.ref])
 
 
-_NEGATIONS = pa.array(sorted(NEGATIONS))
+_NEGATION_GUARD_CUES = pa.array(sorted(NEGATION_GUARD_CUES))
 
 
 def after_negation_cue(attempts: Attempts, rows: np.ndarray, starts: np.ndarray,
@@ -163,7 +163,7 @@ def after_negation_cue(attempts: Attempts, rows: np.ndarray, starts: np.ndarray,
     """Per distinct row of ``found``: is every place a reference was found (``rows``, flat
     token ``starts``) right after a token that is a negation cue? What the ``negation``
     guard needs (:func:`~recallscore_nb.core.equivalence.checks.negation_cue`)."""
-    tokens = attempts.tokens(ANSWER, _NEGATIONS)
+    tokens = attempts.tokens(ANSWER, _NEGATION_GUARD_CUES)
     after_cue = (tokens.positions[starts] > 0) & (tokens.ids[np.maximum(starts - 1, 0)] >= 0)
     return ~np.isin(found, rows[~after_cue])
 

@@ -33,7 +33,15 @@ import pyarrow as pa
 
 from ..normalize import normalize_array
 from .forms import ANSWER
-from .parts import PREPOSITIONS, STOP, ReferenceForms, bad_day, contains, surface
+from .parts import (
+    NEGATION_GUARD_CUES,
+    PREPOSITIONS,
+    STOP,
+    ReferenceForms,
+    bad_day,
+    contains,
+    surface,
+)
 from .places import qualifies
 
 __all__ = ["segments", "Segment", "offers_alternatives", "lists_candidates", "bags_words",
@@ -427,10 +435,12 @@ def bags_words(raw: str, refs: list[ReferenceForms]) -> bool:
     return True
 
 
-DENIALS = frozenset({"not", "no", "never", "nor", "neither", "without", "isnt", "wasnt", "arent",
-                     "werent", "doesnt", "didnt", "dont", "cannot", "cant", "except",
-                     "excluding"})
-"""Words that deny what follows them in their segment ("definitely not Paris")."""
+DENIALS = NEGATION_GUARD_CUES | {"except", "excluding"}
+"""Words that deny what follows them in their segment, for the ``denial`` guard ("definitely not
+Paris", "except Paris"): the ``negation`` guard's cues
+(:data:`~recallscore_nb.core.equivalence.parts.NEGATION_GUARD_CUES`, which that guard reads
+only right before a reference) and "except" and "excluding", which deny what follows but are
+no negation of the word after them alone."""
 DENYING_PAIRS = frozenset({("anything", "but"), ("other", "than"), ("rather", "than"),
                            ("instead", "of"), ("apart", "from")})
 WRONG = frozenset({"wrong", "incorrect", "false", "not", "isnt", "wasnt", "mistaken"})

@@ -26,7 +26,7 @@ from .forms import (
     repair_mojibake,
 )
 
-__all__ = ["AnswerForms", "ReferenceForms", "STOP", "NEGATIONS", "contains", "content",
+__all__ = ["AnswerForms", "ReferenceForms", "STOP", "NEGATION_GUARD_CUES", "contains", "content",
            "dates", "is_year", "quantities", "glued_to", "surface", "value", "UNITS", "units",
            "bad_day", "stated", "NICKNAMES", "DESIGNATORS"]
 
@@ -93,8 +93,17 @@ may be ("jimmy": james; "chris": christopher or christine); cascade 3's name-par
 two given names as one when they may be the same ("Jimmy" for "James")."""
 PARTICLES = frozenset({"de", "van", "von", "da", "del", "der", "la", "le", "bin", "ibn", "al"})
 PREPOSITIONS = frozenset({"of", "in", "for", "on", "at", "by", "from", "with", "during", "to"})
-NEGATIONS = frozenset({"not", "no", "never", "nor", "neither", "without", "isnt", "wasnt",
-                       "arent", "werent", "doesnt", "didnt", "dont", "cannot", "cant"})
+NEGATION_GUARD_CUES = frozenset({"not", "no", "never", "nor", "neither", "without", "isnt",
+                                 "wasnt", "arent", "werent", "doesnt", "didnt", "dont",
+                                 "cannot", "cant"})
+"""The ``answer`` tokens that, right before a reference found inside an answer, negate it for
+the ``negation`` guard of the ``equivalent`` rule ("not Paris", "isn't Paris";
+:func:`~recallscore_nb.core.equivalence.checks.negation_cue`). The ``denial`` guard reads
+these and two more (:data:`~recallscore_nb.core.equivalence.hedges.DENIALS`, a few tokens
+before, "except Paris"). A scoring schema's negation is another thing, with its own default
+cues (:data:`~recallscore_nb.core.schema.DEFAULT_NEGATION_CUES`: four, a scope of tokens
+after them, written into the checklist's signature and chosen in the schema file); neither
+list follows the other."""
 MONTHS = {m: i + 1 for i, m in enumerate(
     "january february march april may june july august september october november december"
     .split())}

@@ -24,7 +24,8 @@ from recallscore_nb.core.equivalence.hedges import (
     scale_added,
     segments,
 )
-from recallscore_nb.core.equivalence.parts import ReferenceForms
+from recallscore_nb.core.equivalence.parts import NEGATION_GUARD_CUES, ReferenceForms
+from recallscore_nb.core.schema import DEFAULT_NEGATION_CUES
 
 GUARDED = EquivalenceOptions()  # version 2: hedges, lists, denials and scales refused
 FIRST = EquivalenceOptions(cascade=1)  # the cascade before them
@@ -218,3 +219,13 @@ def test_clear_caches_empties_every_memo():
     assert hedges._segments.cache_info().currsize >= 1
     assert clear_caches() >= 3
     assert hedges._segments.cache_info().currsize == 0
+
+
+def test_the_negation_lists_each_keep_their_words():
+    """The ``denial`` guard's words are the ``negation`` guard's cues and two more; a scoring
+    schema's default cues are a list of their own (in its signature), four of them."""
+    assert NEGATION_GUARD_CUES == {"not", "no", "never", "nor", "neither", "without", "isnt",
+                                   "wasnt", "arent", "werent", "doesnt", "didnt", "dont",
+                                   "cannot", "cant"}
+    assert hedges.DENIALS == NEGATION_GUARD_CUES | {"except", "excluding"}
+    assert DEFAULT_NEGATION_CUES == ("not", "no", "never", "without")
