@@ -74,7 +74,8 @@ def report_command(benchmark_path, attempts_path, schema_path, out, *,
     ``<stem>.error.json`` when ``out`` exists. ``out`` may not be one of the inputs.
     """
     from ..io.data import DEFAULT_BENCHMARK
-    from ..io.reports import build_report, write_report
+    from ..execution.reports import build_report
+    from ..io.reports import write_report
 
     suffix = Path(out).suffix.lower()
     if suffix != ".json":
@@ -123,7 +124,7 @@ def check_report_command(report_path, *, update: bool = False,
     """Recompute a stored report; return the lines to print and whether it matched.
 
     The report's inputs are read only inside its folder, or inside ``inputs_within``."""
-    from ..io.reports import check_report
+    from ..execution.reports import check_report
 
     with paused_collector():
         found = check_report(report_path, update=update, inputs_within=inputs_within)

@@ -45,11 +45,12 @@ def _summary(cls) -> str:
     return " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
 
 
-def rules(squad_mode: str = "v1.1") -> list[RuleEntry]:
-    """Every registered rule, in output order, those with a SQuAD mode in ``squad_mode``."""
+def rules(squad_mode: str = "v1.1", names=None) -> list[RuleEntry]:
+    """Every registered rule (or those ``names`` names, :func:`~recallscore_nb.core.rules.
+    rule_names`), in output order, those with a SQuAD mode in ``squad_mode``."""
     return [RuleEntry(rule.name, rule.signature(), rule.normalizer or "none",
                       _summary(type(rule)))
-            for rule in rule_registry.rules_for(squad_mode)]
+            for rule in rule_registry.rules_for(squad_mode, names)]
 
 
 def normalizers() -> list[NormalizerEntry]:
@@ -60,14 +61,16 @@ def normalizers() -> list[NormalizerEntry]:
             for n in NORMALIZERS.values()]
 
 
-def signatures(squad_mode: str = "v1.1") -> list[str]:
-    """The rules' signatures, then those of the normalizers they compare under: the lines to
-    cite.
+def signatures(squad_mode: str = "v1.1", names=None) -> list[str]:
+    """The rules' signatures (every rule's, or those ``names`` names), then those of the
+    normalizers they compare under: the lines to cite.
 
     >>> [line.split("|")[1] for line in signatures()[-5:]]
     ['name:seed', 'name:squad', 'name:answer', 'name:answer+numbers', 'name:answer+stems']
+    >>> [line.split("|")[:2] for line in signatures(names="contains,literal")]
+    [['literal', 'norm:none'], ['contains', 'norm:squad'], ['normalizer', 'name:squad']]
     """
-    named = dict.fromkeys(name for rule in rule_registry.rules_for(squad_mode)
-                          for name in rule.normalizers_used())
-    return ([entry.signature for entry in rules(squad_mode)]
-            + [entry.signature for entry in normalizers() if entry.name in named])
+    used = dict.fromkeys(name for rule in rule_registry.rules_for(squad_mode, names)
+                         for name in rule.normalizers_used())
+    return ([entry.signature for entry in rules(squad_mode, names)]
+            + [entry.signature for entry in normalizers() if entry.name in used])

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from .._version import __version__
-from ..core import rules
+from ..core import registry, rules
 from ..core.rules import rule_names
 from ..core.errors import AttemptsFormatError
 from ..core.items import OWN_REFERENCES, bad_references
@@ -99,9 +99,9 @@ class _Scorer:
 
     @property
     def signatures(self) -> list[str]:
-        """Every rule's signature (of the rules scored with), then the scoring schema's: what
-        to cite beside the scores."""
-        signed = [rule.signature() for rule in rules.rules_for(self.squad_mode, self.rules)]
+        """Every rule's signature (of the rules scored with), then those of the normalizers they
+        compare under, then the scoring schema's: what to cite beside the scores."""
+        signed = registry.signatures(self.squad_mode, self.rules)
         return signed + ([self.schema.signature()] if self.schema is not None else [])
 
     @property

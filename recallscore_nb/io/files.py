@@ -24,7 +24,7 @@ from pathlib import Path
 from ..core.errors import InputFileError, OutputWriteError, UsageError
 
 __all__ = ["atomic_write", "write_file", "output_mode", "require_regular_file", "read_input",
-           "refuse_output_among_inputs", "sha256", "gunzip"]
+           "refuse_output_among_inputs", "sha256", "file_sha256", "gunzip"]
 
 
 def require_regular_file(path: str | os.PathLike[str], error: type[InputFileError] = InputFileError) -> None:
@@ -200,6 +200,21 @@ def sha256(source: bytes | str | os.PathLike[str]) -> str:
         return hashlib.sha256(source).hexdigest()
     with open(source, "rb") as file:
         return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 of a regular file; None when there is none to read (missing, unreadable,
+    or not a regular file: a pipe or a device is never opened).
+
+    >>> file_sha256("no/such/file") is None
+    True
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        return sha256(path)
+    except OSError:
+        return None
 
 
 def _new_file_beside(target: Path) -> str:

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from recallscore_nb._version import __version__
+from recallscore_nb.core.registry import signatures
 from recallscore_nb.core.rules import output_columns, rules_for
 from recallscore_nb.execution.scorers import BenchmarkScorer, ItemsScorer, load_scorer
 from recallscore_nb.io.data import DEFAULT_SCHEMA_PATH
@@ -39,7 +40,8 @@ def test_a_benchmark_scorer_adds_every_rule_and_with_a_schema_the_statuses():
     assert plain.outputs == output_columns(plain.benchmark.facts)
     assert schema.outputs[:len(plain.outputs)] == plain.outputs
     assert {"weighted_score", "status_location", "basis_timing"} <= set(schema.outputs)
-    rules = [rule.signature() for rule in rules_for("v1.1")]
+    rules = signatures("v1.1")  # every rule's, then the normalizers' they use
+    assert rules[:len(rules_for("v1.1"))] == [rule.signature() for rule in rules_for("v1.1")]
     assert plain.signatures == rules
     assert schema.signatures == rules + [schema.schema.signature()]
     assert plain.metadata == {"version": __version__, "signatures": rules,

@@ -32,14 +32,15 @@ def test_report_out_must_be_json(capsys):
 
 
 def test_the_report_modules_names_are_given_here_too():
-    from recallscore_nb.io.reports import build as report_build, check as report_check
+    from recallscore_nb.io.reports import reading as report_reading
     from recallscore_nb.io.reports import schema as report_schema, text as report_text
     from recallscore_nb.io import reports
 
-    assert reports.build_report is report_build.build_report
-    assert reports.check_report is report_check.check_report
+    assert reports.read_report is report_reading.read_report
     assert reports.write_report is report_text.write_report
+    assert reports.Report is report_text.Report
     assert reports.REPORT_SCHEMA is report_schema.REPORT_SCHEMA
+    assert not hasattr(reports, "build_report")  # building computes: execution.reports
 
 
 # --- score --schema -------------------------------------------------------------------------

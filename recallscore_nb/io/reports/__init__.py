@@ -7,8 +7,9 @@ registry (:func:`~recallscore_nb.io.reports.schema.report_schema`):
 ``status``
     ``"ok"``, or ``"error"`` when an input (benchmark, attempts or scoring schema) is invalid.
 ``scorer``
-    ``version`` (the package's), ``squad_mode``, ``signatures``: every rule's, then the
-    scoring schema's when it was read; and ``disagreement_note``, the scoring schema's
+    ``version`` (the package's), ``squad_mode``, ``signatures``: every rule's, then those of
+    the normalizers the rules compare under (:func:`recallscore_nb.core.registry.
+    signatures`), then the scoring schema's when it was read; and ``disagreement_note``, the scoring schema's
     ``disagreementNote`` verbatim (why its key is one defensible reading), when it was read.
 ``inputs``
     ``{role, path, sha256}`` for the benchmark (or the items file, role ``items``), the
@@ -35,31 +36,33 @@ Python's ``repr``, non-ASCII text as UTF-8 — what ``json.dumps(report, sort_ke
 indent=2, ensure_ascii=False)`` writes. Reports are written atomically; an error report
 never replaces an existing file (it goes beside it as ``<stem>.error.json``).
 
-Each job has its module: :mod:`~recallscore_nb.io.reports.build` builds a report from its
-inputs (writing nothing), :mod:`~recallscore_nb.io.reports.scores` scores its attempts and
-counts the totals, :mod:`~recallscore_nb.io.reports.text` renders and writes its text,
-:mod:`~recallscore_nb.io.reports.schema` holds the report schema (its rules' part generated
-from the rule registry) and validates against it, and :mod:`~recallscore_nb.io.reports.check`
-recomputes a stored report and lists each value that differs, by JSON path. This module
-gathers their public names.
+Each job has its module: :mod:`~recallscore_nb.io.reports.text` holds a built report as a
+value (:class:`~recallscore_nb.io.reports.text.Report`), renders its text from the values it
+is given and writes it; :mod:`~recallscore_nb.io.reports.schema` holds the report schema (its
+rules' part generated from the rule registry) and validates against it;
+:mod:`~recallscore_nb.io.reports.reading` reads a stored report and lists each value that
+differs from a fresh one, by JSON path. Building and scoring a report, and checking a stored
+one against a fresh scoring of its inputs, compute: they are
+:mod:`recallscore_nb.execution.reports`' (``build_report``, ``check_report``). This module
+gathers the public names of its own.
 """
 
-from .build import Report, build_report
-from .check import check_report, differences, read_report
+from .reading import differences, read_report, report_differences
 from .schema import REPORT_SCHEMA, ROLES, report_schema, validate_report
-from .text import error_path, render_report, write_report
+from .text import Report, attempt_texts, error_path, render_report, report_json, write_report
 
 __all__ = [
     "Report",
     "ROLES",
     "REPORT_SCHEMA",
-    "build_report",
+    "attempt_texts",
     "render_report",
+    "report_json",
     "validate_report",
     "write_report",
     "read_report",
     "differences",
-    "check_report",
+    "report_differences",
     "error_path",
     "report_schema",
 ]

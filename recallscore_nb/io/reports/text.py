@@ -1,6 +1,8 @@
 """A report as text, and writing it: sorted keys, two-space indent, floats as ``repr``.
 
-The text is what ``json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False)``
+:class:`Report` is a built report as a value: its document and, for an ok report, where its
+attempts' text comes from. Everything here renders values it is given and computes no score
+(building and scoring a report are :mod:`recallscore_nb.execution.reports`' job). The text is what ``json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False)``
 writes, built without the JSON module's slow indenting encoder: an ok report's attempts are
 made a chunk at a time from columns (:func:`attempt_texts`), each distinct fact basis
 rendered once, and joined into the document by :func:`render_report`. :func:`write_report`
@@ -17,35 +19,79 @@ import math
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ...core.errors import InputFileError
 from ..output_sets import file_set
 from ..jsondocs import plain
 from .schema import validate_report
 
-if TYPE_CHECKING:
-    from .build import Report
-    from .scores import Scored
-
-__all__ = ["render_report", "error_path", "write_report"]
+__all__ = ["Report", "attempt_texts", "render_report", "report_json", "error_path",
+           "write_report"]
 
 _STRING = json.encoder.encode_basestring  # json.dumps(text, ensure_ascii=False)
 
 _P4, _P6, _P8, _P10 = " " * 4, " " * 6, " " * 8, " " * 10
 
 
-def attempt_texts(scores: pd.DataFrame, scored: Scored) -> list[str]:
+@dataclass(frozen=True)
+class Report:
+    """A built report (:func:`recallscore_nb.execution.reports.build_report`).
+
+    ``document`` is the whole report but an ok report's ``attempts``, whose text comes from
+    ``attempts`` (a function giving chunks of attempt texts, as :func:`attempt_texts` makes
+    them) when the report is written or compared (:meth:`attempt_chunks`); ``error`` is, for
+    an error report, the first error (carrying all of them in ``errors``) to show on the
+    command line.
+
+    >>> print(Report({"status": "ok"}, attempts=lambda: iter([['    "a"']])).text(), end="")
+    {
+      "attempts": [
+        "a"
+      ],
+      "status": "ok"
+    }
+    """
+
+    document: dict
+    error: InputFileError | None = None
+    attempts: Callable[[], Iterator[list[str]]] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def attempt_chunks(self) -> Iterator[list[str]]:
+        """An ok report's attempts as JSON text, one string per attempt indented as in the
+        report, a chunk of attempts at a time (nothing for an error report)."""
+        if self.attempts is not None:
+            yield from self.attempts()
+
+    def pieces(self) -> Iterator[str]:
+        """The report's text, piece by piece (:func:`render_report`)."""
+        return render_report(self.document, self.attempt_chunks() if self.ok else None)
+
+    def text(self) -> str:
+        """The report's whole text (a large report is better written from :meth:`pieces`)."""
+        return "".join(self.pieces())
+
+
+def attempt_texts(scores: pd.DataFrame, statuses: pd.DataFrame, names: list[str]) -> list[str]:
     """Each attempt of ``scores`` as the report's JSON text (an element of its ``attempts``
-    array): the columns are turned into text one at a time, each fact's status and basis
-    once per distinct basis, then joined row by row. With an items file, a row's facts are
-    its item's, and a value that does not apply (no checklist) is null."""
+    array), given its fact ``statuses`` (rows as ``scores``', from 0: each fact's
+    ``status_<name>`` and ``basis_<name>``, and ``weighted_score``) and the fact ``names`` in
+    order: the columns are turned into text one at a time, each fact's status and basis once
+    per distinct basis, then joined row by row. With an items file, a row's facts are its
+    item's, and a value that does not apply (no checklist) is null. Computes nothing: a value
+    out of its range is a bug in the scorer, and raises."""
     from ...core.rules import measure
 
     scores = scores.reset_index(drop=True)
-    statuses, names = scored.statuses(scores)
     n = len(scores)
     items_mode = "item" in scores.columns
     facts = [_fact_texts(name, statuses[f"basis_{name}"].to_numpy(dtype=object),

@@ -69,7 +69,7 @@ def test_a_scored_report_carries_the_disagreement_note_verbatim(capsys, tmp_path
 
 def test_a_stored_report_names_every_problem_of_its_header(tmp_path):
     from recallscore_nb.core.errors import ReportFormatError
-    from recallscore_nb.io.reports.check import read_report
+    from recallscore_nb.io.reports.reading import read_report
 
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"scorer": {"squad_mode": "v9"},

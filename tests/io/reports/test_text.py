@@ -107,3 +107,33 @@ def test_the_stored_shipped_report_is_what_report_writes(shipped):
     fresh = json.loads(text)
     assert {k: v for k, v in stored.items() if k != "inputs"} == \
         {k: v for k, v in fresh.items() if k != "inputs"}
+
+
+def test_attempt_texts_render_the_values_they_are_given():
+    from recallscore_nb.io.reports.text import attempt_texts
+
+    scores = pd.DataFrame({"id": ["a", "é\t"], "attempt": ["x", "y"],
+                           "literal_match": [True, False], "token_f1": [0.5, 1.0]})
+    basis = {"status": "present", "matched": "x", "spans": [[0, 1]], "terms": [],
+             "conversions": [], "note": None, "cue": None}
+    statuses = pd.DataFrame({"status_f": ["present", "missing"],
+                             "basis_f": [basis, {**basis, "status": "missing", "matched": None}],
+                             "weighted_score": [1.0, 0.0]})
+    texts = attempt_texts(scores, statuses, ["f"])
+    parsed = [json.loads(text) for text in texts]
+    assert parsed[1] == {"facts": {"f": {"basis": {**basis, "status": "missing", "matched": None},
+                                         "status": "missing"}},
+                         "id": "é\t", "rules": {"literal_match": False, "token_f1": 1.0},
+                         "weighted_score": 0.0}
+    assert texts[0].startswith('    {\n      "facts": {\n        "f": {')
+    assert parsed[0]["rules"] == {"literal_match": True, "token_f1": 0.5}
+    assert attempt_texts(scores.iloc[:0], statuses.iloc[:0], ["f"]) == []
+
+
+def test_attempt_texts_refuse_a_value_out_of_its_range():
+    from recallscore_nb.io.reports.text import attempt_texts
+
+    scores = pd.DataFrame({"id": ["a"], "attempt": ["x"], "token_f1": [1.5]})
+    statuses = pd.DataFrame({"weighted_score": [1.0]})
+    with pytest.raises(ValueError, match="outside \\[0, 1\\]: a bug in the scorer"):
+        attempt_texts(scores, statuses, [])

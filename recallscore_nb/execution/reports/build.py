@@ -2,7 +2,8 @@
 the scores or every error found (:func:`build_report`).
 
 Building is a computation on files that writes nothing: the header and totals at once (an
-ok report's attempts are rendered when it is written, :mod:`recallscore_nb.io.reports.text`).
+ok report's attempts are rendered when it is written, :mod:`recallscore_nb.io.reports.text`,
+from the scores :mod:`~recallscore_nb.execution.reports.scores` gives a chunk at a time).
 Every input is loaded even when another is invalid, so an error report lists the errors of
 all of them; input paths are recorded relative to the report's folder.
 """
@@ -10,54 +11,19 @@ all of them; input paths are recorded relative to the report's folder.
 from __future__ import annotations
 
 import os
-import stat
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from ..._version import __version__
 from ...core.errors import AttemptsFormatError, InputFileError, UsageError
-from ..data import DEFAULT_BENCHMARK
-from ..files import sha256
-from ..items import scorer_role
+from ...io.data import DEFAULT_BENCHMARK
+from ...io.files import file_sha256
+from ...io.items import scorer_role
+from ...io.reports import Report
 from .scores import Scored
-from .text import render_report
 
-__all__ = ["Report", "build_report"]
-
-@dataclass(frozen=True)
-class Report:
-    """A report built from its inputs.
-
-    ``document`` is the whole report but an ok report's ``attempts``, which are rendered from
-    ``scored`` when the report is written or compared (:meth:`attempt_chunks`); ``error`` is,
-    for an error report, the first error (carrying all of them in ``errors``) to show on the
-    command line.
-    """
-
-    document: dict
-    error: InputFileError | None = None
-    scored: Scored | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    def attempt_chunks(self) -> Iterator[list[str]]:
-        """An ok report's attempts as JSON text, one string per attempt indented as in the
-        report, a chunk of attempts at a time (nothing for an error report)."""
-        if self.scored is not None:
-            yield from self.scored.chunks()
-
-    def pieces(self) -> Iterator[str]:
-        """The report's text, piece by piece (:func:`render_report`)."""
-        return render_report(self.document, self.attempt_chunks() if self.ok else None)
-
-    def text(self) -> str:
-        """The report's whole text (a large report is better written from :meth:`pieces`)."""
-        return "".join(self.pieces())
+__all__ = ["build_report"]
 
 
 def _relative(path: str | os.PathLike[str], base_dir: str | os.PathLike[str]) -> str:
@@ -68,17 +34,6 @@ def _relative(path: str | os.PathLike[str], base_dir: str | os.PathLike[str]) ->
     except ValueError:  # another drive on Windows: no relative path exists
         relative = absolute
     return Path(relative).as_posix()
-
-
-def file_sha256(path: str | os.PathLike[str]) -> str | None:
-    """The SHA-256 of a regular file; None when there is none to read (missing, unreadable,
-    or not a regular file: a pipe or a device is never opened)."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        return sha256(path)
-    except OSError:
-        return None
 
 
 def _error_entries(error: InputFileError, base_dir) -> list[dict]:
@@ -92,7 +47,7 @@ def _error_entries(error: InputFileError, base_dir) -> list[dict]:
 
 
 def _read_attempts_file(path: str) -> pd.DataFrame:
-    from ..attempts import read_attempts
+    from ...io.attempts import read_attempts
 
     try:
         return read_attempts(path)
@@ -125,11 +80,11 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
         invalid input; ``Report.error`` holds it). Writes nothing; an ok report's rules,
         statuses and totals are computed here, its attempts' text when it is rendered.
     """
-    from ...core.rules import rules_for
+    from ...core.registry import signatures
 
     if attempts_path is not None and os.fspath(attempts_path) == "-":
         raise UsageError("--attempts -: a report needs an attempts file it can name and hash")
-    rules = rules_for(squad_mode)  # checks the mode
+    signed = signatures(squad_mode)  # the rules', then their normalizers' (checks the mode)
     scorer_path = os.fspath(DEFAULT_BENCHMARK if benchmark_path is None else benchmark_path)
     role = scorer_role(scorer_path)
     if role == "items" and attempts_path is None:
@@ -141,7 +96,7 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
     inputs = [{"role": role, "path": _relative(path, base_dir), "sha256": file_sha256(path)}
               for role, path in paths.items() if path is not None]
     scorer = {"version": __version__, "squad_mode": squad_mode,
-              "signatures": [rule.signature() for rule in rules]}
+              "signatures": signed}
 
     bench, attempts, schema, errors = _load(paths)
     if schema is not None:
@@ -154,14 +109,14 @@ def build_report(benchmark_path=None, attempts_path=None, *, schema_path, base_d
         return Report(document, first)
     scored = Scored.of(bench, attempts, schema, squad_mode)
     document = {"status": "ok", "scorer": scorer, "inputs": inputs, "totals": scored.totals()}
-    return Report(document, scored=scored)
+    return Report(document, attempts=scored.chunks)
 
 
 def _load(paths: dict[str, str | None]):
     """Load every input that can be checked; collect the errors of all of them."""
-    from ..benchmarks import load_benchmark
-    from ..items import load_items
-    from ..scoring_schemas import load_scoring_schema
+    from ...io.benchmarks import load_benchmark
+    from ...io.items import load_items
+    from ...io.scoring_schemas import load_scoring_schema
 
     errors: list[InputFileError] = []
     bench = attempts = schema = None

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK
-from recallscore_nb.io.reports.check import check_report
+from recallscore_nb.execution.reports.check import check_report
 from recallscore_nb.workbook.paths import REPO_ROOT
 from tests.conftest import STORED_REPORT, run_cli as run
 from tests.report_fixtures import (
@@ -274,7 +274,7 @@ def test_check_report_of_a_report_broken_inside_its_attempts(capsys, copied_inpu
 
 def test_check_report_finds_the_header_however_far_it_reads_from_the_end(capsys, copied_inputs,
                                                                         monkeypatch):
-    from recallscore_nb.io.reports import check as report_module
+    from recallscore_nb.io.reports import reading as report_module
 
     monkeypatch.setattr(report_module, "_TAIL", 16)  # reads 16, 128, 1024 ... bytes from the end
     assert report(capsys, "inputs/bench.json", schema="inputs/scoring.json")[0] == 0

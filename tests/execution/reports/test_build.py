@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from recallscore_nb.core import registry
+from recallscore_nb.core.registry import signatures
 from recallscore_nb.core.rules import rules_for
 from recallscore_nb.io.data import DATA_DIR, DEFAULT_BENCHMARK, DEFAULT_SCHEMA_PATH
 from recallscore_nb.io.scoring_schemas import load_scoring_schema
@@ -22,7 +24,7 @@ def test_shipped_report_scorer(shipped):
     schema = load_scoring_schema(DEFAULT_SCHEMA_PATH)
     assert shipped[0]["scorer"] == {
         "version": V, "squad_mode": "v1.1",
-        "signatures": [r.signature() for r in rules_for("v1.1")] + [schema.signature()],
+        "signatures": signatures("v1.1") + [schema.signature()],
         "disagreement_note": schema.disagreement_note,
     }
     assert shipped[0]["scorer"]["signatures"][-1].startswith(f"schema|sha256:{sha(DEFAULT_SCHEMA_PATH)[:12]}|")
@@ -127,10 +129,11 @@ def test_invalid_input_writes_an_error_report(capsys, kind):
                      else ["benchmark", "schema"])
     assert all(i["sha256"] == sha(i["path"]) for i in document["inputs"])
     signatures = document["scorer"]["signatures"]
-    rules = [r.signature() for r in rules_for("v1.1")]
-    assert signatures[:len(rules)] == rules
+    signed = registry.signatures("v1.1")  # every rule's, then their normalizers'
+    assert signatures[:len(signed)] == signed
+    assert signed[len(rules_for("v1.1"))].startswith("normalizer|name:seed|")
     # the schema's signature follows when the schema was read
-    assert len(signatures) == len(rules) + (kind == "attempts")
+    assert len(signatures) == len(signed) + (kind == "attempts")
 
 
 def test_error_report_collects_every_invalid_input(capsys):
@@ -177,7 +180,8 @@ def test_report_records_the_squad_mode_and_check_report_uses_it(capsys):
     assert report(capsys, "--squad-mode", "v2.0")[0] == 0
     document = json.loads(Path("report.json").read_text())
     assert document["scorer"]["squad_mode"] == "v2.0"
-    assert document["scorer"]["signatures"][:-1] == [r.signature() for r in rules_for("v2.0")]
+    assert document["scorer"]["signatures"][:-1] == signatures("v2.0")
+    assert "squad_exact_match|mode:v2.0|" in document["scorer"]["signatures"][2]
     assert run(capsys, "check-report", "report.json", "--inputs-within", DATA_DIR)[0] == 0
     _edit("report.json", lambda d: d["scorer"].update(squad_mode="v1.1"))
     code, out, _ = run(capsys, "check-report", "report.json", "--inputs-within", DATA_DIR)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .text import attempt_texts
+from ...io.reports import attempt_texts
 
 _CHUNK_ROWS = 20_000
 """Attempts whose statuses, bases and text are built at a time."""
@@ -80,5 +80,8 @@ class Scored:
                 "status_counts": counts}
 
     def chunks(self) -> Iterator[list[str]]:
+        """The attempts' text (:func:`~recallscore_nb.io.reports.attempt_texts`), a chunk of
+        attempts at a time, their statuses and bases computed for that chunk only."""
         for start in range(0, len(self.scores), _CHUNK_ROWS):
-            yield attempt_texts(self.scores.iloc[start:start + _CHUNK_ROWS], self)
+            chunk = self.scores.iloc[start:start + _CHUNK_ROWS].reset_index(drop=True)
+            yield attempt_texts(chunk, *self.statuses(chunk))

@@ -76,7 +76,7 @@ def test_shipped_report_totals_counted_by_hand(shipped):
 
 @pytest.mark.parametrize("chunk", [1, 3, 7])
 def test_a_report_rendered_in_chunks_is_the_same(capsys, copied_inputs, monkeypatch, chunk):
-    from recallscore_nb.io.reports import scores as report_module
+    from recallscore_nb.execution.reports import scores as report_module
 
     frame = pd.DataFrame({"id": [i for i, _ in VARIED], "attempt": [a for _, a in VARIED]})
     frame.to_parquet("inputs/a.parquet")
