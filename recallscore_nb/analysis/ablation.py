@@ -27,7 +27,6 @@ registry names the rules' columns (:data:`VERDICTS`).
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import numpy as np
 import pandas as pd
@@ -35,6 +34,7 @@ import pandas as pd
 from .._version import __version__
 from ..core import engine
 from ..core.errors import UsageError
+from ..core.macros import macro_tag
 from ..core.normalize import SEED, Normalizer
 from ..core.rules import Checklist, NormalizedMatch
 from ..core.status import fact_status
@@ -57,7 +57,6 @@ __all__ = [
     "flip_matrix",
     "flips",
     "matrix_table",
-    "macro_tag",
     "HeatmapPanel",
     "heatmap_panel",
 ]
@@ -305,15 +304,6 @@ def matrix_table(table: pd.DataFrame, *, baseline: str = BASELINE) -> pd.DataFra
         counts.update({p: str(int(flipped[p].sum())) for p in pipelines})
         blocks += [block, pd.DataFrame([counts])]
     return pd.concat(blocks, ignore_index=True)
-
-
-def macro_tag(name: str) -> str:
-    """A pipeline name as letters only, for a paper macro: ``seed+nfkc`` → ``SeedNfkc``.
-
-    >>> macro_tag("seed-nocase")
-    'SeedNocase'
-    """
-    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z]+", name) if part)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..core import rules as registry
-from ..io.human_sets import macro_tag
+from ..core.macros import macro_tag
 from ..io.items import load_questions
 from .gaming_audit import gaming_audit
 

@@ -16,7 +16,8 @@ import pandas as pd
 from ..core import rules as registry
 from ..core.rules import Checklist
 from ..core.status import STATUSES
-from .ablation import BASELINE, SCHEMA, macro_tag
+from ..core.macros import macro_tag
+from .ablation import BASELINE, SCHEMA
 from .agreement import NA_TEXT
 from .meta_tables import reference_judge_of
 

@@ -21,19 +21,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import InputFileError, UsageError
+from ..core.macros import macro_tag
 from .data import DATA_DIR, JUDGED_EXAMPLE
 from .files import read_input
 from .jsondocs import parse_object
 from .attempts.systems import JudgedFiles, read_judged_files
 
-__all__ = ["HUMAN_SETS_DIR", "SHIPPED_SETS", "JudgedSet", "judged_set", "read_judged_sets",
-           "macro_tag"]
+__all__ = ["HUMAN_SETS_DIR", "SHIPPED_SETS", "JudgedSet", "judged_set", "read_judged_sets"]
 
 HUMAN_SETS_DIR = DATA_DIR / "human_judgments"
 SHIPPED_SETS = {"evouna-nq": HUMAN_SETS_DIR / "evouna-nq",
@@ -44,15 +43,6 @@ SHIPPED_SETS = {"evouna-nq": HUMAN_SETS_DIR / "evouna-nq",
 """The sets shipped in the package, by name."""
 ROLES = ("development", "held-out", "example", "")
 _FORMATS = (".parquet", ".csv", ".jsonl")
-
-
-def macro_tag(text: str) -> str:
-    """``text`` as letters only, each part capitalized, for LaTeX macro names.
-
-    >>> macro_tag("openqa-nq301"), macro_tag("other-item")
-    ('OpenqaNq', 'OtherItem')
-    """
-    return "".join(p.capitalize() for p in re.split(r"[^A-Za-z]+", text) if p)
 
 
 @dataclass(frozen=True, repr=False)

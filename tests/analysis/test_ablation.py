@@ -30,7 +30,6 @@ from recallscore_nb.analysis.ablation import (
     facts_matrix,
     flip_matrix,
     flips,
-    macro_tag,
     matrix_table,
     normalized_verdicts,
     pipeline_signature,
@@ -199,8 +198,3 @@ def test_matrix_table_marks_flips_and_counts_them():
     assert table.columns.tolist() == ["rule", "id", "condition", "seed", "x"]
     assert table["x"].tolist() == ["fail*", "pass*", "2", "pass 2/2", "pass 2/2*", "1"]
     assert table["id"].tolist() == ["b", "a", "flips", "b", "a", "flips"]
-
-
-@pytest.mark.parametrize(("name", "tag"), [("seed+nfkc", "SeedNfkc"), ("seed-nocase", "SeedNocase")])
-def test_macro_tag(name, tag):
-    assert macro_tag(name) == tag
