@@ -9,6 +9,7 @@ tested on planted violations."""
 from __future__ import annotations
 
 import ast
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,52 @@ def test_the_private_import_checker_finds_a_planted_one(tmp_path):
     (package / "io" / "a.py").write_text("def _helper():\n    pass\n")
     (package / "io" / "b.py").write_text("from .a import _helper, __doc__\n")
     assert private_imports(package) == ["io/b.py:1: _helper"]
+
+
+def _exports(package: Path) -> dict[str, tuple[Path, set[str]]]:
+    """Each module of the package that declares ``__all__``: its path and the names listed."""
+    out = {}
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(
+                    getattr(t, "id", None) == "__all__" for t in node.targets):
+                with contextlib.suppress(ValueError):
+                    out[_module_name(path, package)] = (path, set(ast.literal_eval(node.value)))
+    return out
+
+
+def unlisted_imports(package: Path) -> list[str]:
+    """One line per public name a module imports from a module of the package whose
+    ``__all__`` does not list it (a submodule is no such name): ``file:line: module.name``.
+    What others take from a module is its interface, and its ``__all__`` says so."""
+    exports = _exports(package)
+    modules = {_module_name(p, package) for p in package.rglob("*.py")}
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        module = _module_name(path, package)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for target, alias in zip(_targets(node, module, path.name == "__init__.py"),
+                                     node.names):
+                base = target.rsplit(".", 1)[0]
+                if (base in exports and alias.name not in exports[base][1]
+                        and target not in modules and not alias.name.startswith("_")):
+                    found.append(f"{path.relative_to(package).as_posix()}:{node.lineno}: {target}")
+    return found
+
+
+def test_every_name_a_module_takes_from_another_is_in_its_all():
+    assert unlisted_imports(PACKAGE) == []
+
+
+def test_the_unlisted_import_checker_finds_a_planted_one(tmp_path):
+    package = tmp_path / "recallscore_nb"
+    (package / "io" / "sub").mkdir(parents=True)
+    (package / "io" / "a.py").write_text('__all__ = ["shown"]\nshown = hidden = 1\n')
+    (package / "io" / "sub" / "__init__.py").write_text("")
+    (package / "io" / "b.py").write_text("from .a import shown, hidden\nfrom . import sub\n"
+                                         "from .c import anything\n")
+    assert unlisted_imports(package) == ["io/b.py:1: recallscore_nb.io.a.hidden"]

@@ -34,7 +34,8 @@ from ..core.errors import UsageError
 from .resample_budget import check_resamples_fit
 
 __all__ = ["bootstrap_ci", "bootstrap_means", "grouped_bootstrap_ci", "bootstrap_signature",
-           "saturated", "SATURATION_THRESHOLD", "DEFAULT_SEED", "DEFAULT_RESAMPLES"]
+           "saturated", "SATURATION_THRESHOLD", "DEFAULT_SEED", "DEFAULT_RESAMPLES",
+           "check_options", "percentile_bounds", "resampled_means"]
 
 SATURATION_THRESHOLD = 0.95
 """Both leading point estimates must reach this for a rule to count as saturated."""

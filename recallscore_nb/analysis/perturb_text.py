@@ -26,7 +26,10 @@ from ..core.normalize import SEED
 from ..core.tokens import term_occurs
 
 __all__ = ["ARTICLES", "AUXILIARIES", "COMMON_VERBS", "LIGHT_PREPOSITIONS", "SUBORDINATORS",
-           "Unavailable", "Variant"]
+           "Unavailable", "Variant", "CLAUSE_PUNCT", "DANGLING", "DETERMINERS", "PHRASE_ENDS",
+           "Word", "capitalize", "decapitalize", "fact_named", "fact_present", "fact_words",
+           "match_case", "shuffled", "split_terminal", "split_words", "term_occurrences",
+           "verb_like", "words_without"]
 
 ARTICLES = frozenset({"a", "an", "the"})
 AUXILIARIES = frozenset({

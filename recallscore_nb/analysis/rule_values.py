@@ -16,7 +16,7 @@ import pandas as pd
 from ..core import rules as registry
 from ..core.errors import UsageError
 
-__all__ = ["resolve_rules", "rule_values"]
+__all__ = ["resolve_rules", "rule_values", "item_codes", "key_codes", "require"]
 
 def resolve_rules(rules=None) -> list[str]:
     """Rule names checked against the registry's measures

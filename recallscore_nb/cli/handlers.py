@@ -32,10 +32,10 @@ from ..io.output_sets import OutputSet, file_set, write_one
 from ..io.scored import write_scored
 from .validating import validate_command
 
-__all__ = ["validate_command", "signature_command", "score_command",
-           "score_dask_command", "report_command", "check_report_command", "reproduce_command",
-           "render_reproduction", "summarize_command", "squad_command", "perturb_command",
-           "run_command", "check_command", "explore_command", "probe_command", "PROBE_OUTPUTS"]
+__all__ = ["validate_command", "signature_command", "score_command", "score_dask_command",
+           "report_command", "check_report_command", "reproduce_command", "render_reproduction",
+           "summarize_command", "squad_command", "perturb_command", "run_command", "check_command",
+           "explore_command", "probe_command", "PROBE_OUTPUTS", "agree_command", "convert_command"]
 
 
 def signature_command(squad_mode: str = "v1.1") -> list[str]:
@@ -386,7 +386,8 @@ def check_command(*, update: bool = False, jobs: int = 2, progress: bool = False
     print and whether every file matched. Files of ``reports/`` that differ from the last
     commit are named too: the comparison was against them as they are now."""
     from ..workbook.committed import changed_since_commit
-    from ..workbook.runner import REPO_ROOT, check_workbook
+    from ..workbook.paths import REPO_ROOT
+    from ..workbook.runner import check_workbook
 
     problems = check_workbook(update=update, jobs=jobs, progress=progress,
                               accept_defaults=accept_defaults)

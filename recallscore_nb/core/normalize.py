@@ -54,6 +54,8 @@ __all__ = [
     "from_buffers",
     "collapse_spaces",
     "replace_rows",
+    "KERNELS",
+    "Kernel",
 ]
 
 _ASCII_PUNCT_TABLE = str.maketrans("", "", string.punctuation)

@@ -33,8 +33,9 @@ from ..core.errors import AttemptsFormatError, InputFileError, UsageError
 from .files import require_regular_file
 from .jsondocs import load_json_line
 
-__all__ = ["FORMATS", "file_format", "read_strict_csv", "read_jsonl_records",
-           "read_parquet_table"]
+__all__ = ["FORMATS", "file_format", "read_strict_csv", "read_jsonl_records", "read_parquet_table",
+           "END", "TWICE", "header_width", "id_text", "jsonl_frame", "no_field_limit",
+           "refuse_repeats", "unterminated_record"]
 
 FORMATS = (".csv", ".jsonl", ".parquet")
 

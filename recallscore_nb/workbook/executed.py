@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..io.files import write_file
 
-__all__ = ["clean_executed", "write_clean", "VOLATILE_NOTEBOOK", "VOLATILE_CELL"]
+__all__ = ["clean_executed", "write_clean", "VOLATILE_NOTEBOOK", "VOLATILE_CELL", "KERNELSPEC"]
 
 VOLATILE_NOTEBOOK = ("start_time", "end_time", "duration", "exception", "input_path",
                      "output_path")

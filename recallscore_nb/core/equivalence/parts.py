@@ -28,7 +28,8 @@ from .forms import (
 
 __all__ = ["AnswerForms", "ReferenceForms", "STOP", "NEGATION_GUARD_CUES", "contains", "content",
            "dates", "is_year", "quantities", "glued_to", "surface", "value", "UNITS", "units",
-           "bad_day", "stated", "NICKNAMES", "DESIGNATORS"]
+           "bad_day", "stated", "NICKNAMES", "DESIGNATORS", "HONORIFICS", "MONTHS", "PREPOSITIONS",
+           "SCALE", "SUFFIXES"]
 
 STOP = frozenset(
     "a an the of in on at to for by and or is was were be been are as with from that this it "

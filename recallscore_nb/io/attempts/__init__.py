@@ -30,7 +30,7 @@ from ..strict_readers import (FORMATS, file_format, read_jsonl_records, read_par
                              read_strict_csv)
 
 __all__ = ["read_attempts", "FORMATS", "file_format", "read_strict_csv", "read_jsonl_records",
-           "read_parquet_table", "AttemptChunks", "CHUNK_ROWS", "MAX_ROW_ERRORS"]
+           "read_parquet_table", "AttemptChunks", "CHUNK_ROWS", "MAX_ROW_ERRORS", "read_parquet"]
 
 
 def read_attempts(path: str) -> pd.DataFrame:

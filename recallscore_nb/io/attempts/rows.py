@@ -18,7 +18,8 @@ from ...core.engine import STRING, row_ids
 from ...core.errors import AttemptsFormatError
 from ..strict_readers import id_text
 
-__all__ = ["MAX_ROW_ERRORS"]
+__all__ = ["MAX_ROW_ERRORS", "FAULT_ORDER", "all_faults", "capped", "check_rows", "checked_rows",
+           "string_hashes"]
 
 def checked_rows(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """Check the columns, nulls and ids; return ``id, attempt, carried...`` with string ids.

@@ -24,7 +24,8 @@ from ...core import rules as registry
 from .._jsonschema import Draft202012Validator
 from ..data import SCHEMAS_DIR
 
-__all__ = ["REPORT_SCHEMA", "ROLES", "report_schema", "rules_schema", "validate_report"]
+__all__ = ["REPORT_SCHEMA", "ROLES", "report_schema", "rules_schema", "validate_report",
+           "header_problems", "json_path"]
 
 REPORT_SCHEMA = SCHEMAS_DIR / "report.schema.json"
 """The report schema's static parts: :func:`report_schema` adds what the rule registry says."""
