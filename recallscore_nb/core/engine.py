@@ -295,7 +295,11 @@ class References:
         slots = [matrix[:, j].copy() for j in range(matrix.shape[1]) if (matrix[:, j] >= 0).any()]
         return References(self.values + ("",), tuple(slots), {}, self._memo.setdefault("v2.0", {}))
 
-    def _memoized(self, key, make):
+    def memoized(self, key, make):
+        """The value kept under ``key`` for these references, made by ``make()`` the first
+        time it is asked for: what the rules derive from the reference strings (their
+        normalized forms, token bags, the ``equivalent`` rule's reference forms) is made once
+        per set of references, however many attempts are scored against it."""
         if key not in self._memo:
             self._memo[key] = make()
         return self._memo[key]
@@ -307,16 +311,16 @@ class References:
             base = self._array(kernel.base) if kernel is not None and kernel.base else None
             return normalize_array(pa.array(self.values, type=pa.string()),
                                    _steps_normalizer(steps), base=base)
-        return self._memoized(("array", steps), make)
+        return self.memoized(("array", steps), make)
 
     def normalized(self, normalizer: Normalizer) -> tuple[str, ...]:
         """Each reference string under ``normalizer``."""
-        return self._memoized(("text", normalizer.steps),
+        return self.memoized(("text", normalizer.steps),
                               lambda: tuple(self._array(normalizer.steps).to_pylist()))
 
     def bags(self, normalizer: Normalizer) -> ReferenceBags:
         """The tokens of each reference string under ``normalizer`` (:class:`ReferenceBags`)."""
-        return self._memoized(("bags", normalizer.steps),
+        return self.memoized(("bags", normalizer.steps),
                               lambda: ReferenceBags.build(self._array(normalizer.steps)))
 
     @property
@@ -456,7 +460,7 @@ def equal_any(values: pa.Array, ref_values: Sequence[str], refs: References) -> 
         eq = pc.equal(values, pa.scalar(ref_values[0], type=pa.string()))
         return eq.to_numpy(zero_copy_only=False).astype(bool) & (refs.slots[0] >= 0)
     # the strings as one Arrow array, made once per strings (references shared by chunks)
-    table = refs._memoized(f"array:{id(ref_values)}", lambda: pa.array(ref_values,
+    table = refs.memoized(f"array:{id(ref_values)}", lambda: pa.array(ref_values,
                                                                        type=pa.string()))
     out = np.zeros(len(values), dtype=bool)
     for slot in refs.slots:

@@ -51,7 +51,7 @@ _STOP = pa.array(sorted(STOP), type=pa.string())
 def reference_forms(refs: References, index: int) -> ReferenceForms:
     """The reference's forms, made once per reference string (its tokens normalized with
     every other reference's, vectorized)."""
-    memo = refs._memoized("answer_forms", dict)
+    memo = refs.memoized("answer_forms", dict)
     if index not in memo:
         a0, a1, a2 = (refs.normalized(n)[index] for n in LEVELS)
         memo[index] = ReferenceForms(refs.values[index], a0.split(), a1.split(), a2.split())
