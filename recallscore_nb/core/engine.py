@@ -258,10 +258,12 @@ class References:
                     f"(got {type(r).__name__})"
                 )
             lists.append(list(alternatives))
-        return cls._from_lists(pa.array(lists, type=pa.list_(pa.string())))
+        return cls.from_lists(pa.array(lists, type=pa.list_(pa.string())))
 
     @classmethod
-    def _from_lists(cls, arr: pa.ListArray) -> References:
+    def from_lists(cls, arr: pa.ListArray) -> References:
+        """References from an Arrow list array: each row's alternatives, the strings stored once
+        (dictionary-encoded), one slot per alternative position."""
         encoded = pc.dictionary_encode(pc.list_flatten(arr))
         ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         offsets = arr.offsets.to_numpy().astype(np.int64)

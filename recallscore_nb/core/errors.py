@@ -101,7 +101,7 @@ class InputFileError(RecallScoreError):
         self.row_id = row_id
         self.message = message or f"expected {expected}, got {got}"
         self.errors: list[InputFileError] = [self]
-        super().__init__(self._text())
+        super().__init__(self.text())
 
     @staticmethod
     def first_of(errors: list[InputFileError]) -> InputFileError:
@@ -110,7 +110,14 @@ class InputFileError(RecallScoreError):
         first.errors = list(errors)
         return first
 
-    def _text(self) -> str:
+    def text(self) -> str:
+        """The one line shown for the error: file, location (with the row's id), field and
+        message, each when known, joined by ``": "``; what ``str(error)`` is (and what a copy
+        unpickled in another process is given again as its text).
+
+        >>> InputFileError("a.csv", "line 3", "attempt", message="empty").text()
+        'a.csv: line 3: attempt: empty'
+        """
         where = self.location
         if self.row_id is not None:
             where = f"{where} (id {self.row_id})" if where else f"(id {self.row_id})"

@@ -73,7 +73,7 @@ class ItemReferences:
             return self.references.with_slots(self.table[row_item, j]
                                               for j in range(self.table.shape[1]))
         mine = self.lists.take(pa.array(row_item, type=pa.int64()))
-        return References._from_lists(pc.if_else(pc.is_null(own), mine, own))
+        return References.from_lists(pc.if_else(pc.is_null(own), mine, own))
 
 
 @dataclass(frozen=True)

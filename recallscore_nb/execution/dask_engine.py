@@ -235,7 +235,7 @@ def _gather(distributed, client, parts, progress: bool) -> list[pd.DataFrame]:
     except InputFileError as error:
         # Unpickling runs InputFileError.__init__ with the text as the file; the fields come
         # back right, so rebuild the text from them.
-        error.args = (error._text(),)
+        error.args = (error.text(),)
         raise
 
 

@@ -73,7 +73,7 @@ def _unwrap(message: tuple):
     ok, value = message
     if not ok:
         if isinstance(value, InputFileError):  # unpickled with its text as the file
-            value.args = (value._text(),)
+            value.args = (value.text(),)
         raise value
     return value
 
