@@ -1,6 +1,7 @@
-"""CONTRIBUTING.md's worked example runs as written: its ```python blocks, in order, in a
+"""CONTRIBUTING.md's worked examples run as written: its ```python blocks, in order, in a
 fresh interpreter (what they register stays there), print what the ```text block after each
-says, and the rule they add is scored, listed and signed."""
+says, the rule they add is scored, listed and signed, and notebook 08's table they add is built
+and says what it shows."""
 
 from __future__ import annotations
 
@@ -44,9 +45,12 @@ def test_the_worked_example_runs_as_written_and_prints_what_the_guide_shows():
     assert done.returncode == 0, done.stderr
     assert done.stdout == expected.replace("version:0.1.0", f"version:{__version__}")
     assert "contains_numbers|norm:squad+numbers|" in done.stdout
+    assert "4 judges, at least 24 attempts each." in done.stdout
 
 
 def test_the_example_is_not_registered_in_this_process():
     import recallscore_nb as rs
+    from recallscore_nb.analysis.meta_tables import META_TABLES
 
     assert "contains_numbers" not in [entry.name for entry in rs.rules()]
+    assert "judged" not in META_TABLES

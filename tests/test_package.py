@@ -61,7 +61,10 @@ PUBLIC = {"__version__", "load_benchmark", "score_benchmark", "load_items", "sco
           "load_scoring_schema", "fact_status", "read_attempts", "literal_match",
           "normalized_match", "squad_exact_match", "token_f1", "contains", "checklist",
           "equivalent", "Benchmark",
-          "RecallScoreError", "BenchmarkFormatError", "rules", "normalizers"}
+          "RecallScoreError", "BenchmarkFormatError", "rules", "normalizers",
+          "meta_table"}
+"""The public names no committed notebook need call (``meta_table`` builds notebook 08's
+registered tables: a new one's cell calls it)."""
 
 
 def notebook_calls() -> set[str]:

@@ -7,23 +7,38 @@ examples.
 Pure: each function takes a :class:`~recallscore_nb.analysis.meta_evaluation.MetaEvaluation`
 (or parameters) and returns a table or labels; :mod:`recallscore_nb.render.agreement_plots`
 draws the figures from them.
+
+:data:`META_TABLES` registers the tables notebook 08 saves from its evaluation, each by the
+name it is saved under, with the options its cell gives and, for a new one, the sentence shown
+under it; ``rs.meta_table(name, evaluation)`` builds one. A new table is one function and its
+:func:`register_meta_table` call, here, and one cell of the notebook.
+
+>>> from recallscore_nb.io.human_sets import read_judged_sets
+>>> from recallscore_nb.analysis.meta_sets import meta_evaluate_sets
+>>> evaluation = meta_evaluate_sets(read_judged_sets("example"), resamples=20, seed=1)
+>>> meta_table("accuracy_judges", evaluation).columns.tolist()
+['set', 'system', 'annotator1', 'annotator2', 'annotator3', 'human']
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from operator import attrgetter
 
 import pandas as pd
 
 from ..core import rules as registry
 from ..core.errors import UsageError
+from ..core.rules import Contains, Equivalent
 from .annotator_panel import PANEL_COLUMNS
-from .meta_evaluation import CATEGORIES, MetaEvaluation
+from .meta_evaluation import CATEGORIES, MetaEvaluation, rank_table
 
 __all__ = ["DISAGREEMENT_CATEGORIES", "compared_annotators", "measures_present", "judges_of",
            "reference_judge_of", "ranking_labels", "accuracy_table", "ACCURACY_COLUMNS",
            "annotator_agreement", "like_with_like", "disagreement_counts",
-           "disagreement_examples"]
+           "disagreement_examples", "MetaTable", "META_TABLES", "register_meta_table",
+           "meta_table"]
 
 DISAGREEMENT_CATEGORIES = CATEGORIES
 """The mechanical categories of a disagreement between a rule and the reference judge, in the
@@ -142,3 +157,65 @@ def disagreement_examples(evaluation: MetaEvaluation, *, rules: Sequence[str],
     keys = [*_sets(rows), "rule", "category"]
     return (rows.groupby(keys, sort=False).head(per_category)
             .sort_values(keys, kind="stable").reset_index(drop=True))
+
+
+# --- the registry of notebook 08's tables ------------------------------------------------------
+@dataclass(frozen=True)
+class MetaTable:
+    """One table notebook 08 saves from its meta-evaluation: its ``name`` (its cell's
+    ``nb.save(name, …)``, written as ``tables/08_human_agreement__<name>.csv``), ``build``
+    (the evaluation and keyword options -> the table), the ``options`` the notebook builds it
+    with, and its ``note``: the saved table -> the one sentence shown under it (None: the
+    sentence is :data:`recallscore_nb.render.notes.NOTES`' entry, as for the tables before
+    this registry).
+
+    >>> META_TABLES["accuracy_judges"].options, META_TABLES["annotators"].build.__name__
+    ({'columns': 'judges'}, 'annotator_agreement')
+    """
+
+    name: str
+    build: Callable[..., pd.DataFrame]
+    note: Callable[[pd.DataFrame], str] | None = None
+    options: Mapping[str, object] = field(default_factory=dict)
+
+
+META_TABLES: dict[str, MetaTable] = {}
+"""Notebook 08's tables by name, in the order registered: a new one is one
+:func:`register_meta_table` call beside its function."""
+
+
+def register_meta_table(table: MetaTable) -> MetaTable:
+    """Add a table to :data:`META_TABLES` (a name once only); return it."""
+    if table.name in META_TABLES:
+        raise ValueError(f"a table of notebook 08 named {table.name!r} is registered already")
+    META_TABLES[table.name] = table
+    return table
+
+
+def meta_table(name: str, evaluation: MetaEvaluation, **options) -> pd.DataFrame:
+    """Notebook 08's table ``name`` (:data:`META_TABLES`) of ``evaluation``, built with the
+    options the notebook gives it, ``options`` replacing them."""
+    table = META_TABLES.get(name)
+    if table is None:
+        raise UsageError(f"unknown table {name!r} of notebook 08 "
+                         f"(known: {', '.join(META_TABLES)})")
+    return table.build(evaluation, **{**table.options, **options})
+
+
+def _ranks(evaluation: MetaEvaluation) -> pd.DataFrame:
+    """Each system's rank under each measure (:func:`~recallscore_nb.analysis.
+    meta_evaluation.rank_table`)."""
+    return rank_table(evaluation.systems)
+
+
+register_meta_table(MetaTable("systems", attrgetter("systems")))
+register_meta_table(MetaTable("accuracy", accuracy_table, options={"columns": "rules"}))
+register_meta_table(MetaTable("accuracy_judges", accuracy_table, options={"columns": "judges"}))
+register_meta_table(MetaTable("agreement", attrgetter("agreement")))
+register_meta_table(MetaTable("ranking", attrgetter("ranking")))
+register_meta_table(MetaTable("ranks", _ranks))
+register_meta_table(MetaTable("annotators", annotator_agreement))
+register_meta_table(MetaTable("like_with_like", like_with_like))
+register_meta_table(MetaTable("categories", disagreement_counts))
+register_meta_table(MetaTable("examples", disagreement_examples, options={
+    "rules": (Contains.column, Equivalent.column), "per_category": 2}))

@@ -7,7 +7,10 @@ numbers the paper quotes. :data:`NOTES` maps ``"<stem>/<what>"`` (a figure:
 ``"<stem>/figure:<what>"``) to a function of the tables the notebook saved so far (by name),
 :data:`FOUND` maps a stem to a function of its quoted numbers (name -> value); a notebook
 adopts both by adding its entries (the composers live in ``notes_*`` modules, one per group of
-notebooks). A figure without an entry of its own says what the table of its name says.
+notebooks). A figure without an entry of its own says what the table of its name says. A
+table registered with its note elsewhere (notebook 08's, in
+:data:`~recallscore_nb.analysis.meta_tables.META_TABLES`) has no entry here: the workbook
+passes its note to :func:`note_for` (``notes``), since render does not import analysis.
 
 >>> import pandas as pd
 >>> summary = pd.DataFrame({"field": ["variantCount"], "published": [12], "recomputed": [12]})
@@ -17,7 +20,7 @@ notebooks). A figure without an entry of its own says what the table of its name
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from . import notes_agreement as agreement
 from . import notes_benchmark as benchmark
@@ -82,11 +85,18 @@ FOUND: dict[str, Callable[[dict], list[str]]] = {
 """What each notebook found: stem -> a function of its quoted numbers, giving short lines."""
 
 
-def note_for(stem: str, what: str, tables: dict, *, figure: bool = False) -> Note | None:
+def note_for(stem: str, what: str, tables: dict, *, figure: bool = False,
+             notes: Mapping[str, Callable[[dict], str]] | None = None) -> Note | None:
     """The sentence under result ``what`` of notebook ``stem`` (None when it has none), from
-    the tables saved so far."""
+    the tables saved so far; ``notes`` are entries besides :data:`NOTES`, keyed as it is.
+
+    >>> more = {"99_other/x": lambda tables: f"x is {tables['x']}."}
+    >>> note_for("99_other", "x", {"x": 2}, notes=more).text
+    'x is 2.'
+    """
+    entries = {**NOTES, **(notes or {})}
     key = f"{stem}/figure:{what}" if figure else f"{stem}/{what}"
-    compose = NOTES.get(key) or (NOTES.get(f"{stem}/{what}") if figure else None)
+    compose = entries.get(key) or (entries.get(f"{stem}/{what}") if figure else None)
     return None if compose is None else Note(compose(tables))
 
 

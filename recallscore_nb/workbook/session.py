@@ -370,12 +370,12 @@ class Session:
 
     def _note(self, what: str, *, figure: bool = False) -> None:
         """Have the kernel show, after this cell, what result ``what`` says
-        (:mod:`~recallscore_nb.render.notes`); a table of another shape than the notebook's
-        own (the user's data) may say nothing."""
-        from ..render.notes import note_for
+        (:mod:`~recallscore_nb.workbook.notes`); a table of another shape than the
+        notebook's own (the user's data) may say nothing."""
+        from .notes import result_note
 
         try:
-            self._board.add(note_for(self.stem, what, self._tables, figure=figure))
+            self._board.add(result_note(self.stem, what, self._tables, figure=figure))
         except (KeyError, ValueError, TypeError, AttributeError, IndexError):
             pass
 

@@ -5,6 +5,7 @@ touching any other module."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import io
 import re
@@ -154,8 +155,11 @@ def _export_lists(source: str, path: Path) -> tuple[set[str], set[int]]:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) in tables
                                                 for t in node.targets):
             lines |= set(range(node.lineno, node.end_lineno + 1))
-            if any(getattr(t, "id", None) == "__all__" for t in node.targets):
-                names |= set(ast.literal_eval(node.value))
+            if isinstance(node.value, ast.Dict):  # ``_LAZY``: the public names are its keys
+                names |= {key.value for key in node.value.keys if isinstance(key, ast.Constant)}
+            elif any(getattr(t, "id", None) == "__all__" for t in node.targets):
+                with contextlib.suppress(ValueError):  # ``["__version__", *_LAZY]``
+                    names |= set(ast.literal_eval(node.value))
     return names, lines
 
 
