@@ -36,6 +36,7 @@ import pyarrow as pa
 from ..core import engine, rules as registry
 from ..core.errors import UsageError
 from ..core.items import Items
+from ..core.registry import normalizer_signatures
 from ..core.rules import Rule, Target
 from ..core.scoring import prepare_items
 from .gaming_families import Draw, family_named, words
@@ -177,6 +178,8 @@ class GamingAudit:
     per_item: int
     f1_threshold: float
     skipped: list[str] = field(default_factory=list)
+    normalizer_signatures: list[str] = field(default_factory=list)
+    """The signatures of the normalizers the measures' rules compare under."""
 
     def share_table(self) -> pd.DataFrame:
         """The shares as percentages, a row per measure and a column per family, the last
@@ -314,4 +317,5 @@ def gaming_audit(items: Items, rules=None, seed: int = 0, per_item: int = 1, fam
     shares = _shares(answers, verdicts, skipped)
     examples = _examples(items, answers, verdicts, shares, seed)
     return GamingAudit(answers, verdicts, shares, examples, signatures, int(seed),
-                       int(per_item), float(f1_threshold), skipped)
+                       int(per_item), float(f1_threshold), skipped,
+                       normalizer_signatures(chosen))

@@ -47,6 +47,7 @@ from ..core import engine, exact, item_tables
 from ..core import rules as registry
 from ..core.errors import UsageError
 from ..core.items import OWN_REFERENCES, Items, own_references
+from ..core.registry import signatures
 from ..core.scoring import score_items
 from .agreement import cohen_kappa, percent_agreement
 from .annotator_panel import panel_tables
@@ -520,6 +521,9 @@ class MetaEvaluation:
     """Each rule and judge beside the annotators (:mod:`~recallscore_nb.analysis.
     annotator_panel`); None when fewer than two annotators were compared."""
     panel_pairs: pd.DataFrame | None = None
+    rule_signatures: tuple[str, ...] = ()
+    """The signatures of the rules the attempts were scored with, then of the normalizers they
+    compare under (:func:`recallscore_nb.core.registry.signatures`)."""
 
     def __repr__(self) -> str:
         c = self.counts
@@ -595,4 +599,5 @@ def meta_evaluate(items: Items, attempts: pd.DataFrame, judgments, *,
         counts=counts,
         panel=panel,
         panel_pairs=pairs,
+        rule_signatures=tuple(signatures("v1.1")),  # what score_items scored with
     )

@@ -468,7 +468,7 @@ def agree_command(items_path, attempts_path, judgments_path, out_dir, *,
         written = [str(outputs.write_text(f"{stem}.csv", csv_text(table)))
                    for stem, table in result.tables().items()]
     counts = result.counts
-    lines = [result.signature, result.bootstrap,
+    lines = [result.signature, result.bootstrap, *result.rule_signatures,
              f"{counts['judged']} of {counts['attempts']} attempts judged by "
              f"{reference_judge} ({counts['unjudged']} unjudged, not counted for the rules)"]
     for judge in judgments.judges:
@@ -524,6 +524,7 @@ def probe_command(items_path, out_dir, *, rules=None, seed: int = 0, per_item: i
                     "f1_threshold": audit.f1_threshold,
                     "families": list(dict.fromkeys(audit.answers["family"])),
                     "answers": len(audit.answers), "signatures": audit.signatures,
+                    "normalizer_signatures": audit.normalizer_signatures,
                     "skipped": audit.skipped}
         outputs.write_text("gaming_probe.json", json.dumps(document, indent=2,
                                                            ensure_ascii=False) + "\n")

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from . import rules as rule_registry
 from .normalize import NORMALIZERS, STEPS
 
-__all__ = ["RuleEntry", "NormalizerEntry", "rules", "normalizers", "signatures"]
+__all__ = ["RuleEntry", "NormalizerEntry", "rules", "normalizers", "signatures",
+           "normalizer_signatures"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,18 @@ def normalizers() -> list[NormalizerEntry]:
             for n in NORMALIZERS.values()]
 
 
+def normalizer_signatures(rules) -> list[str]:
+    """The signatures of the normalizers ``rules`` (rule objects, variants included) compare
+    under, in the order the normalizers are registered: what to cite beside the rules'.
+
+    >>> from recallscore_nb.core.rules import Contains, NormalizedMatch
+    >>> [line.split("|")[1] for line in normalizer_signatures([Contains(), NormalizedMatch()])]
+    ['name:seed', 'name:squad']
+    """
+    used = {name for rule in rules for name in rule.normalizers_used()}
+    return [entry.signature for entry in normalizers() if entry.name in used]
+
+
 def signatures(squad_mode: str = "v1.1", names=None) -> list[str]:
     """The rules' signatures (every rule's, or those ``names`` names), then those of the
     normalizers they compare under: the lines to cite.
@@ -70,7 +83,5 @@ def signatures(squad_mode: str = "v1.1", names=None) -> list[str]:
     >>> [line.split("|")[:2] for line in signatures(names="contains,literal")]
     [['literal', 'norm:none'], ['contains', 'norm:squad'], ['normalizer', 'name:squad']]
     """
-    used = dict.fromkeys(name for rule in rule_registry.rules_for(squad_mode, names)
-                         for name in rule.normalizers_used())
     return ([entry.signature for entry in rules(squad_mode, names)]
-            + [entry.signature for entry in normalizers() if entry.name in used])
+            + normalizer_signatures(rule_registry.rules_for(squad_mode, names)))

@@ -28,6 +28,9 @@ def test_agree_writes_every_table(capsys, tmp_path):
     assert out.splitlines()[0] == ("agree|protocol:direct|reference:human|f1-threshold:0.5|"
                                    "version:0.1.0")
     assert "24 of 24 attempts judged by human" in out
+    from recallscore_nb.core.registry import signatures
+
+    assert out.splitlines()[2:2 + len(signatures())] == signatures()  # rules', normalizers'
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert written == ["agreement.csv", "annotators.csv", "disagreements.csv", "panel.csv",
                        "panel_pairs.csv", "ranking.csv", "systems.csv"]

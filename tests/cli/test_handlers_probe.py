@@ -41,6 +41,8 @@ def test_probe_writes_the_set_and_its_shares(capsys, tmp_path):
                    ("contains", "list"): 14, ("contains", "refusal"): 0}
     document = json.loads((tmp_path / "out" / "gaming_probe.json").read_text())
     assert (document["answers"], document["families"]) == (28, ["list", "refusal"])
+    assert list(document["signatures"]) == ["literal_match", "contains"]
+    assert [s.split("|")[1] for s in document["normalizer_signatures"]] == ["name:squad"]
 
 
 def test_probe_same_seed_same_bytes(capsys, tmp_path):
