@@ -54,23 +54,10 @@ from .annotator_panel import panel_tables
 from .bootstrap import bootstrap_signature
 from .resample_budget import agree_bytes, check_resamples_fit
 
-__all__ = [
-    "PROTOCOLS",
-    "CATEGORIES",
-    "MetaEvaluation",
-    "judge_verdicts",
-    "rule_verdicts",
-    "bootstrap_weights",
-    "systems_table",
-    "agreement_table",
-    "ranking_table",
-    "rank_table",
-    "annotator_table",
-    "disagreement_table",
-    "disagreement_categories",
-    "agree_signature",
-    "meta_evaluate",
-]
+__all__ = ["PROTOCOLS", "CATEGORIES", "MetaEvaluation", "judge_verdicts", "rule_verdicts",
+           "bootstrap_weights", "systems_table", "agreement_table", "ranking_table", "rank_table",
+           "annotator_table", "disagreement_table", "disagreement_categories", "agree_signature",
+           "meta_evaluate"]
 
 PROTOCOLS = ("direct", "judged-references")
 CATEGORIES = ("reference-inside-longer-answer", "number-or-date", "no-token-overlap",
@@ -507,7 +494,8 @@ def disagreement_table(frame: _Frame, items: Items) -> pd.DataFrame:
 
 @dataclass(frozen=True, repr=False)
 class MetaEvaluation:
-    """The five tables, the signature, and what was counted."""
+    """The five tables, the signature, what was counted, and ``rule_signatures``: the rules'
+    and their normalizers' (:func:`recallscore_nb.core.registry.signatures`)."""
 
     systems: pd.DataFrame
     agreement: pd.DataFrame
@@ -518,12 +506,10 @@ class MetaEvaluation:
     bootstrap: str
     counts: dict = field(default_factory=dict)
     panel: pd.DataFrame | None = None
-    """Each rule and judge beside the annotators (:mod:`~recallscore_nb.analysis.
-    annotator_panel`); None when fewer than two annotators were compared."""
+    """Each rule and judge beside the annotators (:mod:`.annotator_panel`); None when fewer
+    than two annotators were compared."""
     panel_pairs: pd.DataFrame | None = None
     rule_signatures: tuple[str, ...] = ()
-    """The signatures of the rules the attempts were scored with, then of the normalizers they
-    compare under (:func:`recallscore_nb.core.registry.signatures`)."""
 
     def __repr__(self) -> str:
         c = self.counts
