@@ -83,5 +83,5 @@ def signatures(squad_mode: str = "v1.1", names=None) -> list[str]:
     >>> [line.split("|")[:2] for line in signatures(names="contains,literal")]
     [['literal', 'norm:none'], ['contains', 'norm:squad'], ['normalizer', 'name:squad']]
     """
-    return ([entry.signature for entry in rules(squad_mode, names)]
-            + normalizer_signatures(rule_registry.rules_for(squad_mode, names)))
+    chosen = rule_registry.rules_for(squad_mode, names)  # made once, for both parts
+    return [rule.signature() for rule in chosen] + normalizer_signatures(chosen)
